@@ -4,7 +4,31 @@
 /**
  * Turns agent-session logs into text a model reads.
  *
+ * A log is an event source: an `AsyncIterable<LogEntry>`, where a
+ * {@linkcode LogEntry} is a Managed Agents session event plus the `seq`,
+ * `session_id` and `thread_id` the log that stores it adds. Sources read
+ * in-memory entries ({@linkcode fromEntries}), a keyset-paged store
+ * ({@linkcode fromEventLog}) or NDJSON ({@linkcode fromNdjson}). Renderers
+ * turn a source into text; a {@linkcode RendererRegistry} holds them by name,
+ * and {@linkcode registry} comes with the built-in `grader`.
+ *
+ * ```ts
+ * import { fromNdjson, registry } from "@brigade/transcript";
+ *
+ * const line = JSON.stringify({ id: "sevt_1", type: "user.message", content: "Hi" });
+ * const source = fromNdjson(ReadableStream.from([new TextEncoder().encode(line)]));
+ * console.log(await registry.render("grader", source)); // "[user]\nHi\n"
+ * ```
+ *
  * @module
  */
 
 export * from "./events/types.ts";
+export * from "./events/errors.ts";
+export * from "./events/from_entries.ts";
+export * from "./events/from_event_log.ts";
+export * from "./events/from_ndjson.ts";
+export * from "./renderers/content.ts";
+export * from "./renderers/registry.ts";
+export * from "./renderers/grader.ts";
+export * from "./renderers/builtin.ts";

@@ -1,0 +1,49 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+/** Returns why `value` is not an object, or undefined when it is one. */
+function notAnObject(value: unknown): string | undefined {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  return undefined;
+}
+
+/**
+ * Returns why `value` is not a session event (an object with a string
+ * `type`), or undefined when it is one. Other fields are not checked: the
+ * event set is open and renderers read fields defensively.
+ */
+export function eventProblem(value: unknown): string | undefined {
+  const kind = notAnObject(value);
+  if (kind !== undefined) return `the event is ${kind}, not an object`;
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string") return 'the event has no string member "type"';
+  const id = (value as { id?: unknown }).id;
+  if (id !== undefined && typeof id !== "string") return 'the event\'s "id" is not a string';
+  return undefined;
+}
+
+/** Returns why `value` is not a {@linkcode LogEntry}, or undefined when it is one. */
+export function entryProblem(value: unknown): string | undefined {
+  const kind = notAnObject(value);
+  if (kind !== undefined) return `the entry is ${kind}, not an object`;
+  const entry = value as Record<string, unknown>;
+  if (typeof entry.seq !== "number" || !Number.isSafeInteger(entry.seq) || entry.seq < 0) {
+    return `the entry's "seq" is not a non-negative integer: ${describe(entry.seq)}`;
+  }
+  if (typeof entry.session_id !== "string") {
+    return `the entry's "session_id" is not a string: ${describe(entry.session_id)}`;
+  }
+  if (entry.thread_id !== null && typeof entry.thread_id !== "string") {
+    return `the entry's "thread_id" is neither a string nor null: ${describe(entry.thread_id)}`;
+  }
+  return eventProblem(entry.event);
+}
+
+/** Describes a value for an error message without dumping it whole. */
+export function describe(value: unknown): string {
+  if (value === undefined) return "missing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

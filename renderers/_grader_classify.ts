@@ -1,0 +1,100 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import type { LogEntry } from "../events/types.ts";
+import { canonicalJson } from "./_canonical_json.ts";
+import { PRIMARY, type ThreadBook } from "./_threads.ts";
+
+/** What the grader does with an entry. */
+export type GraderRole = "drop" | "keep" | "movable" | "span";
+
+const RENDERED = new Set([
+  "user.message",
+  "system.message",
+  "agent.message",
+  "agent.tool_use",
+  "agent.mcp_tool_use",
+  "agent.custom_tool_use",
+  "agent.tool_result",
+  "agent.mcp_tool_result",
+  "user.custom_tool_result",
+  "user.tool_result",
+  "agent.thread_message_sent",
+  "agent.thread_message_received",
+  "session.error",
+]);
+
+const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"]);
+
+/**
+ * Decides, in the log's order, what the grader renders, so that each thread
+ * message and each cross-posted tool call is rendered once: a received half
+ * is dropped while an earlier sent half with JSON-equal content between the
+ * same two threads is unmatched, and a tool call cross-posted to the primary
+ * is dropped when the child's own identical call came before it.
+ */
+export class GraderClassifier {
+  #book: ThreadBook;
+  #unmatchedSent: Map<string, number> = new Map();
+  #childCalls: Map<string, number> = new Map();
+
+  /** @param book What is known of the session's threads. */
+  constructor(book: ThreadBook) {
+    this.#book = book;
+  }
+
+  /** The role of the next entry in log order. */
+  classify(entry: LogEntry): GraderRole {
+    const type = entry.event.type;
+    if (type === "span.model_request_start" || type === "span.model_request_end") return "span";
+    if (!RENDERED.has(type)) return "drop";
+    if (type === "user.message") return "movable";
+    if (type === "agent.thread_message_sent") {
+      increment(this.#unmatchedSent, this.#messageKey(entry));
+      return "keep";
+    }
+    if (type === "agent.thread_message_received") {
+      return decrement(this.#unmatchedSent, this.#messageKey(entry)) ? "drop" : "movable";
+    }
+    if (TOOL_CALLS.has(type)) return this.#toolCall(entry);
+    return "keep";
+  }
+
+  #messageKey(entry: LogEntry): string {
+    const event = entry.event as Record<string, unknown>;
+    const here = entry.thread_id ?? PRIMARY;
+    const [from, to] = event.type === "agent.thread_message_sent"
+      ? [here, this.#book.key(event.to_session_thread_id)]
+      : [this.#book.key(event.from_session_thread_id), here];
+    return `${from}\u0000${to}\u0000${canonicalJson(event.content)}`;
+  }
+
+  #toolCall(entry: LogEntry): GraderRole {
+    const event = entry.event as Record<string, unknown>;
+    const copyOf = event.session_thread_id;
+    if (entry.thread_id === null && typeof copyOf === "string" && copyOf !== "") {
+      return decrement(this.#childCalls, callKey(copyOf, event)) ? "drop" : "keep";
+    }
+    if (entry.thread_id !== null) increment(this.#childCalls, callKey(entry.thread_id, event));
+    return "keep";
+  }
+}
+
+function callKey(thread: string, event: Record<string, unknown>): string {
+  return `${thread}\u0000${event.type}\u0000${canonicalJson(event.name)}\u0000${
+    canonicalJson(event.input)
+  }`;
+}
+
+function increment(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** Takes one from the count under `key`; whether there was one to take. */
+function decrement(counts: Map<string, number>, key: string): boolean {
+  const count = counts.get(key) ?? 0;
+  if (count === 0) return false;
+  if (count === 1) counts.delete(key);
+  else counts.set(key, count - 1);
+  return true;
+}

@@ -1,0 +1,66 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import type { LogEntry } from "../events/types.ts";
+
+/** The primary thread's key: the primary has no thread id in the log. */
+export const PRIMARY = "";
+
+/**
+ * What a reader of a session's log learns about its threads as it goes: which
+ * ids are child threads and the agent names behind them. Events name the
+ * primary thread by an id of its own (`sthr_…`) while the log stores its rows
+ * with `thread_id: null`; since delegation is one level deep, an id that was
+ * never seen as a child is the primary.
+ */
+export class ThreadBook {
+  #children: Set<string> = new Set();
+  #names: Map<string, string> = new Map();
+
+  /** Learns from one entry: the thread holding it, and threads its event names. */
+  learn(entry: LogEntry): void {
+    if (entry.thread_id !== null) this.#children.add(entry.thread_id);
+    const event = entry.event as Record<string, unknown>;
+    switch (event.type) {
+      case "session.thread_created":
+        this.#child(event.session_thread_id, event.agent_name);
+        break;
+      case "agent.thread_message_sent":
+        if (entry.thread_id === null) this.#child(event.to_session_thread_id, event.to_agent_name);
+        break;
+      case "agent.thread_message_received":
+        if (entry.thread_id === null) {
+          this.#child(event.from_session_thread_id, event.from_agent_name);
+        }
+        break;
+      default:
+        if (typeof event.type === "string" && event.type.startsWith("session.thread_status")) {
+          this.#child(event.session_thread_id, event.agent_name);
+        }
+    }
+  }
+
+  /** The key of a thread id as an event names it: {@linkcode PRIMARY} unless a known child. */
+  key(id: unknown): string {
+    return typeof id === "string" && this.#children.has(id) ? id : PRIMARY;
+  }
+
+  /** Who speaks on a thread: `agent` on the primary, `@name` (else `@id`) on a child. */
+  speaker(key: string): string {
+    if (key === PRIMARY) return "agent";
+    return `@${this.#names.get(key) ?? key}`;
+  }
+
+  #child(id: unknown, name: unknown): void {
+    if (typeof id !== "string" || id === "") return;
+    this.#children.add(id);
+    if (typeof name === "string" && name.trim() !== "") this.#names.set(id, cleanName(name));
+  }
+}
+
+/** An agent name fit for a one-line label: no control characters, no brackets. */
+function cleanName(name: string): string {
+  // deno-lint-ignore no-control-regex -- control characters are what is removed
+  return name.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\[/g, "(").replace(/\]/g, ")")
+    .replace(/\s+/g, " ").trim();
+}

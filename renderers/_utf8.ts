@@ -1,0 +1,73 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+/**
+ * UTF-8 sizes and cuts on code point boundaries, computed from the UTF-16
+ * string without encoding it. A lone surrogate counts as the three bytes of
+ * the U+FFFD it becomes when the text is written as UTF-8.
+ */
+
+function isHigh(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLow(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+/**
+ * The UTF-8 size of the code point that starts at `i`, and how many UTF-16
+ * units it spans.
+ */
+function codePointAt(text: string, i: number): [bytes: number, units: number] {
+  const unit = text.charCodeAt(i);
+  if (unit < 0x80) return [1, 1];
+  if (unit < 0x800) return [2, 1];
+  if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return [4, 2];
+  return [3, 1];
+}
+
+/** The UTF-8 size of `text` in bytes. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+      bytes += 2; // four bytes over two units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/** The longest prefix of `text` whose UTF-8 size is at most `maxBytes`. */
+export function utf8Head(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3) return text; // fast path: even all-3-byte text fits
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const [size, units] = codePointAt(text, i);
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    i += units;
+  }
+  return text.slice(0, i);
+}
+
+/** The longest suffix of `text` whose UTF-8 size is at most `maxBytes`. */
+export function utf8Tail(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3) return text;
+  let bytes = 0;
+  let i = text.length;
+  while (i > 0) {
+    const unit = text.charCodeAt(i - 1);
+    const pair = isLow(unit) && i >= 2 && isHigh(text.charCodeAt(i - 2));
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    i -= pair ? 2 : 1;
+  }
+  return text.slice(i);
+}

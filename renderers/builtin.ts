@@ -1,0 +1,51 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { type GraderOptions, graderRenderer } from "./grader.ts";
+import { RendererRegistry } from "./registry.ts";
+
+/** The built-in renderers' names, each mapped to its options. */
+export interface BuiltinRenderers {
+  /** {@linkcode renderGrader}'s options. */
+  grader: GraderOptions;
+  /** Index signature for the registry's name map. */
+  [name: string]: unknown;
+}
+
+/**
+ * A fresh registry holding the built-in renderers, for a caller who wants to
+ * add renderers without touching the shared {@linkcode registry}.
+ *
+ * @returns A new registry.
+ *
+ * @example Usage
+ * ```ts
+ * import { createRegistry } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const mine = createRegistry();
+ * assert.ok(mine.has("grader"));
+ * ```
+ */
+export function createRegistry(): RendererRegistry<BuiltinRenderers> {
+  return new RendererRegistry().register(graderRenderer) as RendererRegistry<BuiltinRenderers>;
+}
+
+/**
+ * A ready registry holding the built-in renderers.
+ *
+ * @example Usage
+ * ```ts
+ * import { fromEntries, registry } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const text = await registry.render("grader", fromEntries([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "user.message", content: "Hello" },
+ * }]));
+ * assert.equal(text, "[user]\nHello\n");
+ * ```
+ */
+export const registry: RendererRegistry<BuiltinRenderers> = createRegistry();

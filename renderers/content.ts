@@ -1,0 +1,123 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+/** What {@linkcode flattenBlocks} returns. */
+export interface FlattenedBlocks {
+  /** The blocks' text, one block a paragraph. */
+  text: string;
+  /** Whether any block gave text or a placeholder. */
+  found: boolean;
+}
+
+/**
+ * Flattens a content field, a plain string or a block array, to plain text.
+ * `null` and `undefined` give `""`; a single block object is read as a
+ * one-block array; any other value is written as JSON, so odd content shows
+ * rather than throws.
+ *
+ * @param content The content field.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { contentText } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(contentText("plain"), "plain");
+ * assert.equal(contentText([{ type: "text", text: "a" }, { type: "text", text: "b" }]), "a\nb");
+ * assert.equal(contentText(null), "");
+ * ```
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (content === null || content === undefined) return "";
+  if (Array.isArray(content)) return flattenBlocks(content).text;
+  if (typeof content === "object") return flattenBlocks([content]).text;
+  return JSON.stringify(content) ?? String(content);
+}
+
+/**
+ * Renders a content-block array as plain text, one block a line: `text`
+ * blocks give their text; a `search_result` gives its title, source and
+ * nested text (so web search answers do not vanish); `image`, `document` and
+ * `redacted` blocks give a bracketed placeholder (a plain-text document its
+ * text); an unknown block its `text` when it has one, else its type in
+ * brackets.
+ *
+ * @param blocks The blocks.
+ * @returns The text, and whether any block gave something.
+ *
+ * @example Usage
+ * ```ts
+ * import { flattenBlocks } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const { text, found } = flattenBlocks([{
+ *   type: "search_result",
+ *   source: "https://example.org/notes",
+ *   title: "Release notes",
+ *   content: [{ type: "text", text: "Version 1.32 adds a KV store." }],
+ * }]);
+ * assert.ok(found);
+ * assert.equal(text, "Release notes\nhttps://example.org/notes\nVersion 1.32 adds a KV store.");
+ * ```
+ */
+export function flattenBlocks(blocks: readonly unknown[]): FlattenedBlocks {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    const text = blockText(block);
+    if (text !== "") parts.push(text);
+  }
+  return { text: parts.join("\n"), found: parts.length > 0 };
+}
+
+function blockText(block: unknown): string {
+  if (typeof block === "string") return block;
+  if (typeof block !== "object" || block === null) return "";
+  const fields = block as Record<string, unknown>;
+  switch (fields.type) {
+    case "text":
+      return stringOr(fields.text, "");
+    case "search_result":
+      return searchResultText(fields);
+    case "image":
+      return placeholder("image", sourceUrl(fields.source));
+    case "document":
+      return documentText(fields);
+    case "redacted":
+      return "[redacted]";
+    default:
+      return typeof fields.text === "string"
+        ? fields.text
+        : placeholder(stringOr(fields.type, "block"), "");
+  }
+}
+
+function searchResultText(fields: Record<string, unknown>): string {
+  const nested = Array.isArray(fields.content) ? flattenBlocks(fields.content).text : "";
+  return [stringOr(fields.title, ""), stringOr(fields.source, ""), nested]
+    .filter((part) => part !== "")
+    .join("\n");
+}
+
+function documentText(fields: Record<string, unknown>): string {
+  const source = fields.source as Record<string, unknown> | undefined;
+  const title = stringOr(fields.title, "");
+  if (source?.type === "text" && typeof source.data === "string") {
+    return title === "" ? source.data : `${title}\n${source.data}`;
+  }
+  return placeholder("document", title || sourceUrl(source));
+}
+
+function sourceUrl(source: unknown): string {
+  const url = (source as { url?: unknown } | null | undefined)?.url;
+  return typeof url === "string" ? url : "";
+}
+
+function placeholder(kind: string, detail: string): string {
+  return detail === "" ? `[${kind}]` : `[${kind}: ${detail}]`;
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === "string" ? value : fallback;
+}

@@ -1,0 +1,160 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import type { EntryIterable } from "../events/from_entries.ts";
+import type { LogEntry } from "../events/types.ts";
+import { cutBody, joinWithinBudget } from "./_budget.ts";
+import { consumptionOrder, type OrderedItem } from "./_consumption.ts";
+import { GraderClassifier } from "./_grader_classify.ts";
+import { GraderItems } from "./_grader_items.ts";
+import { oneSession } from "./_session.ts";
+import { ThreadBook } from "./_threads.ts";
+import type { Renderer } from "./registry.ts";
+
+/**
+ * The most UTF-8 bytes of any single grader item's body (its label and cut
+ * note not counted). A tool result can be 100 KiB on its own; the grader needs
+ * its shape, not every byte.
+ */
+export const GRADER_ITEM_BUDGET: number = 4_000;
+
+/** The most UTF-8 bytes of the grader's whole transcript, its final note included. */
+export const GRADER_TRANSCRIPT_BUDGET: number = 200_000;
+
+/** Options for {@linkcode renderGrader}. */
+export interface GraderOptions {
+  /**
+   * The most UTF-8 bytes of one item's body; a longer body is cut, with a note.
+   *
+   * @default {GRADER_ITEM_BUDGET}
+   */
+  itemBudget?: number;
+  /**
+   * The most UTF-8 bytes of the whole transcript, its final note included.
+   *
+   * @default {GRADER_TRANSCRIPT_BUDGET}
+   */
+  transcriptBudget?: number;
+  /**
+   * Stops the rendering with the signal's reason when aborted.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+}
+
+/** The note that ends a transcript cut at its budget. */
+function transcriptNote(budget: number): string {
+  return `\n[transcript cut: the ${budget}-byte budget is reached; the rest of the session is not shown]\n`;
+}
+
+/**
+ * Renders a whole session (every thread) as the role-labelled plain text an
+ * outcome grader reads. It does not redact: the grader reads the session as
+ * it was.
+ *
+ * Each item is `[label]` on a line, then its text, items separated by a
+ * blank line. Labels name who spoke to whom: `user`, `agent` (the primary
+ * thread), `@name` (a child thread, by agent name, else thread id),
+ * `agent → tool bash` (a call, its input as JSON), `tool bash → agent` (its
+ * result; `, error` marks a failed one), `agent → @name` (a thread message,
+ * rendered once), `session error`. Spans, status, thinking, usage and outcome
+ * events are not rendered; unknown event types are skipped.
+ *
+ * Messages render in consumption order: a user message (or a thread message
+ * whose sent half is not in the input) that arrives while its thread has a
+ * model request in flight renders just before that thread's next request.
+ *
+ * A body longer than `itemBudget` bytes is cut with a note; the transcript
+ * stops at `transcriptBudget` bytes with a final note, and the source is not
+ * pulled further.
+ *
+ * @param source The session's entries (one session; every thread for the whole picture).
+ * @param options Budgets and a signal.
+ * @returns The transcript; `""` for an empty source.
+ * @throws {EventSourceError} When an entry is malformed or a second session appears.
+ * @throws {RangeError} When a budget is not a positive integer.
+ *
+ * @example Usage
+ * ```ts
+ * import { fromEntries, renderGrader, type SessionEvent } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const events: SessionEvent[] = [
+ *   { id: "sevt_1", type: "user.message", content: [{ type: "text", text: "List the files." }] },
+ *   { id: "sevt_2", type: "agent.tool_use", name: "bash", input: { command: "ls" } },
+ *   { id: "sevt_3", type: "agent.tool_result", tool_use_id: "sevt_2", content: "README.md" },
+ *   { id: "sevt_4", type: "agent.message", content: [{ type: "text", text: "One file." }] },
+ * ];
+ * const source = fromEntries(
+ *   events.map((event, i) => ({ seq: i + 1, session_id: "sesn_1", thread_id: null, event })),
+ * );
+ * assert.equal(
+ *   await renderGrader(source),
+ *   '[user]\nList the files.\n\n[agent → tool bash]\n{"command":"ls"}\n\n' +
+ *     "[tool bash → agent]\nREADME.md\n\n[agent]\nOne file.\n",
+ * );
+ * ```
+ */
+export function renderGrader(source: EntryIterable, options: GraderOptions = {}): Promise<string> {
+  const itemBudget = positive("itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
+  const transcriptBudget = positive(
+    "transcriptBudget",
+    options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
+  );
+  const entries = oneSession(source, "grader", options.signal);
+  return joinWithinBudget(pieces(entries, itemBudget), transcriptBudget, transcriptNote);
+}
+
+async function* pieces(
+  entries: AsyncIterable<LogEntry>,
+  itemBudget: number,
+): AsyncGenerator<string, void, undefined> {
+  const book = new ThreadBook();
+  const items = new GraderItems(book);
+  let first = true;
+  for await (const { entry } of consumptionOrder(classified(entries, book))) {
+    const { label, body } = items.render(entry);
+    yield `${first ? "" : "\n"}[${label}]\n${cutBody(body, itemBudget)}\n`;
+    first = false;
+  }
+}
+
+async function* classified(
+  entries: AsyncIterable<LogEntry>,
+  book: ThreadBook,
+): AsyncGenerator<OrderedItem, void, undefined> {
+  const classifier = new GraderClassifier(book);
+  for await (const entry of entries) {
+    book.learn(entry);
+    const role = classifier.classify(entry);
+    if (role !== "drop") yield { entry, movable: role === "movable" };
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(
+      `Cannot render with the grader: ${name} must be a positive integer: ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The `grader` renderer: {@linkcode renderGrader} under the registry's contract.
+ *
+ * @example Usage
+ * ```ts
+ * import { graderRenderer } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(graderRenderer.name, "grader");
+ * assert.equal(await graderRenderer.render([]), "");
+ * ```
+ */
+export const graderRenderer: Renderer<GraderOptions, "grader"> = {
+  name: "grader",
+  description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
+  render: renderGrader,
+};
