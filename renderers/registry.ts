@@ -15,6 +15,12 @@ export interface Renderer<Options = unknown, Name extends string = string> {
   /** One line saying what it produces, for `list()` and `--help`. */
   readonly description: string;
   /**
+   * The file extension, with its dot, of its output when written to a folder.
+   *
+   * @default {".txt"}
+   */
+  readonly extension?: string;
+  /**
    * Renders the entries of a source.
    *
    * @param source The entries.

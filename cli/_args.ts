@@ -1,0 +1,58 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import { parseArgs } from "node:util";
+import { UsageError } from "./_config.ts";
+import type { Scope } from "../events/types.ts";
+
+/** What `deno task render` was asked to do. */
+export interface RenderCommand {
+  renderer: string;
+  out: string | undefined;
+  scope: Scope | undefined;
+  session: string | undefined;
+  force: boolean;
+  skipInvalid: boolean;
+  help: boolean;
+  inputs: string[];
+}
+
+/** Parses the command line; a problem is a {@linkcode UsageError}. */
+export function parseRenderArgs(args: string[]): RenderCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        renderer: { type: "string", short: "r" },
+        out: { type: "string", short: "o" },
+        scope: { type: "string" },
+        session: { type: "string" },
+        force: { type: "boolean", short: "f" },
+        "skip-invalid": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const scope = values.scope;
+  if (scope !== undefined && scope !== "session" && scope !== "all") {
+    throw new UsageError(`Unknown scope "${scope}": use --scope session or --scope all`);
+  }
+  if (values.session !== undefined && positionals.length > 0) {
+    throw new UsageError("Cannot read files and --session at once: pass one or the other");
+  }
+  return {
+    renderer: values.renderer ?? "grader",
+    out: values.out,
+    scope,
+    session: values.session,
+    force: values.force ?? false,
+    skipInvalid: values["skip-invalid"] ?? false,
+    help: values.help ?? false,
+    inputs: positionals,
+  };
+}

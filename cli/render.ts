@@ -1,0 +1,227 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `deno task render`: renders session logs with a registered renderer.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { fromNdjson } from "../events/from_ndjson.ts";
+import { splitSessions } from "../events/split_sessions.ts";
+import type { LogEntry, Scope } from "../events/types.ts";
+import { createRegistry } from "../renderers/builtin.ts";
+import type { Renderer } from "../renderers/registry.ts";
+import { parseRenderArgs, type RenderCommand } from "./_args.ts";
+import { loadConfiguredRenderers, UsageError } from "./_config.ts";
+import { sessionFileName, writeAtomic } from "./_output.ts";
+
+const EXAMPLE = new URL("../fixtures/coordinator_all_threads.ndjson", import.meta.url);
+
+const HELP = `Render agent-session logs as text a model reads.
+
+Usage:
+  deno task render [--renderer NAME] [--out PATH] [--scope session|all] [FILE...|-]
+
+With no FILE, renders the bundled example session through the grader to stdout.
+A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
+Managed Agents event a line; "-" reads standard input.
+
+Options:
+  -r, --renderer NAME   the renderer (default: grader)
+  -o, --out PATH        write to PATH: a file for one session, a folder (existing,
+                        or given with a trailing "/") for one file per session
+      --scope SCOPE     "session" keeps the primary thread's rows only; "all" (default) keeps every thread
+  -f, --force           overwrite existing output files
+      --skip-invalid    skip malformed lines (each is reported) instead of failing their session
+  -h, --help            show this help
+
+Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error.
+Renderer modules named in the nearest deno.json(c) under "transcript": { "renderers": [...] }
+are registered too.`;
+
+type Target = { kind: "stdout" } | { kind: "file"; path: string } | { kind: "dir"; path: string };
+
+interface Rendered {
+  sessionId: string;
+  text: string;
+}
+
+/** Runs the command; returns the exit code. */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await run(parseRenderArgs(args));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`render: ${error.message}\nRun with --help for usage.`);
+      return 2;
+    }
+    console.error(`render: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function run(command: RenderCommand): Promise<number> {
+  const registry = createRegistry();
+  const configured = await loadConfiguredRenderers(Deno.cwd());
+  for (const renderer of configured.renderers) {
+    try {
+      registry.register(renderer);
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message} (from ${configured.configPath})`);
+    }
+  }
+  if (command.help) {
+    const names = registry.list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
+    console.log(`${HELP}\n\nRenderers:\n${names.join("\n")}`);
+    return 0;
+  }
+  if (!registry.has(command.renderer)) {
+    const known = registry.list().map((r) => r.name).join(", ");
+    throw new UsageError(`Unknown renderer "${command.renderer}": known renderers are ${known}`);
+  }
+  const renderer = registry.resolve(command.renderer);
+  const target = await outputTarget(command.out);
+  return await new RenderRun(renderer, command, target).all();
+}
+
+async function outputTarget(out: string | undefined): Promise<Target> {
+  if (out === undefined) return { kind: "stdout" };
+  const info = await Deno.stat(out).catch(() => undefined);
+  if (info?.isDirectory || out.endsWith("/")) {
+    await Deno.mkdir(out, { recursive: true });
+    return { kind: "dir", path: out };
+  }
+  return { kind: "file", path: out };
+}
+
+/** One invocation's work: every input, every session, the failures counted. */
+class RenderRun {
+  #renderer: Renderer;
+  #command: RenderCommand;
+  #target: Target;
+  #single: Rendered | undefined;
+  #written = new Set<string>();
+  #rendered = 0;
+  #failed = 0;
+  #progress = Deno.stderr.isTerminal();
+
+  constructor(renderer: Renderer, command: RenderCommand, target: Target) {
+    this.#renderer = renderer;
+    this.#command = command;
+    this.#target = target;
+  }
+
+  async all(): Promise<number> {
+    const inputs = this.#command.inputs.length > 0
+      ? this.#command.inputs
+      : [fileURLToPath(EXAMPLE)];
+    for (const input of inputs) await this.#input(input);
+    if (this.#progress && this.#rendered + this.#failed > 1) console.error();
+    if (this.#single !== undefined) await this.#emitSingle(this.#single);
+    return this.#failed > 0 ? 1 : 0;
+  }
+
+  async #input(input: string): Promise<void> {
+    let problems: string[] = [];
+    const source = fromNdjson(input === "-" ? Deno.stdin.readable : input, {
+      ...(input === "-" ? { name: "stdin", sessionId: "stdin" } : {}),
+      skipInvalid: true,
+      onInvalid: (line, reason) =>
+        problems.push(`${input === "-" ? "stdin" : input}:${line}: ${reason}`),
+    });
+    try {
+      for await (const group of splitSessions(scoped(source, this.#command.scope))) {
+        problems = [];
+        const text = await this.#renderer.render(group.entries);
+        this.#report(problems);
+        if (problems.length > 0 && !this.#command.skipInvalid) {
+          this.#fail(`session "${group.sessionId}" was not written: it has malformed lines`);
+          continue;
+        }
+        await this.#emit({ sessionId: group.sessionId, text });
+      }
+      if (problems.length > 0 && !this.#command.skipInvalid) {
+        this.#report(problems);
+        this.#fail(`${input === "-" ? "stdin" : input} has malformed lines outside any session`);
+      }
+      this.#report(problems);
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      this.#report(problems);
+      this.#fail((error as Error).message);
+    }
+  }
+
+  #report(problems: string[]): void {
+    for (const problem of problems) console.error(`render: ${problem}`);
+    problems.length = 0;
+  }
+
+  #fail(message: string): void {
+    this.#failed++;
+    console.error(`render: ${message}`);
+  }
+
+  async #emit(rendered: Rendered): Promise<void> {
+    this.#rendered++;
+    if (this.#target.kind === "dir") {
+      await this.#emitToDir(this.#target.path, rendered);
+    } else if (this.#single === undefined) {
+      this.#single = rendered;
+    } else {
+      throw new UsageError(
+        `The input holds more than one session ("${this.#single.sessionId}", "${rendered.sessionId}"): pass --out DIR to write one file per session`,
+      );
+    }
+    if (this.#progress && this.#rendered > 1) {
+      Deno.stderr.writeSync(
+        new TextEncoder().encode(`\r\x1b[2Krendered ${this.#rendered} sessions`),
+      );
+    }
+  }
+
+  async #emitToDir(dir: string, rendered: Rendered): Promise<void> {
+    const name = await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
+    if (this.#written.has(name)) {
+      this.#fail(
+        `session "${rendered.sessionId}" appears twice in the input; its second run was not written`,
+      );
+      return;
+    }
+    this.#written.add(name);
+    try {
+      await writeAtomic(`${dir.replace(/\/+$/, "")}/${name}`, rendered.text, this.#command);
+    } catch (error) {
+      this.#fail((error as Error).message);
+    }
+  }
+
+  async #emitSingle(rendered: Rendered): Promise<void> {
+    if (this.#target.kind === "file") {
+      try {
+        await writeAtomic(this.#target.path, rendered.text, this.#command);
+      } catch (error) {
+        this.#fail((error as Error).message);
+      }
+      return;
+    }
+    const bytes = new TextEncoder().encode(rendered.text);
+    for (let written = 0; written < bytes.length;) {
+      written += await Deno.stdout.write(bytes.subarray(written));
+    }
+  }
+}
+
+async function* scoped(
+  source: AsyncIterable<LogEntry>,
+  scope: Scope | undefined,
+): AsyncGenerator<LogEntry, void, undefined> {
+  for await (const entry of source) {
+    if (scope !== "session" || entry.thread_id === null) yield entry;
+  }
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}
