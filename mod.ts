@@ -32,3 +32,4 @@ export * from "./renderers/content.ts";
 export * from "./renderers/registry.ts";
 export * from "./renderers/grader.ts";
 export * from "./renderers/builtin.ts";
+export * from "./events/from_managed_agents.ts";

@@ -1,0 +1,286 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// GET one JSON page from the Managed Agents API, with retries. Kept apart from
+// the paging and merging so that the one place that holds the API key and
+// builds error messages is small enough to audit for key leaks.
+
+import { ManagedAgentsError } from "./_managed_agents_error.ts";
+
+/** The `anthropic-version` header the sessions API is called with. */
+export const API_VERSION = "2023-06-01";
+/** The beta the sessions API belongs to. */
+export const BETA = "managed-agents-2026-04-01";
+
+/** The longest wait between two attempts, `retry-after` included. */
+const MAX_RETRY_DELAY_MS = 60_000;
+
+/** How to reach the API; one per {@linkcode fromManagedAgents} call. */
+export interface HttpContext {
+  apiKey: string;
+  baseUrl: string;
+  fetch: typeof fetch;
+  signal: AbortSignal | undefined;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+}
+
+/** One list the API pages through, named for error messages. */
+export interface ListTarget {
+  /** The URL path, already encoded: `/v1/sessions/sesn_1/events`. */
+  path: string;
+  /** The error's `source`: the path without `/v1/`. */
+  source: string;
+  /** What is listed, for "Cannot list …": `events of session "sesn_1"`. */
+  what: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  408: "Request Timeout",
+  409: "Conflict",
+  413: "Content Too Large",
+  422: "Unprocessable Content",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  529: "Overloaded",
+};
+
+const STATUS_HINT: Record<number, string> = {
+  401: " (check the API key)",
+  403: " (the API key may lack access to this session or to the managed-agents beta)",
+  404: " (check the session id; the API key's workspace must own the session)",
+};
+
+/**
+ * Builds a {@linkcode ManagedAgentsError} about a target. The detail is
+ * scrubbed of the key here, once for all callers, because it may quote what
+ * the API or a custom `fetch` sent; a `cause` must be scrubbed already.
+ */
+export function listError(
+  ctx: HttpContext,
+  target: ListTarget,
+  detail: string,
+  extra: { status?: number; cause?: Error } = {},
+): ManagedAgentsError {
+  return new ManagedAgentsError(`Cannot list ${target.what}: ${scrub(detail, ctx.apiKey)}`, {
+    source: target.source,
+    ...extra,
+  });
+}
+
+/**
+ * GETs `target` with the query `params` and returns the parsed JSON body.
+ * Retries 429, 5xx and network errors (see {@linkcode retryDelay}); fails at
+ * once on any other status that is not 2xx.
+ */
+export async function getJson(
+  ctx: HttpContext,
+  target: ListTarget,
+  params: URLSearchParams,
+): Promise<unknown> {
+  const url = `${ctx.baseUrl}${target.path}?${params}`;
+  for (let attempt = 0;; attempt++) {
+    ctx.signal?.throwIfAborted();
+    const outcome = await attemptOnce(ctx, url);
+    if (outcome.kind === "network") {
+      if (attempt >= ctx.maxRetries) throw networkFailure(ctx, target, outcome.error, attempt);
+      await sleep(backoffDelay(attempt, ctx.retryBaseDelayMs), ctx.signal);
+      continue;
+    }
+    const { response, text } = outcome;
+    if (response.ok) return parseJson(ctx, target, text);
+    if (isRetryable(response.status) && attempt < ctx.maxRetries) {
+      await sleep(retryDelay(response.headers, attempt, ctx.retryBaseDelayMs), ctx.signal);
+      continue;
+    }
+    throw statusFailure(ctx, target, response, text, attempt);
+  }
+}
+
+type Attempt =
+  | { kind: "answer"; response: Response; text: string }
+  | { kind: "network"; error: unknown };
+
+/**
+ * One request, its body read to the end so that no body is left open. A
+ * rejection while the signal is aborted is the abort, rethrown as the signal's
+ * reason; any other rejection is a network error, to be retried.
+ */
+async function attemptOnce(ctx: HttpContext, url: string): Promise<Attempt> {
+  const doFetch = ctx.fetch;
+  try {
+    const response = await doFetch(url, {
+      headers: headers(ctx.apiKey),
+      signal: ctx.signal ?? null,
+    });
+    // Retried answers' bodies are read too: reading is how a body gets closed,
+    // and error bodies are small.
+    const text = await response.text();
+    return { kind: "answer", response, text };
+  } catch (error) {
+    if (ctx.signal?.aborted) throw ctx.signal.reason;
+    return { kind: "network", error };
+  }
+}
+
+function headers(apiKey: string): Headers {
+  return new Headers({
+    "x-api-key": apiKey,
+    "anthropic-version": API_VERSION,
+    "anthropic-beta": BETA,
+    "accept": "application/json",
+  });
+}
+
+function isRetryable(status: number): boolean {
+  return status === 429 || status >= 500;
+}
+
+function parseJson(ctx: HttpContext, target: ListTarget, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw listError(ctx, target, `the API answered with a page that is not JSON: ${reason}`, {
+      cause: scrubbedCause(error, ctx.apiKey),
+    });
+  }
+}
+
+function statusFailure(
+  ctx: HttpContext,
+  target: ListTarget,
+  response: Response,
+  body: string,
+  attempt: number,
+): ManagedAgentsError {
+  const { status } = response;
+  const name = `${status} ${STATUS_TEXT[status] ?? response.statusText}`.trimEnd();
+  const times = attempt === 0 ? "" : ` on each of ${attempt + 1} attempts`;
+  const api = apiErrorMessage(body, ctx.apiKey);
+  const detail = `the API answered ${name}${times}${STATUS_HINT[status] ?? ""}${api}`;
+  return listError(ctx, target, detail, { status });
+}
+
+/**
+ * The API's own explanation from an error body
+ * (`{"type":"error","error":{"type":"…","message":"…"}}`), shortened and with
+ * the key scrubbed (an API or a proxy may echo the header it rejected).
+ */
+function apiErrorMessage(body: string, apiKey: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return "";
+  }
+  const error = isObject(parsed) ? parsed.error : undefined;
+  if (!isObject(error)) return "";
+  const parts = [error.type, error.message].filter((part) => typeof part === "string");
+  if (parts.length === 0) return "";
+  // Scrubbed before it is shortened: a cut could leave part of the key.
+  const text = scrub(parts.join(": "), apiKey);
+  return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+}
+
+function networkFailure(
+  ctx: HttpContext,
+  target: ListTarget,
+  error: unknown,
+  attempt: number,
+): ManagedAgentsError {
+  const cause = scrubbedCause(error, ctx.apiKey);
+  // The origin only: a base URL may carry a proxy's user and password.
+  const origin = new URL(ctx.baseUrl).origin;
+  const reason = cause.message || cause.name;
+  const detail = `the request to ${origin} failed on each of ${attempt + 1} attempts: ${reason}`;
+  return listError(ctx, target, detail, { cause });
+}
+
+/**
+ * A copy of a thrown value that cannot hold the key: a custom `fetch` may put
+ * its request (headers and all) in what it throws, so the original is never
+ * attached.
+ */
+function scrubbedCause(error: unknown, apiKey: string): Error {
+  const name = error instanceof Error ? error.name : "Error";
+  const message = error instanceof Error ? error.message : String(error);
+  const copy = new Error(scrub(message, apiKey));
+  copy.name = scrub(name, apiKey);
+  return copy;
+}
+
+/** `text` with every occurrence of the API key replaced. */
+function scrub(text: string, apiKey: string): string {
+  return apiKey === "" ? text : text.replaceAll(apiKey, "[API key]");
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The wait before retry number `attempt + 1` after a 429 or 5xx: the
+ * `retry-after-ms` header (Anthropic's, in milliseconds), else `retry-after`
+ * (seconds or an HTTP date), else {@linkcode backoffDelay}. Capped at
+ * {@linkcode MAX_RETRY_DELAY_MS}.
+ */
+function retryDelay(headers: Headers, attempt: number, baseMs: number): number {
+  const asked = parseRetryAfterMs(headers.get("retry-after-ms")) ??
+    parseRetryAfter(headers.get("retry-after"));
+  if (asked === undefined) return backoffDelay(attempt, baseMs);
+  return Math.min(asked, MAX_RETRY_DELAY_MS);
+}
+
+/**
+ * Exponential backoff: `baseMs * 2 ** attempt`, capped at
+ * {@linkcode MAX_RETRY_DELAY_MS}, times a jitter factor in (0.75, 1] so that
+ * clients that failed together do not retry together.
+ */
+function backoffDelay(attempt: number, baseMs: number): number {
+  const full = Math.min(baseMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
+  return full * (1 - Math.random() * 0.25);
+}
+
+function parseRetryAfterMs(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** `retry-after` as milliseconds from now; undefined when absent or unreadable. */
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
+  // Only an HTTP date is a date here: Date.parse also reads "1" or "-5" as years.
+  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/**
+ * Resolves after `ms`, or rejects with the signal's reason as soon as it
+ * aborts; either way no timer or listener is left behind.
+ */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,392 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { ManagedAgentsError } from "./_managed_agents_error.ts";
+import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_managed_agents_http.ts";
+import { mergeByTime } from "./_managed_agents_merge.ts";
+import { checkEvent, checkThread, type Item, listItems } from "./_managed_agents_pages.ts";
+import type { LogEntry, Scope, SessionEvent } from "./types.ts";
+
+export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_managed_agents_error.ts";
+
+/**
+ * The beta the Managed Agents sessions API belongs to, sent as the
+ * `anthropic-beta` header.
+ *
+ * @example Usage
+ * ```ts
+ * import { MANAGED_AGENTS_BETA } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MANAGED_AGENTS_BETA, "managed-agents-2026-04-01");
+ * ```
+ */
+export const MANAGED_AGENTS_BETA: "managed-agents-2026-04-01" = BETA;
+
+/**
+ * The Anthropic API version {@linkcode fromManagedAgents} calls, sent as the
+ * `anthropic-version` header.
+ *
+ * @example Usage
+ * ```ts
+ * import { ANTHROPIC_API_VERSION } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(ANTHROPIC_API_VERSION, "2023-06-01");
+ * ```
+ */
+export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
+
+/**
+ * Options for {@linkcode fromManagedAgents}.
+ *
+ * @example Usage
+ * ```ts
+ * import type { ManagedAgentsOptions } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const options: ManagedAgentsOptions = {
+ *   sessionId: "sesn_011CZkZAtmR3yMPDzynEDxu7",
+ *   scope: "all",
+ *   pageSize: 500,
+ * };
+ * assert.equal(options.scope, "all");
+ * ```
+ */
+export interface ManagedAgentsOptions {
+  /** The session to list (`sesn_…`). Required, non-empty. */
+  sessionId: string;
+  /**
+   * The API key, sent as `x-api-key`. It never appears in an error, its
+   * `cause`, or anything else this function throws.
+   *
+   * Without it, the `ANTHROPIC_API_KEY` environment variable is read, once,
+   * when `fromManagedAgents` is called (on runtimes without `Deno`, pass it).
+   *
+   * @default {Deno.env.get("ANTHROPIC_API_KEY")}
+   */
+  apiKey?: string;
+  /**
+   * The API's base URL; a path (a proxy's prefix) is kept, a trailing `/`
+   * is not.
+   *
+   * @default {"https://api.anthropic.com"}
+   */
+  baseUrl?: string;
+  /**
+   * The `fetch` to call, e.g. one that goes through a proxy, or a stand-in in
+   * tests.
+   *
+   * @default {globalThis.fetch}
+   */
+  fetch?: typeof fetch;
+  /**
+   * The `limit` sent with every list request: events (or threads) a page. The
+   * API may answer with fewer; paging follows `next_page` regardless.
+   *
+   * @default {100}
+   */
+  pageSize?: number;
+  /**
+   * `"session"` lists the session's events (the primary thread: the
+   * coordinator's view, which holds what children cross-posted to it), each
+   * with `thread_id: null`. `"all"` also lists every child thread's events,
+   * with `thread_id` set to the child's id, merged with the primary's by
+   * `processed_at` (see {@linkcode fromManagedAgents}).
+   *
+   * @default {"session"}
+   */
+  scope?: Scope;
+  /**
+   * Aborts the listing: an in-flight request and a wait between retries stop
+   * at once, and the iteration rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
+  /**
+   * How many times a request that got a 429, a 5xx or a network error is
+   * tried again before the listing fails.
+   *
+   * @default {5}
+   */
+  maxRetries?: number;
+  /**
+   * The first wait of the exponential backoff between retries, in
+   * milliseconds; it doubles each retry, is capped at 60 s and is shortened by
+   * up to a quarter at random (jitter). A `retry-after-ms` or `retry-after`
+   * header (seconds or an HTTP date) replaces it, capped at 60 s too. Lower
+   * it only in tests.
+   *
+   * @default {500}
+   */
+  retryBaseDelayMs?: number;
+}
+
+/** The options with every default applied and every value checked. */
+interface Resolved {
+  sessionId: string;
+  scope: Scope;
+  pageSize: number;
+  http: HttpContext;
+}
+
+/**
+ * Lists a Managed Agents session's events straight from Anthropic's API, as
+ * log entries: `GET /v1/sessions/{id}/events`, paged with `limit` and `page`
+ * and following `next_page` until it is null (an empty page or an empty
+ * cursor also ends a list, as in Anthropic's SDKs, so a live session cannot
+ * page forever).
+ *
+ * With `scope: "all"` it first lists the session's threads
+ * (`GET /v1/sessions/{id}/threads`), skips the primary thread (the one with no
+ * parent: its events are the session's list, so they are not fetched twice),
+ * and lists each child's events (`GET /v1/sessions/{id}/threads/{tid}/events`).
+ * The streams are merged by `processed_at`, each stream's own order kept: a
+ * head with a null (or unreadable) `processed_at` is emitted as soon as it is
+ * the first unemitted event of its stream; otherwise the earliest head goes
+ * first, and a tie goes to the primary, then to the children in the order the
+ * API listed them. Cross-posted copies stay: the log is the truth.
+ *
+ * `seq` counts the emitted entries from 1. Nothing is fetched until the
+ * iteration starts; each stream holds one page at a time; each iteration lists
+ * the session afresh.
+ *
+ * Requests that get a 429, a 5xx or a network error are retried (see
+ * {@linkcode ManagedAgentsOptions.retryBaseDelayMs}); any other failure ends
+ * the iteration with a {@linkcode ManagedAgentsError} naming the session and
+ * the HTTP status, never the key.
+ *
+ * @param options The session, the key and how to reach the API.
+ * @returns The session's log entries, in order.
+ * @throws {ManagedAgentsError} At once (before any request) when an option is
+ * invalid or there is no API key.
+ *
+ * @example Usage
+ * ```ts
+ * import { fromManagedAgents } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * // A stand-in for the API: one page of two events.
+ * const events = [
+ *   { id: "sevt_1", type: "user.message", processed_at: "2026-09-14T10:02:11Z", content: "Hi" },
+ *   { id: "sevt_2", type: "agent.message", processed_at: "2026-09-14T10:02:15Z", content: "Yo" },
+ * ];
+ * const fetchPage: typeof fetch = (input) => {
+ *   assert.equal(String(input), "https://api.anthropic.com/v1/sessions/sesn_1/events?limit=100");
+ *   return Promise.resolve(Response.json({ data: events, next_page: null }));
+ * };
+ *
+ * const seen = [];
+ * const source = fromManagedAgents({ sessionId: "sesn_1", apiKey: "sk-x", fetch: fetchPage });
+ * for await (const entry of source) seen.push([entry.seq, entry.thread_id, entry.event.type]);
+ * assert.deepEqual(seen, [[1, null, "user.message"], [2, null, "agent.message"]]);
+ * ```
+ *
+ * @example Every thread, merged by time
+ * ```ts
+ * import { fromManagedAgents } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const event = (id: string, at: string) => ({ id, type: "agent.message", processed_at: at });
+ * const pages: Record<string, unknown[]> = {
+ *   "/v1/sessions/sesn_1/threads": [
+ *     { id: "sthr_primary", parent_thread_id: null, agent: { name: "Coordinator" } },
+ *     { id: "sthr_child", parent_thread_id: "sthr_primary", agent: { name: "Reader" } },
+ *   ],
+ *   "/v1/sessions/sesn_1/events": [
+ *     event("sevt_1", "2026-09-14T10:00:01Z"),
+ *     event("sevt_3", "2026-09-14T10:00:03Z"),
+ *   ],
+ *   "/v1/sessions/sesn_1/threads/sthr_child/events": [
+ *     event("sevt_2", "2026-09-14T10:00:02Z"),
+ *   ],
+ * };
+ * const fetchPage: typeof fetch = (input) => {
+ *   const data = pages[new URL(String(input)).pathname] ?? [];
+ *   return Promise.resolve(Response.json({ data, next_page: null }));
+ * };
+ *
+ * const seen = [];
+ * const source = fromManagedAgents({
+ *   sessionId: "sesn_1",
+ *   apiKey: "sk-x",
+ *   fetch: fetchPage,
+ *   scope: "all",
+ * });
+ * for await (const entry of source) seen.push([entry.seq, entry.thread_id, entry.event.id]);
+ * assert.deepEqual(seen, [
+ *   [1, null, "sevt_1"],
+ *   [2, "sthr_child", "sevt_2"],
+ *   [3, null, "sevt_3"],
+ * ]);
+ * ```
+ */
+export function fromManagedAgents(options: ManagedAgentsOptions): AsyncIterable<LogEntry> {
+  const resolved = resolve(options);
+  return { [Symbol.asyncIterator]: () => entries(resolved) };
+}
+
+async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
+  const { sessionId, http } = options;
+  const threads = options.scope === "all" ? await childThreadIds(options) : [];
+  const streams = [
+    listItems(http, eventsTarget(sessionId), options.pageSize, checkEvent),
+    ...threads.map((id) =>
+      listItems(http, threadEventsTarget(sessionId, id), options.pageSize, checkEvent)
+    ),
+  ];
+  let seq = 0;
+  for await (const { stream, item } of mergeByTime<Item>(streams, processedAt)) {
+    // Checked here too so that an abort also stops the events of a page in hand.
+    http.signal?.throwIfAborted();
+    const thread = stream === 0 ? null : threads[stream - 1]!;
+    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: item as SessionEvent };
+  }
+}
+
+function processedAt(event: Item): unknown {
+  return event.processed_at;
+}
+
+/** The ids of the child threads, in the API's order, without repeats. */
+async function childThreadIds(options: Resolved): Promise<string[]> {
+  const target = threadsTarget(options.sessionId);
+  const ids = new Set<string>();
+  for await (const thread of listItems(options.http, target, options.pageSize, checkThread)) {
+    // The primary thread has no parent; its events are the session's list.
+    if (thread.parent_thread_id === null || thread.parent_thread_id === undefined) continue;
+    ids.add(thread.id as string);
+  }
+  return [...ids];
+}
+
+function sessionPath(sessionId: string): string {
+  return `sessions/${encodeURIComponent(sessionId)}`;
+}
+
+function eventsTarget(sessionId: string): ListTarget {
+  const source = `${sessionPath(sessionId)}/events`;
+  return { path: `/v1/${source}`, source, what: `events of session "${sessionId}"` };
+}
+
+function threadsTarget(sessionId: string): ListTarget {
+  const source = `${sessionPath(sessionId)}/threads`;
+  return { path: `/v1/${source}`, source, what: `threads of session "${sessionId}"` };
+}
+
+function threadEventsTarget(sessionId: string, threadId: string): ListTarget {
+  const source = `${sessionPath(sessionId)}/threads/${encodeURIComponent(threadId)}/events`;
+  const what = `events of thread "${threadId}" of session "${sessionId}"`;
+  return { path: `/v1/${source}`, source, what };
+}
+
+/**
+ * An error in the options, thrown before any request. Its source is the
+ * session's events path once the session id is known to be valid.
+ */
+function optionError(reason: string, sessionId?: string): ManagedAgentsError {
+  const source = sessionId === undefined ? "fromManagedAgents" : eventsTarget(sessionId).source;
+  return new ManagedAgentsError(reason, { source });
+}
+
+function resolve(options: ManagedAgentsOptions): Resolved {
+  const { sessionId } = options;
+  if (typeof sessionId !== "string" || sessionId === "") {
+    const value = JSON.stringify(sessionId) ?? String(sessionId);
+    throw optionError(
+      `Cannot list a session as "sessionId" must be a non-empty string: current value is ${value}`,
+    );
+  }
+  const cannot = (why: string): never => {
+    throw optionError(`Cannot list session "${sessionId}" as ${why}`, sessionId);
+  };
+  const scope = options.scope ?? "session";
+  if (scope !== "session" && scope !== "all") {
+    cannot(`"scope" must be "session" or "all": current value is ${JSON.stringify(scope)}`);
+  }
+  return {
+    sessionId,
+    scope,
+    pageSize: integerOption("pageSize", options.pageSize, 100, 1, cannot),
+    http: {
+      apiKey: apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot),
+      baseUrl: baseUrlOf(options.baseUrl ?? "https://api.anthropic.com", cannot),
+      fetch: options.fetch ?? globalThis.fetch,
+      signal: options.signal,
+      maxRetries: integerOption("maxRetries", options.maxRetries, 5, 0, cannot),
+      retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
+    },
+  };
+}
+
+/** Throws the option error that says why the session cannot be listed. */
+type Cannot = (why: string) => never;
+
+function integerOption(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  cannot: Cannot,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) {
+    cannot(`"${name}" must be an integer >= ${min}: current value is ${value}`);
+  }
+  return value;
+}
+
+function delayOption(value: number | undefined, cannot: Cannot): number {
+  if (value === undefined) return 500;
+  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+    cannot(`"retryBaseDelayMs" must be a finite number >= 0: current value is ${value}`);
+  }
+  return value;
+}
+
+function baseUrlOf(value: string, cannot: Cannot): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    return cannot(`"baseUrl" is not a URL: current value is "${value}"`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    cannot(`"baseUrl" must be an http or https URL: current value is "${value}"`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    // The value is not quoted: it holds a password.
+    cannot(`"baseUrl" must not hold a user name or password`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+const KEY_VARIABLE = "ANTHROPIC_API_KEY";
+
+function apiKeyOf(key: string | undefined, cannot: Cannot): string {
+  if (key === undefined || key === "") {
+    cannot(`there is no API key: pass "apiKey" or set ${KEY_VARIABLE}`);
+  }
+  // Checked here so that `Headers` never throws an error about the key itself.
+  if (typeof key !== "string" || !isHeaderValue(key)) {
+    cannot("the API key is not a valid header value");
+  }
+  return key;
+}
+
+/** Reads the key from the environment; `globalThis.Deno` is absent in browsers. */
+function envApiKey(cannot: Cannot): string | undefined {
+  try {
+    return globalThis.Deno?.env.get(KEY_VARIABLE);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return cannot(
+      `${KEY_VARIABLE} cannot be read: ${reason}; ` +
+        `pass "apiKey" or allow reading it (--allow-env=${KEY_VARIABLE})`,
+    );
+  }
+}
+
+/** Printable Latin-1 without line breaks or edge spaces: what `Headers` keeps as is. */
+function isHeaderValue(value: string): boolean {
+  return /^[\t\x20-\x7e\x80-\xff]*$/.test(value) && value.trim() === value;
+}
