@@ -7,6 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { fromManagedAgents } from "../events/from_managed_agents.ts";
 import { fromNdjson } from "../events/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
@@ -22,6 +23,7 @@ const HELP = `Render agent-session logs as text a model reads.
 
 Usage:
   deno task render [--renderer NAME] [--out PATH] [--scope session|all] [FILE...|-]
+  deno task render [--renderer NAME] [--out PATH] --session sesn_... [--scope all]
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
@@ -31,7 +33,9 @@ Options:
   -r, --renderer NAME   the renderer (default: grader)
   -o, --out PATH        write to PATH: a file for one session, a folder (existing,
                         or given with a trailing "/") for one file per session
-      --scope SCOPE     "session" keeps the primary thread's rows only; "all" (default) keeps every thread
+      --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY)
+      --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
+                        thread (the default for files; --session defaults to "session")
   -f, --force           overwrite existing output files
       --skip-invalid    skip malformed lines (each is reported) instead of failing their session
   -h, --help            show this help
@@ -113,49 +117,57 @@ class RenderRun {
   }
 
   async all(): Promise<number> {
-    const inputs = this.#command.inputs.length > 0
-      ? this.#command.inputs
-      : [fileURLToPath(EXAMPLE)];
-    for (const input of inputs) await this.#input(input);
+    if (this.#command.session !== undefined) {
+      const sessionId = this.#command.session;
+      const scope = this.#command.scope ?? "session";
+      await this.#sessions(fromManagedAgents({ sessionId, scope }), []);
+    } else {
+      const inputs = this.#command.inputs.length > 0
+        ? this.#command.inputs
+        : [fileURLToPath(EXAMPLE)];
+      for (const input of inputs) await this.#file(input);
+    }
     if (this.#progress && this.#rendered + this.#failed > 1) console.error();
     if (this.#single !== undefined) await this.#emitSingle(this.#single);
     return this.#failed > 0 ? 1 : 0;
   }
 
-  async #input(input: string): Promise<void> {
-    let problems: string[] = [];
+  async #file(input: string): Promise<void> {
+    const name = input === "-" ? "stdin" : input;
+    const problems: string[] = [];
     const source = fromNdjson(input === "-" ? Deno.stdin.readable : input, {
-      ...(input === "-" ? { name: "stdin", sessionId: "stdin" } : {}),
+      ...(input === "-" ? { name, sessionId: name } : {}),
       skipInvalid: true,
-      onInvalid: (line, reason) =>
-        problems.push(`${input === "-" ? "stdin" : input}:${line}: ${reason}`),
+      onInvalid: (line, reason) => problems.push(`${name}:${line}: ${reason}`),
     });
+    await this.#sessions(source, problems, name);
+  }
+
+  /** Renders each session of a source; `problems` collects its skipped lines as they come. */
+  async #sessions(source: AsyncIterable<LogEntry>, problems: string[], name = ""): Promise<void> {
     try {
       for await (const group of splitSessions(scoped(source, this.#command.scope))) {
-        problems = [];
         const text = await this.#renderer.render(group.entries);
-        this.#report(problems);
-        if (problems.length > 0 && !this.#command.skipInvalid) {
+        if (this.#flush(problems)) {
           this.#fail(`session "${group.sessionId}" was not written: it has malformed lines`);
           continue;
         }
         await this.#emit({ sessionId: group.sessionId, text });
       }
-      if (problems.length > 0 && !this.#command.skipInvalid) {
-        this.#report(problems);
-        this.#fail(`${input === "-" ? "stdin" : input} has malformed lines outside any session`);
-      }
-      this.#report(problems);
+      if (this.#flush(problems)) this.#fail(`${name} has malformed lines outside any session`);
     } catch (error) {
       if (error instanceof UsageError) throw error;
-      this.#report(problems);
+      this.#flush(problems);
       this.#fail((error as Error).message);
     }
   }
 
-  #report(problems: string[]): void {
+  /** Reports the lines skipped so far; whether they fail their session. */
+  #flush(problems: string[]): boolean {
     for (const problem of problems) console.error(`render: ${problem}`);
+    const failing = problems.length > 0 && !this.#command.skipInvalid;
     problems.length = 0;
+    return failing;
   }
 
   #fail(message: string): void {

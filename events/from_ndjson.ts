@@ -85,7 +85,7 @@ export async function* fromNdjson(
   const stream = isStream ? input : await openFile(input, name);
   const parse = lineParser({ ...options, name, sessionId });
   let lineNumber = 0;
-  for await (const line of lines(stream, options.signal)) {
+  for await (const line of lines(stream, name, options.signal)) {
     const entry = parse(line, ++lineNumber);
     if (entry !== undefined) yield entry;
   }
@@ -111,6 +111,10 @@ async function openFile(path: string | URL, name: string): Promise<ReadableStrea
   }
   try {
     const file = await deno.open(path, { read: true });
+    if ((await file.stat().catch(() => undefined))?.isDirectory) {
+      file.close();
+      throw new deno.errors.IsADirectory(name);
+    }
     return file.readable;
   } catch (error) {
     const why = error instanceof deno.errors.NotFound
@@ -131,6 +135,7 @@ async function openFile(path: string | URL, name: string): Promise<ReadableStrea
  */
 async function* lines(
   stream: ReadableStream<Uint8Array>,
+  name: string,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<string, void, undefined> {
   const decoder = new TextDecoder();
@@ -139,7 +144,12 @@ async function* lines(
   try {
     while (true) {
       signal?.throwIfAborted();
-      const { done, value } = await reader.read();
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        throw new EventSourceError(`Cannot read the input: ${(error as Error)?.message}`, {
+          source: name,
+          cause: error,
+        });
+      });
       if (done) break;
       const text = rest + decoder.decode(value, { stream: true });
       let start = 0;
