@@ -5,12 +5,10 @@ import { type GraderOptions, graderRenderer } from "./grader.ts";
 import { RendererRegistry } from "./registry.ts";
 
 /** The built-in renderers' names, each mapped to its options. */
-export interface BuiltinRenderers {
+export type BuiltinRenderers = {
   /** {@linkcode renderGrader}'s options. */
   grader: GraderOptions;
-  /** Index signature for the registry's name map. */
-  [name: string]: unknown;
-}
+};
 
 /**
  * A fresh registry holding the built-in renderers, for a caller who wants to

@@ -210,12 +210,12 @@ export class RendererRegistry<Known extends Record<string, unknown> = {}> {
    * @returns The text.
    * @throws {RendererRegistryError} When no renderer has that name.
    */
-  render<Name extends keyof Known & string>(
+  async render<Name extends keyof Known & string>(
     name: Name,
     source: EntryIterable,
     options?: Known[Name],
   ): Promise<string> {
-    return this.resolve(name).render(source, options);
+    return await this.resolve(name).render(source, options);
   }
 }
 

@@ -1,0 +1,48 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { utf8Head, utf8Length, utf8Tail } from "./_utf8.ts";
+
+const encoded = (text: string): number => new TextEncoder().encode(text).length;
+/** Strings mixing ASCII, 2-, 3- and 4-byte characters and lone surrogates. */
+const text = fc.array(
+  fc.oneof(
+    fc.constantFrom("a", "é", "€", "😀", "\ud800", "\udc00", "\n"),
+    fc.string({ unit: "grapheme" }),
+  ),
+).map((parts) => parts.join(""));
+
+Deno.test("utf8Length() equals the encoded size, a lone surrogate counting as U+FFFD", () => {
+  fc.assert(fc.property(text, (s) => utf8Length(s) === encoded(s)), { numRuns: 300 });
+});
+
+Deno.test("utf8Head() keeps the longest prefix within the budget, never splitting a character", () => {
+  fc.assert(
+    fc.property(text, fc.nat({ max: 64 }), (s, budget) => {
+      const head = utf8Head(s, budget);
+      assert.ok(s.startsWith(head));
+      assert.ok(encoded(head) <= budget);
+      const rest = s.slice(head.length);
+      if (rest !== "") {
+        const next = String.fromCodePoint(rest.codePointAt(0)!);
+        assert.ok(encoded(head + next) > budget, "the next character would not fit");
+      }
+      assert.ok(!/[\ud800-\udbff]$/.test(head) || !/^[\udc00-\udfff]/.test(rest), "pair split");
+    }),
+    { numRuns: 300 },
+  );
+});
+
+Deno.test("utf8Tail() keeps the longest suffix within the budget, never splitting a character", () => {
+  fc.assert(
+    fc.property(text, fc.nat({ max: 64 }), (s, budget) => {
+      const tail = utf8Tail(s, budget);
+      assert.ok(s.endsWith(tail));
+      assert.ok(encoded(tail) <= budget);
+      const rest = s.slice(0, s.length - tail.length);
+      assert.ok(!/[\ud800-\udbff]$/.test(rest) || !/^[\udc00-\udfff]/.test(tail), "pair split");
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -1,0 +1,176 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { fromNdjson, renderGrader } from "../mod.ts";
+
+const ROOT = new URL("../", import.meta.url);
+const CLI = new URL("cli/render.ts", ROOT).pathname;
+const CONFIG = new URL("deno.json", ROOT).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno task render`'s script with the task's permissions. */
+async function render(
+  args: string[],
+  options: { cwd?: string; stdin?: string } = {},
+): Promise<Run> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--config", CONFIG, "--allow-read", "--allow-write", CLI, ...args],
+    cwd: options.cwd ?? ROOT.pathname,
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  });
+  const child = command.spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.stdin));
+    await writer.close();
+  }
+  const { code, stdout, stderr } = await child.output();
+  const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+  return { code, stdout: decode(stdout), stderr: decode(stderr) };
+}
+
+function assertNoStack(run: Run): void {
+  assert.doesNotMatch(run.stderr, /^\s+at /m, "no stack trace");
+}
+
+const line = (seq: number, session: string, text: string): string =>
+  JSON.stringify({
+    seq,
+    session_id: session,
+    thread_id: null,
+    event: { id: `sevt_${seq}`, type: "user.message", content: text },
+  });
+
+Deno.test("render with no input prints the bundled example through the grader", async () => {
+  const run = await render([]);
+  assert.equal(run.code, 0, run.stderr);
+  const example = new URL("fixtures/coordinator_all_threads.ndjson", ROOT);
+  assert.equal(run.stdout, await renderGrader(fromNdjson(example)));
+});
+
+Deno.test("render --help lists the options and the renderers", async () => {
+  const run = await render(["--help"]);
+  assert.equal(run.code, 0);
+  assert.match(run.stdout, /^Usage:/m);
+  assert.match(run.stdout, /--renderer NAME/);
+  assert.match(run.stdout, /^ {2}grader /m);
+});
+
+Deno.test("render exits 2 on usage errors, without a stack trace", async (t) => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--bogus"], /Unknown option '--bogus'/],
+    [["--renderer", "nope"], /Unknown renderer "nope": known renderers are grader/],
+    [["--scope", "half"], /Unknown scope "half"/],
+  ];
+  for (const [args, pattern] of cases) {
+    await t.step(args.join(" "), async () => {
+      const run = await render(args);
+      assert.equal(run.code, 2);
+      assert.match(run.stderr, pattern);
+      assertNoStack(run);
+    });
+  }
+});
+
+Deno.test("render asks for --out DIR when the input holds several sessions", async () => {
+  const run = await render(["-"], {
+    stdin: [line(1, "sesn_a", "a"), line(1, "sesn_b", "b")].join("\n"),
+  });
+  assert.equal(run.code, 2);
+  assert.match(run.stderr, /more than one session \("sesn_a", "sesn_b"\): pass --out DIR/);
+  assert.equal(run.stdout, "");
+});
+
+Deno.test("render --out DIR writes one file per session, reports a bad log and renders the rest", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/good.ndjson`,
+      [line(1, "sesn_a", "alpha"), line(1, "../evil/x", "beta")].join("\n"),
+    );
+    await Deno.writeTextFile(`${dir}/bad.ndjson`, `${line(1, "sesn_c", "c")}\n{broken\n`);
+    const out = `${dir}/out/`;
+    const run = await render(["--out", out, `${dir}/bad.ndjson`, `${dir}/good.ndjson`]);
+    assert.equal(run.code, 1);
+    assert.match(
+      run.stderr,
+      new RegExp(`${RegExp.escape(dir)}/bad\\.ndjson:2: Cannot parse the line as JSON`),
+    );
+    assert.match(run.stderr, /session "sesn_c" was not written/);
+    assertNoStack(run);
+    const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
+    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", "sesn_a.txt"]);
+    assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\nalpha\n");
+
+    const again = await render(["--out", out, `${dir}/good.ndjson`]);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, /sesn_a\.txt: the file exists \(pass --force to overwrite it\)/);
+    const forced = await render(["--force", "--out", out, `${dir}/good.ndjson`]);
+    assert.equal(forced.code, 0, forced.stderr);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render registers the renderer modules named in the nearest deno.jsonc", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.mkdir(`${dir}/nested/deeper`, { recursive: true });
+    await Deno.writeTextFile(
+      `${dir}/deno.jsonc`,
+      `{
+  // a team's project: its own renderer, no change to this package
+  "transcript": { "renderers": ["./renderers/shout.ts",], },
+}`,
+    );
+    await Deno.mkdir(`${dir}/renderers`);
+    await Deno.writeTextFile(
+      `${dir}/renderers/shout.ts`,
+      `export const renderers = [{
+  name: "shout",
+  description: "Every user message in capitals",
+  async render(source) {
+    const out = [];
+    for await (const { event } of source) {
+      if (event.type === "user.message") out.push(String(event.content).toUpperCase());
+    }
+    return out.join("\\n") + "\\n";
+  },
+}];`,
+    );
+    const run = await render(["--renderer", "shout", "-"], {
+      cwd: `${dir}/nested/deeper`,
+      stdin: line(1, "sesn_a", "quiet please"),
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "QUIET PLEASE\n");
+    const help = await render(["--help"], { cwd: dir });
+    assert.match(help.stdout, /shout {6}Every user message in capitals/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render reports a broken renderer module as a usage error", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      `{ "transcript": { "renderers": ["./none.ts"] } }`,
+    );
+    const run = await render([], { cwd: dir });
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /Cannot load renderer module .*none\.ts/);
+    assertNoStack(run);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
