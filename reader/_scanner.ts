@@ -1,0 +1,203 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The incremental line scanner: reads what was appended since the last scan into one reused
+ * buffer, splits it into complete lines, and folds the candidate lines into the facts.
+ *
+ * The buffer holds a run of complete lines plus the start of the next one. A run is folded as
+ * one batch, walked backwards from its last candidate (see `_facts.ts`), so a batch usually
+ * costs the prefilter plus one or two `JSON.parse` calls whatever its size. A line that does
+ * not fit in the buffer is searched piece by piece and never held whole: if it may matter and
+ * is within the cap, it is read again alone once its newline arrives; a line over the cap is
+ * skipped whole. A final line without its newline is left for a later scan (the state of a
+ * long one is kept, so its bytes are not searched twice).
+ *
+ * @module
+ */
+
+import { decodeLine } from "./_decode.ts";
+import { BatchSummary, classifyRecord, type FactsState } from "./_facts.ts";
+import { ASSISTANT, collectSpecialLines, latin1, LineFlags } from "./_prefilter.ts";
+
+/** The read buffer's size: large enough to amortise a read, small enough to never matter. */
+export const READ_BUFFER_BYTES = 1 << 20;
+
+/**
+ * The key of a hidden {@linkcode TranscriptReader} option that sets the read buffer's size,
+ * so that tests can drive lines longer than the buffer with small files.
+ * `TranscriptReader` is in `mod.ts`.
+ */
+export const READ_BUFFER_BYTES_OPTION: unique symbol = Symbol("readBufferBytes");
+
+/** Reads a file by position; returns the bytes read, 0 at its end. */
+export interface ReadAt {
+  /** Reads into `into` from `position`. */
+  readAt(into: Uint8Array, position: number): Promise<number>;
+}
+
+/** A line longer than the read buffer, searched so far. */
+interface LongLine {
+  /** Bytes of it seen so far, from its start (the scanner's offset). */
+  seen: number;
+  /** What those bytes held. */
+  flags: LineFlags;
+}
+
+const NEWLINE = 10;
+
+/** Scans one transcript file incrementally. */
+export class LineScanner {
+  readonly #maxLineBytes: number;
+  readonly #bufferBytes: number;
+  #buffer: Uint8Array | null = null;
+  readonly #summary = new BatchSummary();
+  readonly #special: number[] = [];
+  /** The file position of the first line not yet consumed. */
+  #offset = 0;
+  #long: LongLine | null = null;
+
+  /**
+   * @param maxLineBytes The longest line read; a longer one is skipped whole.
+   * @param bufferBytes The read buffer's size (capped at `maxLineBytes + 1`).
+   */
+  constructor(maxLineBytes: number, bufferBytes: number = READ_BUFFER_BYTES) {
+    this.#maxLineBytes = maxLineBytes;
+    this.#bufferBytes = Math.max(1, Math.min(bufferBytes, maxLineBytes + 1));
+  }
+
+  /** The file position of the first line not yet consumed. */
+  get offset(): number {
+    return this.#offset;
+  }
+
+  /** The bytes examined so far: every consumed line and what was seen of a long last one. */
+  get examined(): number {
+    return this.#offset + (this.#long?.seen ?? 0);
+  }
+
+  /** Starts over from the beginning of the file. */
+  reset(): void {
+    this.#offset = 0;
+    this.#long = null;
+  }
+
+  /** Forgets what was seen past the offset (the unterminated last line changed). */
+  forgetPending(): void {
+    this.#long = null;
+  }
+
+  /**
+   * Reads `[examined, size)` of `file` and folds every complete line into `state`.
+   * Rejects only with what `file.readAt` rejects with; what was folded stays folded.
+   */
+  async scan(file: ReadAt, size: number, state: FactsState): Promise<void> {
+    const capacity = this.#bufferBytes;
+    const buffer = this.#buffer ??= new Uint8Array(capacity);
+    let bufferStart = this.examined;
+    let fill = 0;
+    while (bufferStart + fill < size) {
+      const want = Math.min(capacity - fill, size - bufferStart - fill);
+      const read = await file.readAt(buffer.subarray(fill, fill + want), bufferStart + fill);
+      if (read === 0) break;
+      fill += read;
+      let start = 0;
+      const long = this.#long;
+      if (long !== null) {
+        const over = long.seen > this.#maxLineBytes;
+        const text = over ? "" : latin1(buffer, 0, fill);
+        const newline = over ? buffer.indexOf(NEWLINE, 0) : text.indexOf("\n");
+        const piece = newline === -1 ? fill : newline;
+        if (!over) long.flags.scan(newline === -1 ? text : text.slice(0, newline));
+        long.seen += piece;
+        if (newline === -1) {
+          bufferStart += fill;
+          fill = 0;
+          continue;
+        }
+        await this.#finishLong(file, long, state);
+        start = newline + 1;
+      }
+      const last = fill > start ? buffer.lastIndexOf(NEWLINE, fill - 1) : -1;
+      if (last >= start) {
+        this.#foldRun(buffer, start, last + 1, bufferStart + start, state);
+        this.#offset = bufferStart + last + 1;
+        start = last + 1;
+      }
+      if (start === 0 && fill === capacity) {
+        // No newline in a full buffer: a line longer than the buffer starts here.
+        const flags = new LineFlags();
+        if (capacity <= this.#maxLineBytes) flags.scan(latin1(buffer, 0, fill));
+        this.#long = { seen: fill, flags };
+        bufferStart += fill;
+        fill = 0;
+        continue;
+      }
+      buffer.copyWithin(0, start, fill);
+      bufferStart += start;
+      fill -= start;
+    }
+  }
+
+  /** Folds the long line that ends here (its newline was found), then moves past it. */
+  async #finishLong(file: ReadAt, long: LongLine, state: FactsState): Promise<void> {
+    const start = this.#offset;
+    this.#long = null;
+    this.#offset = start + long.seen + 1;
+    if (long.seen > this.#maxLineBytes || !long.flags.candidate) return;
+    const line = new Uint8Array(long.seen);
+    let filled = 0;
+    while (filled < line.length) {
+      const read = await file.readAt(line.subarray(filled), start + filled);
+      if (read === 0) return; // The file shrank under us: a later scan starts over.
+      filled += read;
+    }
+    const summary = this.#summary;
+    summary.clear();
+    summary.offer(classifyRecord(decodeLine(line, start === 0)));
+    state.merge(summary);
+  }
+
+  /**
+   * Folds the complete lines in `buffer[from, to)` (`to` just past a newline), which start
+   * at file position `position`, as one batch walked backwards.
+   */
+  #foldRun(
+    buffer: Uint8Array,
+    from: number,
+    to: number,
+    position: number,
+    state: FactsState,
+  ): void {
+    const text = latin1(buffer, from, to);
+    const special = this.#special;
+    collectSpecialLines(text, special);
+    const summary = this.#summary;
+    summary.clear();
+    let next = special.length - 2;
+    let assistantAt = text.lastIndexOf(ASSISTANT);
+    for (;;) {
+      let assistantStart = -1;
+      if (assistantAt !== -1 && summary.needsAssistant) {
+        assistantStart = text.lastIndexOf("\n", assistantAt) + 1;
+      }
+      const specialStart = next >= 0 ? special[next]! : -1;
+      let start: number;
+      let end: number;
+      if (assistantStart === -1 && specialStart === -1) break;
+      if (assistantStart >= specialStart) {
+        start = assistantStart;
+        end = text.indexOf("\n", assistantAt);
+        if (specialStart === assistantStart) next -= 2;
+        assistantAt = start === 0 ? -1 : text.lastIndexOf(ASSISTANT, start - 1);
+      } else {
+        start = specialStart;
+        end = special[next + 1]!;
+        next -= 2;
+      }
+      const record = decodeLine(buffer.subarray(from + start, from + end), position + start === 0);
+      summary.offer(classifyRecord(record));
+      if (summary.done) break;
+    }
+    state.merge(summary);
+  }
+}
