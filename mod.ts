@@ -10,7 +10,9 @@
  * in-memory entries ({@linkcode fromEntries}), a keyset-paged store
  * ({@linkcode fromEventLog}) or NDJSON ({@linkcode fromNdjson}). Renderers
  * turn a source into text; a {@linkcode RendererRegistry} holds them by name,
- * and {@linkcode registry} comes with the built-in `grader`.
+ * and {@linkcode registry} comes with the built-ins: `grader` (plain text for an
+ * outcome grader), `dream` (redacted, capped markdown of one session) and
+ * `index` (the INDEX.md of a batch of dreamed sessions).
  *
  * ```ts
  * import { fromNdjson, registry } from "@brigade/transcript";
@@ -33,4 +35,7 @@ export * from "./events/split_sessions.ts";
 export * from "./renderers/content.ts";
 export * from "./renderers/registry.ts";
 export * from "./renderers/grader.ts";
+export * from "./renderers/dream.ts";
+export * from "./renderers/dream_index.ts";
+export * from "./redact/mod.ts";
 export * from "./renderers/builtin.ts";

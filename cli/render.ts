@@ -13,6 +13,8 @@ import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
 import { createRegistry } from "../renderers/builtin.ts";
 import type { Renderer } from "../renderers/registry.ts";
+import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
+import { INDEX_COLUMNS, indexLine } from "../renderers/dream_index.ts";
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { loadConfiguredRenderers, UsageError } from "./_config.ts";
 import { sessionFileName, writeAtomic } from "./_output.ts";
@@ -49,6 +51,8 @@ type Target = { kind: "stdout" } | { kind: "file"; path: string } | { kind: "dir
 interface Rendered {
   sessionId: string;
   text: string;
+  /** The dream behind the text, when the renderer is the built-in dream. */
+  dream?: Dream;
 }
 
 /** Runs the command; returns the exit code. */
@@ -106,6 +110,7 @@ class RenderRun {
   #target: Target;
   #single: Rendered | undefined;
   #written = new Set<string>();
+  #indexRows: string[] = [];
   #rendered = 0;
   #failed = 0;
   #progress = Deno.stderr.isTerminal();
@@ -128,6 +133,9 @@ class RenderRun {
       for (const input of inputs) await this.#file(input);
     }
     if (this.#progress && this.#rendered + this.#failed > 1) console.error();
+    if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
+      await this.#writeIndex(this.#target.path);
+    }
     if (this.#single !== undefined) await this.#emitSingle(this.#single);
     return this.#failed > 0 ? 1 : 0;
   }
@@ -147,12 +155,12 @@ class RenderRun {
   async #sessions(source: AsyncIterable<LogEntry>, problems: string[], name = ""): Promise<void> {
     try {
       for await (const group of splitSessions(scoped(source, this.#command.scope))) {
-        const text = await this.#renderer.render(group.entries);
+        const rendered = await this.#render(group.sessionId, group.entries);
         if (this.#flush(problems)) {
           this.#fail(`session "${group.sessionId}" was not written: it has malformed lines`);
           continue;
         }
-        await this.#emit({ sessionId: group.sessionId, text });
+        await this.#emit(rendered);
       }
       if (this.#flush(problems)) this.#fail(`${name} has malformed lines outside any session`);
     } catch (error) {
@@ -160,6 +168,14 @@ class RenderRun {
       this.#flush(problems);
       this.#fail((error as Error).message);
     }
+  }
+
+  async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
+    if (this.#renderer !== dreamRenderer) {
+      return { sessionId, text: await this.#renderer.render(entries) };
+    }
+    const dream = await renderDream(entries);
+    return { sessionId, text: dream.text, dream };
   }
 
   /** Reports the lines skipped so far; whether they fail their session. */
@@ -193,6 +209,16 @@ class RenderRun {
     }
   }
 
+  async #writeIndex(dir: string): Promise<void> {
+    const rows = this.#indexRows.map((row) => `${row}\n`).join("");
+    const text = `# Index\n\n${INDEX_COLUMNS}\n\n${rows}`;
+    try {
+      await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, this.#command);
+    } catch (error) {
+      this.#fail((error as Error).message);
+    }
+  }
+
   async #emitToDir(dir: string, rendered: Rendered): Promise<void> {
     const name = await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
     if (this.#written.has(name)) {
@@ -204,6 +230,9 @@ class RenderRun {
     this.#written.add(name);
     try {
       await writeAtomic(`${dir.replace(/\/+$/, "")}/${name}`, rendered.text, this.#command);
+      if (rendered.dream) {
+        this.#indexRows.push(indexLine(this.#indexRows.length + 1, rendered.dream));
+      }
     } catch (error) {
       this.#fail((error as Error).message);
     }

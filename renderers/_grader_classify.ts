@@ -3,26 +3,11 @@
 
 import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
+import { CONVERSATION_TYPES } from "./_items.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
 
 /** What the grader does with an entry. */
 export type GraderRole = "drop" | "keep" | "movable" | "span";
-
-const RENDERED = new Set([
-  "user.message",
-  "system.message",
-  "agent.message",
-  "agent.tool_use",
-  "agent.mcp_tool_use",
-  "agent.custom_tool_use",
-  "agent.tool_result",
-  "agent.mcp_tool_result",
-  "user.custom_tool_result",
-  "user.tool_result",
-  "agent.thread_message_sent",
-  "agent.thread_message_received",
-  "session.error",
-]);
 
 const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"]);
 
@@ -47,7 +32,7 @@ export class GraderClassifier {
   classify(entry: LogEntry): GraderRole {
     const type = entry.event.type;
     if (type === "span.model_request_start" || type === "span.model_request_end") return "span";
-    if (!RENDERED.has(type)) return "drop";
+    if (!CONVERSATION_TYPES.has(type)) return "drop";
     if (type === "user.message") return "movable";
     if (type === "agent.thread_message_sent") {
       increment(this.#unmatchedSent, this.#messageKey(entry));

@@ -1,13 +1,19 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
+import { type DreamOptions, dreamRenderer } from "./dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader.ts";
+import { type IndexOptions, indexRenderer } from "./dream_index.ts";
 import { RendererRegistry } from "./registry.ts";
 
 /** The built-in renderers' names, each mapped to its options. */
 export type BuiltinRenderers = {
   /** {@linkcode renderGrader}'s options. */
   grader: GraderOptions;
+  /** {@linkcode renderDream}'s options. */
+  dream: DreamOptions;
+  /** {@linkcode renderIndex}'s options. */
+  index: IndexOptions;
 };
 
 /**
@@ -26,7 +32,10 @@ export type BuiltinRenderers = {
  * ```
  */
 export function createRegistry(): RendererRegistry<BuiltinRenderers> {
-  return new RendererRegistry().register(graderRenderer) as RendererRegistry<BuiltinRenderers>;
+  return new RendererRegistry()
+    .register(graderRenderer)
+    .register(dreamRenderer)
+    .register(indexRenderer);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { LogEntry } from "../events/types.ts";
 import { cutBody, joinWithinBudget } from "./_budget.ts";
 import { consumptionOrder, type OrderedItem } from "./_consumption.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
-import { GraderItems } from "./_grader_items.ts";
+import { ItemRenderer } from "./_items.ts";
 import { oneSession } from "./_session.ts";
 import { ThreadBook } from "./_threads.ts";
 import type { Renderer } from "./registry.ts";
@@ -111,7 +111,7 @@ async function* pieces(
   itemBudget: number,
 ): AsyncGenerator<string, void, undefined> {
   const book = new ThreadBook();
-  const items = new GraderItems(book);
+  const items = new ItemRenderer(book);
   let first = true;
   for await (const { entry } of consumptionOrder(classified(entries, book))) {
     const { label, body } = items.render(entry);

@@ -5,8 +5,29 @@ import type { LogEntry } from "../events/types.ts";
 import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
 
-/** One rendered grader item: who said what, before budgets. */
-export interface GraderItem {
+/**
+ * The event types the renderers show: messages, tool calls and their results,
+ * thread messages and session errors. Spans, status, thinking, usage and
+ * outcome-evaluation events are bookkeeping, not conversation.
+ */
+export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
+  "user.message",
+  "system.message",
+  "agent.message",
+  "agent.tool_use",
+  "agent.mcp_tool_use",
+  "agent.custom_tool_use",
+  "agent.tool_result",
+  "agent.mcp_tool_result",
+  "user.custom_tool_result",
+  "user.tool_result",
+  "agent.thread_message_sent",
+  "agent.thread_message_received",
+  "session.error",
+]);
+
+/** One rendered item: who said what, before budgets. */
+export interface Item {
   /** The role label, without brackets: `user`, `agent → tool bash`, `@child → agent`. */
   label: string;
   /** The item's text. */
@@ -21,10 +42,10 @@ const RESULT_LINKS: Record<string, string> = {
 };
 
 /**
- * Labels and bodies of the grader's items. It remembers each tool call's name
+ * Labels and bodies of the renderers' items. It remembers each tool call's name
  * by the call event's id, so a result names the tool it answers.
  */
-export class GraderItems {
+export class ItemRenderer {
   #book: ThreadBook;
   #tools: Map<string, string> = new Map();
 
@@ -33,8 +54,8 @@ export class GraderItems {
     this.#book = book;
   }
 
-  /** The item for an entry the classifier kept. */
-  render(entry: LogEntry): GraderItem {
+  /** The item for an entry whose type is in {@linkcode CONVERSATION_TYPES}. */
+  render(entry: LogEntry): Item {
     const event = entry.event as Record<string, unknown>;
     const here = entry.thread_id ?? PRIMARY;
     switch (event.type) {
@@ -74,7 +95,7 @@ export class GraderItems {
     return this.#book.speaker(key);
   }
 
-  #call(event: Record<string, unknown>, here: string): GraderItem {
+  #call(event: Record<string, unknown>, here: string): Item {
     const tool = toolName(event);
     if (typeof event.id === "string") this.#tools.set(event.id, tool);
     const caller = typeof event.session_thread_id === "string" && event.session_thread_id !== ""
@@ -83,7 +104,7 @@ export class GraderItems {
     return { label: `${this.#speaker(caller)} → ${tool}`, body: inputText(event.input) };
   }
 
-  #result(event: Record<string, unknown>, here: string): GraderItem {
+  #result(event: Record<string, unknown>, here: string): Item {
     const link = event[RESULT_LINKS[event.type as string]!];
     const tool = (typeof link === "string" ? this.#tools.get(link) : undefined) ?? "tool result";
     const routed = here === PRIMARY && typeof event.session_thread_id === "string"

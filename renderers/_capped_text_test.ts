@@ -1,0 +1,30 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { CappedText } from "./_capped_text.ts";
+
+/** Pushes `count` pieces of `size` bytes; the most bytes the buffers held at once. */
+function peak(cap: number, count: number, size: number): number {
+  const text = new CappedText(cap);
+  let most = 0;
+  for (let i = 0; i < count; i++) {
+    text.push(String(i % 10).repeat(size));
+    most = Math.max(most, text.heldBytes);
+  }
+  return most;
+}
+
+Deno.test("CappedText holds at most the cap plus one piece, however much is pushed", () => {
+  const piece = 2_100;
+  const short = peak(24 * 1024, 20, piece);
+  const long = peak(24 * 1024, 20_000, piece);
+  assert.ok(long <= 24 * 1024 + piece, `held ${long} bytes`);
+  assert.equal(long, short, "a thousand times more input holds no more");
+});
+
+Deno.test("CappedText's buffers shrink with a lowered cap", () => {
+  const big = new CappedText(24 * 1024);
+  const small = new CappedText(4 * 1024);
+  assert.ok(small.half < big.half);
+  assert.ok(peak(4 * 1024, 5_000, 500) <= 4 * 1024 + 500);
+});

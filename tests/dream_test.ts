@@ -1,0 +1,180 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  DREAM_EVENT_BUDGET,
+  DREAM_TRANSCRIPT_CAP,
+  fromNdjson,
+  indexLine,
+  type LogEntry,
+  renderDream,
+  renderIndex,
+  type SessionEvent,
+} from "../mod.ts";
+import { agent, entries, id, user } from "./_entries.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+const utf8 = (text: string): number => new TextEncoder().encode(text).length;
+const KEY = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3gH6jK0aY";
+
+Deno.test("renderDream() matches the golden dream of each fixture", async (t) => {
+  for (const name of ["single_agent", "coordinator_all_threads"]) {
+    await t.step(name, async (t) => {
+      await t.assertSnapshot(await renderDream(fromNdjson(new URL(`${name}.ndjson`, FIXTURES))));
+    });
+  }
+});
+
+Deno.test("renderDream() reads the session scope alone: child threads change nothing", async () => {
+  const all = await renderDream(fromNdjson(new URL("coordinator_all_threads.ndjson", FIXTURES)));
+  const primary = await renderDream(
+    fromNdjson(new URL("coordinator_primary_only.ndjson", FIXTURES)),
+  );
+  assert.deepEqual(all, primary);
+  assert.match(all.text, /### @Changelog reader → agent\n\nFound 3 entries/, "the report is kept");
+});
+
+Deno.test("renderDream() redacts each event before cutting it to DREAM_EVENT_BUDGET bytes", async () => {
+  const body = `${"x".repeat(DREAM_EVENT_BUDGET - 10)} ${KEY} and more after`;
+  const dream = await renderDream(entries([agent(body)]));
+  assert.ok(!dream.text.includes("sk-proj"), "no part of the key survives the cut");
+  const section = dream.text.split("### agent\n\n")[1]!;
+  const kept = section.slice(0, section.indexOf("\n[cut: "));
+  assert.ok(utf8(kept) <= DREAM_EVENT_BUDGET);
+  assert.match(section, /\n\[cut: \d+ more bytes\]\n$/);
+});
+
+/** A primary-thread session of generated user/agent texts. */
+function session(texts: string[]): LogEntry[] {
+  return entries(texts.map((text, i) => (i % 3 === 0 ? user(text) : agent(text))));
+}
+
+Deno.test("renderDream() caps text at `cap` bytes with a true head and tail around the marker", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.string({ unit: "grapheme", maxLength: 400 }), { minLength: 1, maxLength: 60 }),
+      fc.integer({ min: 1024, max: 6000 }),
+      async (texts, cap) => {
+        const rows = session(texts);
+        const whole = (await renderDream(rows, { cap: Number.MAX_SAFE_INTEGER })).text;
+        const dream = await renderDream(rows, { cap });
+        assert.ok(utf8(dream.text) <= cap, `${utf8(dream.text)} > ${cap}`);
+        if (utf8(whole) <= cap) {
+          assert.equal(dream.text, whole);
+          assert.equal(dream.elidedBytes, 0);
+          return;
+        }
+        const marker = `\n\n[… ${dream.elidedBytes} bytes elided …]\n\n`;
+        const at = dream.text.indexOf(marker);
+        assert.ok(at >= 0, "the marker names the bytes elided");
+        const head = dream.text.slice(0, at);
+        const tail = dream.text.slice(at + marker.length);
+        assert.ok(whole.startsWith(head));
+        assert.ok(whole.endsWith(tail));
+        assert.equal(utf8(head) + dream.elidedBytes + utf8(tail), utf8(whole));
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
+
+Deno.test("renderDream() counts every user message as a turn, elided or not", async () => {
+  const texts = Array.from({ length: 300 }, (_, i) => `message ${i} ${"·".repeat(100)}`);
+  const dream = await renderDream(session(texts), { cap: 1024 });
+  assert.ok(dream.elidedBytes > 0);
+  assert.equal(dream.turns, 100);
+});
+
+Deno.test("renderDream() gives the first user message redacted, on one line, within 200 code points", async () => {
+  const long = `  Deploy\n\nnow\twith ${KEY} ${"😀".repeat(300)}`;
+  const dream = await renderDream(entries([agent("hello"), user(long), user("second")]));
+  assert.ok(dream.firstUser.startsWith("Deploy now with [REDACTED_SECRET] 😀"));
+  assert.equal([...dream.firstUser].length, 200);
+  assert.doesNotMatch(dream.firstUser, /\s{2}|\n/);
+  assert.equal((await renderDream(entries([agent("no user")]))).firstUser, "");
+});
+
+Deno.test("renderDream() of an empty source is empty", async () => {
+  assert.deepEqual(await renderDream([]), {
+    sessionId: "",
+    createdAt: "",
+    text: "",
+    turns: 0,
+    elidedBytes: 0,
+    firstUser: "",
+  });
+});
+
+Deno.test("renderDream() takes createdAt from the first kept entry", async () => {
+  const rows = entries([
+    ["sthr_child", { ...agent("child"), processed_at: "2026-01-01T00:00:00Z" }],
+    [null, { ...user("primary"), processed_at: "2026-01-02T00:00:00Z" }],
+  ]);
+  assert.equal((await renderDream(rows)).createdAt, "2026-01-02T00:00:00Z");
+});
+
+Deno.test("renderDream() refuses a cap under 1024 bytes", async () => {
+  await assert.rejects(() => renderDream([], { cap: 1023 }), RangeError);
+  await assert.rejects(() => renderDream([], { cap: 2048.5 }), RangeError);
+  assert.equal(DREAM_TRANSCRIPT_CAP, 24 * 1024);
+});
+
+Deno.test("renderDream() never lets a secret through, wherever the cuts fall", async () => {
+  const secrets = fc.oneof(
+    fc.stringMatching(/^sk-(proj-|ant-api03-)?[A-Za-z0-9_-]{24,48}$/),
+    fc.stringMatching(/^AKIA[A-Z0-9]{16}$/),
+    fc.stringMatching(/^[A-Za-z0-9]{24,40}$/).map((t) => `Authorization: Bearer ${t}`),
+    fc.stringMatching(/^[A-Za-z0-9]{12,30}$/).map((v) => `DB_PASSWORD=${v}`),
+  );
+  await fc.assert(
+    fc.asyncProperty(
+      secrets,
+      fc.integer({ min: 0, max: 3000 }),
+      fc.integer({ min: 1024, max: 4096 }),
+      async (secret, padding, cap) => {
+        const body = `${"x".repeat(padding)} ${secret} tail`;
+        const rows = session(["start", body, "middle", body, "end"]);
+        const dream = await renderDream(rows, { cap });
+        const core = secret.replace(/^.*(=|Bearer )/, "");
+        assert.ok(!dream.text.includes(core), `${core} survived`);
+      },
+    ),
+    { numRuns: 80 },
+  );
+});
+
+Deno.test("indexLine() writes the row, naming elided bytes inside the bytes column", () => {
+  const dream = {
+    sessionId: "sesn_1",
+    createdAt: "2026-09-14T10:02:11Z",
+    text: "ab€",
+    turns: 2,
+    elidedBytes: 0,
+    firstUser: "a · b · c",
+  };
+  assert.equal(indexLine(1, dream), "- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 · a · b · c");
+  assert.equal(
+    indexLine(7, { ...dream, elidedBytes: 103_877 }),
+    "- 7 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 (+103877 elided) · a · b · c",
+  );
+  const columns = indexLine(1, dream).split(" · ");
+  assert.equal(columns.slice(0, 5).join(" · "), "- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5");
+});
+
+Deno.test("renderIndex() numbers the sessions of a batch from 1 in input order", async () => {
+  const first: SessionEvent = { id: id(), type: "user.message", content: "Fix CI" };
+  const rows = [
+    ...entries([first, agent("done")], "sesn_b"),
+    ...entries([user("Ship · it"), agent(KEY)], "sesn_a"),
+  ];
+  const index = await renderIndex(rows);
+  const lines = index.split("\n");
+  assert.equal(lines[0], "# Index");
+  assert.equal(
+    lines[2],
+    "Columns: seq · session_id · created_at · turns · bytes · first user message",
+  );
+  assert.match(lines[4]!, /^- 1 · sesn_b ·  · 1 · \d+ · Fix CI$/);
+  assert.match(lines[5]!, /^- 2 · sesn_a ·  · 1 · \d+ · Ship · it$/);
+});
