@@ -85,7 +85,7 @@ export interface Dream {
  * import assert from "node:assert/strict";
  *
  * const events: SessionEvent[] = [
- *   { id: "sevt_1", type: "user.message", processed_at: "2026-09-14T10:02:11Z", content: "Deploy   with\nkey sk-proj-abcdefghijklmnopqrstuvwx" },
+ *   { id: "sevt_1", type: "user.message", processed_at: "2026-09-14T10:02:11Z", content: "Deploy   with\nkey sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3" },
  *   { id: "sevt_2", type: "agent.message", content: [{ type: "text", text: "Deployed." }] },
  * ];
  * const dream = await renderDream(
