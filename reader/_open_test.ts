@@ -1,0 +1,57 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { openTranscript } from "./_open.ts";
+import { TranscriptError } from "./_error.ts";
+
+Deno.test("openTranscript() refuses a FIFO swapped in after the stat, without blocking", async () => {
+  const dir = await Deno.makeTempDir();
+  const fifo = `${dir}/swapped.jsonl`;
+  const stat = Deno.stat;
+  try {
+    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    // Simulate the race: the path was a regular file when it was checked.
+    const regular = await Deno.stat(import.meta.filename!);
+    Deno.stat = () => Promise.resolve(regular);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), 5_000);
+    });
+    const outcome = await Promise.race([
+      openTranscript(fifo).then(
+        async (file) => {
+          await file.close();
+          return "opened";
+        },
+        (error: unknown) => error,
+      ),
+      timeout,
+    ]);
+    clearTimeout(timer);
+    assert.ok(outcome instanceof TranscriptError, String(outcome));
+    assert.equal(outcome.code, "not_regular");
+  } finally {
+    Deno.stat = stat;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("openTranscript() gives the size and identity of a regular file", async () => {
+  const path = await Deno.makeTempFile();
+  try {
+    await Deno.writeTextFile(path, "hello\n");
+    const file = await openTranscript(path);
+    try {
+      assert.equal(file.size, 6);
+      const info = await Deno.stat(path);
+      assert.equal(file.identity, `${info.dev}:${info.ino}`);
+      const into = new Uint8Array(3);
+      assert.equal(await file.readAt(into, 2), 3);
+      assert.equal(new TextDecoder().decode(into), "llo");
+    } finally {
+      await file.close();
+    }
+  } finally {
+    await Deno.remove(path);
+  }
+});

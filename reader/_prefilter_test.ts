@@ -1,0 +1,103 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { ASSISTANT, collectSpecialLines, latin1, LineFlags } from "./_prefilter.ts";
+import { classifyRecord } from "./_facts.ts";
+
+function special(text: string): [string, number, number][] {
+  const out: number[] = [];
+  collectSpecialLines(text, out);
+  const lines: [string, number, number][] = [];
+  for (let i = 0; i < out.length; i += 2) {
+    lines.push([text.slice(out[i]!, out[i + 1]!), out[i]!, out[i + 1]!]);
+  }
+  return lines;
+}
+
+Deno.test("collectSpecialLines() finds model attachments and letter escapes, line by line", () => {
+  const lines = [
+    '{"type":"user","text":"\\u001b[31m red"}',
+    '{"type":"attachment","attachment":{"type":"hook_success"}}',
+    '{"type":"attachment","attachment":{"type":"model","identity":{"modelId":"m"}}}',
+    '{"type":"\\u0061ssistant"}',
+    '{"type":"attachment","x":"\\u004D"}',
+    '{"type":"assistant"}',
+  ];
+  const text = lines.join("\n") + "\n";
+  assert.deepEqual(special(text).map(([line]) => line), [lines[2], lines[3], lines[4]]);
+  const [, start, end] = special(text)[0]!;
+  assert.equal(text[start - 1], "\n");
+  assert.equal(text[end], "\n");
+});
+
+Deno.test("latin1() maps every byte to one character", () => {
+  const bytes = new Uint8Array(256).map((_, i) => i);
+  const text = latin1(bytes, 10, 200);
+  assert.equal(text.length, 190);
+  for (let i = 0; i < text.length; i++) assert.equal(text.charCodeAt(i), i + 10);
+});
+
+Deno.test("LineFlags finds a literal split across any two pieces", () => {
+  for (const literal of [ASSISTANT, "\\u0061", '"attachment" "modelId"']) {
+    const line = `{"pad":"xxxx",${literal},"more":1}`;
+    for (let cut = 0; cut <= line.length; cut++) {
+      const flags = new LineFlags();
+      flags.scan(line.slice(0, cut));
+      flags.scan(line.slice(cut));
+      assert.ok(flags.candidate, `${literal} cut at ${cut}`);
+    }
+  }
+  const flags = new LineFlags();
+  flags.scan('{"type":"attachment","attachment":{"type":"hook"},"x":"\\u001b"}');
+  assert.equal(flags.candidate, false);
+});
+
+/** Rewrites some letters inside JSON strings as `\u00XX` escapes: the same JSON value. */
+function escapeLetters(json: string, picks: number[]): string {
+  let out = "";
+  let inString = false;
+  let n = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i]!;
+    if (c === "\\") {
+      out += c + json[++i];
+      continue;
+    }
+    if (c === '"') inString = !inString;
+    if (inString && /[a-zA-Z]/.test(c) && picks.includes(n++ % 64)) {
+      out += "\\u00" + c.charCodeAt(0).toString(16).toUpperCase();
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Deno.test("the prefilter is exact: no record that matters is ever ruled out", () => {
+  const record = fc.record({
+    type: fc.constantFrom("assistant", "attachment", "user"),
+    isSidechain: fc.constantFrom(false, true),
+    message: fc.record({
+      model: fc.constantFrom("claude-opus-5", "<synthetic>"),
+      usage: fc.constant({ input_tokens: 1 }),
+    }),
+    attachment: fc.record({
+      type: fc.constantFrom("model", "file"),
+      identity: fc.record({ modelId: fc.constant("m[1m]") }),
+    }),
+  });
+  fc.assert(
+    fc.property(record, fc.array(fc.nat(63), { maxLength: 20 }), (value, picks) => {
+      const line = escapeLetters(JSON.stringify(value), picks);
+      assert.deepEqual(JSON.parse(line), JSON.parse(JSON.stringify(value)));
+      if (classifyRecord(JSON.parse(line)) === null) return;
+      const text = line + "\n";
+      const flags = new LineFlags();
+      flags.scan(text);
+      assert.ok(text.includes(ASSISTANT) || special(text).length === 1, line);
+      assert.ok(flags.candidate, line);
+    }),
+    { numRuns: 500 },
+  );
+});

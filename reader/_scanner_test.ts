@@ -1,0 +1,100 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { FactsState } from "./_facts.ts";
+import { LineScanner, type ReadAt } from "./_scanner.ts";
+
+const encoder = new TextEncoder();
+
+/** An in-memory file that grows, counting the bytes read from it. */
+class GrowingFile implements ReadAt {
+  bytes = new Uint8Array(0);
+  bytesRead = 0;
+  largestRead = 0;
+
+  append(text: string): void {
+    const more = encoder.encode(text);
+    const next = new Uint8Array(this.bytes.length + more.length);
+    next.set(this.bytes);
+    next.set(more, this.bytes.length);
+    this.bytes = next;
+  }
+
+  readAt(into: Uint8Array, position: number): Promise<number> {
+    const chunk = this.bytes.subarray(position, position + into.length);
+    into.set(chunk);
+    this.bytesRead += chunk.length;
+    this.largestRead = Math.max(this.largestRead, into.length);
+    return Promise.resolve(chunk.length);
+  }
+}
+
+function turn(model: string, input: number, pad = ""): string {
+  return JSON.stringify({
+    type: "assistant",
+    message: { model, usage: { input_tokens: input } },
+    pad,
+  }) +
+    "\n";
+}
+
+Deno.test("LineScanner reads each byte once while a line over the cap grows", async () => {
+  const file = new GrowingFile();
+  const scanner = new LineScanner(1_000, 256);
+  const state = new FactsState();
+  file.append(turn("a", 1));
+  await scanner.scan(file, file.bytes.length, state);
+  const runaway = turn("runaway", 9, "x".repeat(50_000));
+  for (let at = 0; at < runaway.length - 1; at += 3_000) {
+    file.append(runaway.slice(at, Math.min(at + 3_000, runaway.length - 1)));
+    await scanner.scan(file, file.bytes.length, state);
+    assert.equal(file.bytesRead, file.bytes.length, "nothing is read twice");
+    assert.equal(scanner.offset, turn("a", 1).length, "the offset waits at the long line");
+  }
+  file.append("\n" + turn("b", 2));
+  await scanner.scan(file, file.bytes.length, state);
+  assert.equal(file.bytesRead, file.bytes.length);
+  assert.equal(file.largestRead, 256, "every read goes into the one buffer");
+  assert.equal(scanner.offset, file.bytes.length);
+  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+});
+
+Deno.test("LineScanner reads a long line again only when it may matter", async (t) => {
+  await t.step("a long line that is no candidate is read once", async () => {
+    const file = new GrowingFile();
+    const scanner = new LineScanner(1 << 20, 256);
+    const state = new FactsState();
+    file.append(
+      JSON.stringify({ type: "user", content: "y".repeat(10_000) }) + "\n" + turn("a", 1),
+    );
+    await scanner.scan(file, file.bytes.length, state);
+    assert.equal(file.bytesRead, file.bytes.length);
+    assert.deepEqual(state.facts(), { model: "a", contextUsedTokens: 1, hasContext: true });
+  });
+  await t.step("a long candidate line is read once more, alone", async () => {
+    const file = new GrowingFile();
+    const scanner = new LineScanner(1 << 20, 256);
+    const state = new FactsState();
+    const long = turn("long", 3, "z".repeat(10_000));
+    file.append(long);
+    await scanner.scan(file, file.bytes.length, state);
+    assert.equal(file.bytesRead, file.bytes.length + long.length - 1);
+    assert.deepEqual(state.facts(), { model: "long", contextUsedTokens: 3, hasContext: true });
+  });
+});
+
+Deno.test("LineScanner re-reads an unterminated short line, never a consumed one", async () => {
+  const file = new GrowingFile();
+  const scanner = new LineScanner(1 << 20, 1 << 16);
+  const state = new FactsState();
+  const first = turn("a", 1);
+  const second = turn("b", 2);
+  file.append(first + second.slice(0, 10));
+  await scanner.scan(file, file.bytes.length, state);
+  assert.equal(scanner.offset, first.length);
+  file.append(second.slice(10));
+  const before = file.bytesRead;
+  await scanner.scan(file, file.bytes.length, state);
+  assert.equal(file.bytesRead - before, second.length, "only the pending line is read again");
+  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+});
