@@ -31,6 +31,7 @@ export * from "./events/from_entries.ts";
 export * from "./events/from_event_log.ts";
 export * from "./events/from_ndjson.ts";
 export * from "./events/from_managed_agents.ts";
+export * from "./events/from_claude_code.ts";
 export * from "./events/split_sessions.ts";
 export * from "./renderers/content.ts";
 export * from "./renderers/registry.ts";

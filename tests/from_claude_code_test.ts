@@ -1,0 +1,299 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import {
+  EventSourceError,
+  fromClaudeCode,
+  type LogEntry,
+  redact,
+  renderDream,
+  renderGrader,
+} from "../mod.ts";
+
+const REAL = new URL("../fixtures/claude_code/real/", import.meta.url);
+
+function realFiles(): URL[] {
+  return [...Deno.readDirSync(REAL)]
+    .filter((e) => e.isFile && e.name.endsWith(".jsonl"))
+    .map((e) => new URL(e.name, REAL))
+    .sort((a, b) => a.href.localeCompare(b.href));
+}
+
+/** The file's user prompts, found naively: string content, not meta, not a summary. */
+function naivePrompts(text: string): string[] {
+  const prompts: string[] = [];
+  for (const line of text.split("\n")) {
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const message = record?.message as { content?: unknown } | undefined;
+    if (
+      record?.type === "user" && record.isMeta !== true && record.isCompactSummary !== true &&
+      typeof message?.content === "string" && message.content.trim() !== ""
+    ) prompts.push(message.content);
+  }
+  return prompts;
+}
+
+Deno.test("fromClaudeCode() renders the real transcripts", async (t) => {
+  const files = realFiles();
+  assert.equal(files.length, 5);
+  for (const file of files) {
+    await t.step(file.pathname.split("/").pop()!, async () => {
+      const grader = await renderGrader(fromClaudeCode(file));
+      assert.ok(grader.length > 0);
+      const cut = grader.indexOf("[transcript cut:");
+      const prompts = naivePrompts(await Deno.readTextFile(file));
+      assert.ok(prompts.length > 0);
+      let at = 0;
+      for (const prompt of prompts) {
+        const head = prompt.slice(0, 60);
+        const found = grader.indexOf(head, at);
+        if (found === -1 || (cut !== -1 && found > cut)) {
+          assert.notEqual(cut, -1, `prompt not in the grader output: ${JSON.stringify(head)}`);
+          break;
+        }
+        at = found + head.length;
+      }
+
+      const dream = await renderDream(fromClaudeCode(file));
+      assert.ok(dream.text.length > 0);
+      assert.equal(dream.turns, prompts.length + countTextPrompts(file));
+      assert.equal(redact(dream.text), dream.text);
+    });
+  }
+});
+
+/** User prompts given as text blocks (not meta), which the naive list leaves out. */
+function countTextPrompts(file: URL): number {
+  let count = 0;
+  for (const line of Deno.readTextFileSync(file).split("\n")) {
+    try {
+      const record = JSON.parse(line);
+      if (record.type !== "user" || record.isMeta === true || record.isCompactSummary === true) {
+        continue;
+      }
+      const content = record.message?.content;
+      if (Array.isArray(content)) {
+        count += content.filter((b: { type?: string }) =>
+          b?.type === "text" || b?.type === "image"
+        ).length;
+      }
+    } catch {
+      // not JSON
+    }
+  }
+  return count;
+}
+
+const encoder = new TextEncoder();
+
+function line(record: unknown): string {
+  return JSON.stringify(record) + "\n";
+}
+
+const T = "2026-03-01T10:00:00.000Z";
+
+function syntheticBytes(): Uint8Array {
+  const parts: (string | Uint8Array)[] = [
+    line({ type: "file-history-snapshot", messageId: "m0", snapshot: {} }),
+    line({
+      type: "user",
+      uuid: "u1",
+      timestamp: T,
+      sessionId: "ignored",
+      message: { role: "user", content: "Fix the build." },
+    }),
+    line({ type: "user", uuid: "meta", isMeta: true, message: { content: "<meta>" } }),
+    "{not json\n",
+    "[1,2]\n",
+    line({ type: "user", uuid: 7, message: { content: "bad uuid" } }),
+    line({
+      type: "assistant",
+      uuid: "a1",
+      timestamp: T,
+      message: {
+        model: "claude-x",
+        content: [
+          { type: "thinking", thinking: "hmm", signature: "s" },
+          { type: "text", text: "Running it." },
+          { type: "tool_use", id: "toolu_1", name: "Bash", input: { command: "make" } },
+        ],
+      },
+    }),
+    line({ type: "progress", uuid: "p1", data: {} }),
+    line({
+      type: "user",
+      uuid: "u2",
+      timestamp: T,
+      message: {
+        content: [{
+          type: "tool_result",
+          tool_use_id: "toolu_1",
+          content: "error 2",
+          is_error: true,
+        }],
+      },
+    }),
+    line({
+      type: "assistant",
+      uuid: "syn",
+      message: {
+        model: "<synthetic>",
+        content: [{ type: "text", text: "No response requested." }],
+      },
+    }),
+    line({ type: "user", uuid: "big", message: { content: "x".repeat(500) } }),
+    line({
+      type: "user",
+      uuid: "s1",
+      isSidechain: true,
+      agentId: "ag1",
+      message: { content: "Sub task." },
+    }),
+    line({ type: "assistant", uuid: "s2", isSidechain: true, message: { content: "Sub done." } }),
+    line({ type: "system", subtype: "compact_boundary", uuid: "c0", content: "Compacted" }),
+    line({
+      type: "user",
+      uuid: "c1",
+      isCompactSummary: true,
+      message: { content: "Earlier we fixed the build." },
+    }),
+    encoder.encode('{"type":"user","uuid":"u3","message":{"content":"caf'),
+    new Uint8Array([0xff, 0xfe]),
+    encoder.encode('"}}\n'),
+    '{"type":"assistant","uuid":"a9","message":{"content":[{"type":"text","text":"End."}]}}',
+  ];
+  const chunks = parts.map((p) => typeof p === "string" ? encoder.encode(p) : p);
+  const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
+Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    await Deno.writeFile(path, syntheticBytes());
+    const skipped: [number, string][] = [];
+    const entries: LogEntry[] = await Array.fromAsync(
+      fromClaudeCode(path, { maxLineBytes: 300, onSkipped: (n, why) => skipped.push([n, why]) }),
+    );
+    const session = path.split("/").pop()!.replace(/\.jsonl$/, "");
+
+    await t.step("seq, session and the emitted events", () => {
+      assert.deepEqual(entries.map((e) => e.seq), entries.map((_, i) => i + 1));
+      assert.ok(entries.every((e) => e.session_id === session));
+      assert.deepEqual(entries.map((e) => [e.event.type, e.event.id, e.thread_id]), [
+        ["user.message", "u1", null],
+        ["agent.message", "a1:1", null],
+        ["agent.tool_use", "toolu_1", null],
+        ["agent.tool_result", "u2", null],
+        ["user.message", "s1", "sidechain:ag1"],
+        ["agent.message", "s2", "sidechain"],
+        ["system.message", "c1", null],
+        ["user.message", "u3", null],
+        ["agent.message", "a9", null],
+      ]);
+      assert.equal(entries[0]!.event.processed_at, T);
+    });
+
+    await t.step("tool_use and tool_result are linked", () => {
+      const use = entries[2]!.event as Record<string, unknown>;
+      const result = entries[3]!.event as Record<string, unknown>;
+      assert.deepEqual([use.name, use.input], ["Bash", { command: "make" }]);
+      assert.deepEqual([result.tool_use_id, result.content, result.is_error], [
+        "toolu_1",
+        "error 2",
+        true,
+      ]);
+    });
+
+    await t.step("compaction summary, invalid UTF-8, final line", () => {
+      assert.equal(
+        (entries[6]!.event as { content: unknown }).content,
+        "[compaction summary]\nEarlier we fixed the build.",
+      );
+      assert.equal((entries[7]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
+      assert.deepEqual((entries[8]!.event as { content: unknown }).content, [
+        { type: "text", text: "End." },
+      ]);
+    });
+
+    await t.step("bad lines are reported and skipped", () => {
+      assert.deepEqual(skipped.map(([n]) => n), [4, 5, 6, 11]);
+      assert.match(skipped[0]![1], /JSON/);
+      assert.match(skipped[3]![1], /over the 300-byte cap/);
+    });
+
+    await t.step("the grader renders it with the call linked", async () => {
+      const text = await renderGrader(fromClaudeCode(path, { maxLineBytes: 300 }));
+      assert.match(
+        text,
+        /\[agent → tool Bash\]\n\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
+      );
+      assert.ok(text.includes("[compaction summary]"));
+      assert.ok(text.includes("Sub task."));
+    });
+
+    await t.step("the option sessionId wins", async () => {
+      const [first] = await Array.fromAsync(fromClaudeCode(path, { sessionId: "mine" }));
+      assert.equal(first!.session_id, "mine");
+    });
+
+    await t.step("early stop closes the file", async () => {
+      for await (const entry of fromClaudeCode(path)) {
+        assert.equal(entry.seq, 1);
+        break;
+      }
+    });
+
+    await t.step("an aborted signal stops the reading and closes the file", async () => {
+      const controller = new AbortController();
+      const reading = async (): Promise<void> => {
+        for await (const _ of fromClaudeCode(path, { signal: controller.signal })) {
+          controller.abort(new Error("stop"));
+        }
+      };
+      await assert.rejects(reading(), /stop/);
+    });
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("fromClaudeCode() chunks: a line over the cap split across chunks", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    const long = line({ type: "user", uuid: "L", message: { content: "y".repeat(200_000) } });
+    const short = line({ type: "user", uuid: "S", message: { content: "short" } });
+    await Deno.writeTextFile(path, short + long + short);
+    const skipped: number[] = [];
+    const entries = await Array.fromAsync(
+      fromClaudeCode(path, { maxLineBytes: 1000, onSkipped: (n) => skipped.push(n) }),
+    );
+    assert.deepEqual(entries.map((e) => e.event.id), ["S", "S"]);
+    assert.deepEqual(skipped, [2]);
+    const all = await Array.fromAsync(fromClaudeCode(path));
+    assert.deepEqual(all.map((e) => e.event.id), ["S", "L", "S"]);
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("fromClaudeCode() fails on a missing file, naming it", async () => {
+  const path = "/nonexistent/dir/session.jsonl";
+  await assert.rejects(
+    Array.fromAsync(fromClaudeCode(path)),
+    (error: unknown) =>
+      error instanceof EventSourceError && error.message.includes(path) &&
+      /no such file/.test(error.message),
+  );
+  await assert.rejects(fromClaudeCode(path, { maxLineBytes: 0 }).next(), RangeError);
+});
