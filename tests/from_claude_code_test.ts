@@ -38,26 +38,44 @@ function naivePrompts(text: string): string[] {
   return prompts;
 }
 
+/**
+ * Each prompt's first 60 characters appear in `text` in order, until the
+ * transcript-cut note; returns how many did.
+ */
+function assertPromptsInOrder(text: string, prompts: string[]): number {
+  const cut = text.indexOf("[transcript cut:");
+  let at = 0;
+  let seen = 0;
+  for (const prompt of prompts) {
+    const head = prompt.slice(0, 60);
+    const found = text.indexOf(head, at);
+    if (found === -1 || (cut !== -1 && found > cut)) {
+      assert.notEqual(cut, -1, `prompt not in the grader output: ${JSON.stringify(head)}`);
+      break;
+    }
+    at = found + head.length;
+    seen++;
+  }
+  assert.ok(seen >= 1, "the first prompt is before the cut");
+  return seen;
+}
+
 Deno.test("fromClaudeCode() renders the real transcripts", async (t) => {
   const files = realFiles();
   assert.equal(files.length, 5);
   for (const file of files) {
     await t.step(file.pathname.split("/").pop()!, async () => {
-      const grader = await renderGrader(fromClaudeCode(file));
-      assert.ok(grader.length > 0);
-      const cut = grader.indexOf("[transcript cut:");
       const prompts = naivePrompts(await Deno.readTextFile(file));
       assert.ok(prompts.length > 0);
-      let at = 0;
-      for (const prompt of prompts) {
-        const head = prompt.slice(0, 60);
-        const found = grader.indexOf(head, at);
-        if (found === -1 || (cut !== -1 && found > cut)) {
-          assert.notEqual(cut, -1, `prompt not in the grader output: ${JSON.stringify(head)}`);
-          break;
-        }
-        at = found + head.length;
-      }
+      const grader = await renderGrader(fromClaudeCode(file));
+      assert.ok(grader.length > 0);
+      assertPromptsInOrder(grader, prompts);
+      // A small budget cuts the transcript: the prompts before the cut are still in order.
+      const small = await renderGrader(fromClaudeCode(file), {
+        transcriptBudget: Math.floor(new TextEncoder().encode(grader).length / 2),
+      });
+      assert.ok(small.includes("[transcript cut:"));
+      assertPromptsInOrder(small, prompts);
 
       const dream = await renderDream(fromClaudeCode(file));
       assert.ok(dream.text.length > 0);
