@@ -12,6 +12,7 @@ export interface RenderCommand {
   session: string | undefined;
   force: boolean;
   skipInvalid: boolean;
+  format: "auto" | "log" | "claude-code";
   help: boolean;
   inputs: string[];
 }
@@ -31,6 +32,7 @@ export function parseRenderArgs(args: string[]): RenderCommand {
         session: { type: "string" },
         force: { type: "boolean", short: "f" },
         "skip-invalid": { type: "boolean" },
+        format: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -42,6 +44,10 @@ export function parseRenderArgs(args: string[]): RenderCommand {
   if (scope !== undefined && scope !== "session" && scope !== "all") {
     throw new UsageError(`Unknown scope "${scope}": use --scope session or --scope all`);
   }
+  const format = values.format ?? "auto";
+  if (format !== "auto" && format !== "log" && format !== "claude-code") {
+    throw new UsageError(`Unknown format "${format}": use --format log or --format claude-code`);
+  }
   if (values.session !== undefined && positionals.length > 0) {
     throw new UsageError("Cannot read files and --session at once: pass one or the other");
   }
@@ -52,6 +58,7 @@ export function parseRenderArgs(args: string[]): RenderCommand {
     session: values.session,
     force: values.force ?? false,
     skipInvalid: values["skip-invalid"] ?? false,
+    format,
     help: values.help ?? false,
     inputs: positionals,
   };

@@ -7,6 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
+import { fromClaudeCode } from "../events/from_claude_code.ts";
 import { fromManagedAgents } from "../events/from_managed_agents.ts";
 import { fromNdjson } from "../events/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
@@ -29,7 +30,8 @@ Usage:
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
-Managed Agents event a line; "-" reads standard input.
+Managed Agents event a line; "-" reads standard input. A *.jsonl file is read as a
+Claude Code transcript (~/.claude/projects/.../SESSION.jsonl), one session.
 
 Options:
   -r, --renderer NAME   the renderer (default: grader)
@@ -40,6 +42,8 @@ Options:
                         thread (the default for files; --session defaults to "session")
   -f, --force           overwrite existing output files
       --skip-invalid    skip malformed lines (each is reported) instead of failing their session
+      --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
+                        transcript); default: claude-code for *.jsonl files, log otherwise
   -h, --help            show this help
 
 Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error.
@@ -143,6 +147,11 @@ class RenderRun {
   async #file(input: string): Promise<void> {
     const name = input === "-" ? "stdin" : input;
     const problems: string[] = [];
+    if (isClaudeCode(input, this.#command.format)) {
+      // A Claude Code transcript is tolerant by nature: bad lines are skipped, as Claude Code does.
+      await this.#sessions(fromClaudeCode(input), problems, name);
+      return;
+    }
     const source = fromNdjson(input === "-" ? Deno.stdin.readable : input, {
       ...(input === "-" ? { name, sessionId: name } : {}),
       skipInvalid: true,
@@ -252,6 +261,12 @@ class RenderRun {
       written += await Deno.stdout.write(bytes.subarray(written));
     }
   }
+}
+
+/** Whether an input is a Claude Code transcript: `--format`, else a `.jsonl` file. */
+function isClaudeCode(input: string, format: RenderCommand["format"]): boolean {
+  if (format !== "auto") return format === "claude-code";
+  return input !== "-" && input.endsWith(".jsonl");
 }
 
 async function* scoped(

@@ -174,3 +174,16 @@ Deno.test("render reports a broken renderer module as a usage error", async () =
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("render reads a *.jsonl file as a Claude Code transcript", async () => {
+  const transcript = new URL(
+    "fixtures/claude_code/real/entireio-cli_73_7e6e3ea2ad_0_full.jsonl",
+    ROOT,
+  );
+  const run = await render(["--renderer", "dream", transcript.pathname]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /^# Session entireio-cli_73_7e6e3ea2ad_0_full\n/);
+  assert.match(run.stdout, /### user\n\nanother PR comment\n/);
+  const forced = await render(["--format", "log", transcript.pathname]);
+  assert.equal(forced.code, 1, "read as a log, the transcript's lines are not log entries");
+});
