@@ -1,0 +1,284 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+/**
+ * Best-effort removal of secrets from text before it is stored or shown to a
+ * model: {@linkcode redact} replaces four fixed shapes with
+ * {@linkcode REDACTED_SECRET}.
+ *
+ * ```ts
+ * import { redact } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   redact("export OPENAI_API_KEY=sk-proj-4fJx9_Qe-L2mZpR8tWc3YvHs"),
+ *   "export OPENAI_API_KEY=[REDACTED_SECRET]",
+ * );
+ * ```
+ *
+ * @module
+ */
+
+/** What every redacted secret becomes. */
+export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
+
+/**
+ * Replaces the secrets of four shapes in `text` with
+ * {@linkcode REDACTED_SECRET}. The shapes are fixed in code, with no option.
+ *
+ * This is best-effort: a pattern cannot tell a secret from prose by meaning,
+ * only by shape, and it knows nothing of the credentials it is looking for.
+ *
+ * 1. **An `sk-` key**: `sk-` at the start of a word (not after a letter, digit,
+ *    `_` or `-`, except the letter of an escape such as `\n` in JSON text),
+ *    then a body of at least 20 characters of `A-Z a-z 0-9 _ -` holding at
+ *    least one digit or capital. The whole run goes, so `sk-proj-…` and
+ *    `sk-ant-api03-…` keys leave no tail, and `sk-learn` stays.
+ * 2. **An AWS access key id**: `AKIA` and exactly 16 capitals or digits, as a
+ *    whole word.
+ * 3. **A Bearer token**: the word `Bearer` (any case), spaces or tabs, then at
+ *    least 8 characters of `A-Z a-z 0-9 . _ ~ + / = -` holding a digit, a
+ *    capital or one of `_ ~ + / =`. `Bearer ` stays and the token goes;
+ *    "use a Bearer token" and "Bearer authentication" stay.
+ * 4. **An assignment**: a name that ends in `api_key` (or `api-key`,
+ *    `apikey`, `apiKey`), `token`, `secret` (or `secret_key`,
+ *    `secret_access_key`), `password` or `passwd`, in any case, then an
+ *    optional closing quote (`"`, `'`, `\"`, then maybe `]`), then `=`, `:`,
+ *    `:=` or `=>` (but not `::` or `==`), with spaces or tabs around. The
+ *    name, the separator and the quotes stay; only the value goes:
+ *    - a quoted value (`"…"`, `'…'`, or `\"…\"` and deeper escapes when JSON
+ *      was itself escaped into a string) goes whole, up to its closing quote
+ *      or the end of the line, unless it is empty;
+ *    - an unquoted value runs up to a space, a quote (`"`, `'` or a backtick)
+ *      or one of `, ; & < > ( ) { } [ ] \`. It goes only when it looks like
+ *      a credential rather than a word: at least 6 characters, holding a
+ *      digit, one of `_ + / = ~ ! @ # $ % ^ * | ?`, or a capital after its
+ *      first character. So "the token: it expires" and `token: expired`
+ *      stay, while `db_password: hunter2` goes. `max_tokens: 4096` stays
+ *      because the name ends in `tokens`.
+ *
+ * The marker matches none of the shapes and every shape is looked for in the
+ * original text, so `redact(redact(x))` equals `redact(x)` for every `x`.
+ * The time taken is linear in the length of the text.
+ *
+ * It does **not** catch: private keys (PEM blocks), cookies and session ids,
+ * connection strings and URLs with a password in them, opaque tokens outside
+ * an assignment (`ghp_…`, `xoxb-…`, `AIza…`), AWS secret access keys outside
+ * an assignment, `ASIA` temporary key ids, `Basic` credentials, a value after
+ * a space-separated flag (`--token abc`) or on the next line, an unquoted
+ * value that looks like a plain word (`password=letmein`), the part of an
+ * unquoted value after a character that ends it (`password=abc,def123`
+ * keeps all of it: the value read is `abc`), anything encoded (base64,
+ * URL-encoded) and a secret split across lines, events or a truncation made
+ * before redaction. It errs toward
+ * removal the other way: a code reference such as `api_key=api_key` or
+ * `token: CancellationToken` goes too.
+ *
+ * @param text The text to redact.
+ * @returns The text with every secret of the four shapes replaced by
+ * {@linkcode REDACTED_SECRET}; the same string when there is none.
+ *
+ * @example Keys and tokens go whole
+ * ```ts
+ * import { redact } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(
+ *   redact("curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.sig' $URL"),
+ *   "curl -H 'Authorization: Bearer [REDACTED_SECRET]' $URL",
+ * );
+ * assert.equal(redact("id AKIAIOSFODNN7EXAMPLE"), "id [REDACTED_SECRET]");
+ * ```
+ *
+ * @example An assignment keeps its name, separator and quotes
+ * ```ts
+ * import { redact } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(redact(`{"apiKey": "abc def"}`), `{"apiKey": "[REDACTED_SECRET]"}`);
+ * assert.equal(redact(`{\\"api_key\\": \\"abc\\"}`), `{\\"api_key\\": \\"[REDACTED_SECRET]\\"}`);
+ * assert.equal(redact("db_password: hunter2"), "db_password: [REDACTED_SECRET]");
+ * ```
+ *
+ * @example Prose stays
+ * ```ts
+ * import { redact } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * const prose = "use sk-learn; max_tokens: 4096; the token: it expires; use a Bearer token";
+ * assert.equal(redact(prose), prose);
+ * ```
+ */
+export function redact(text: string): string {
+  if (!TRIGGER.test(text)) return text;
+  // Every shape is found on the original text and the found ranges are
+  // merged before anything is replaced: a match of one shape can then never
+  // hide (by replacing its start) the rest of a secret of another shape.
+  const spans: Span[] = [];
+  collectAssignments(text, spans);
+  collectTokens(text, spans);
+  return spans.length === 0 ? text : replaceSpans(text, spans);
+}
+
+// Every shape contains one of these, so text without any (most events) costs
+// one scan and no allocation.
+const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw/i;
+
+/** A range of text to replace: `[start, end)`. */
+type Span = [start: number, end: number];
+
+function replaceSpans(text: string, spans: Span[]): string {
+  spans.sort((a, b) => a[0] - b[0]);
+  let out = "";
+  let copied = 0;
+  for (const [start, end] of spans) {
+    // Overlapping ranges become one marker.
+    if (start >= copied) out += text.slice(copied, start) + REDACTED_SECRET;
+    copied = Math.max(copied, end);
+  }
+  return out + text.slice(copied);
+}
+
+// Shapes 1 to 3 in one pass. A word boundary is also the start of a string
+// after an escape such as `\n` (a key at the start of a line of a JSON string),
+// hence the nested lookbehinds. Validity is checked in lookaheads so that a
+// failed candidate consumes nothing; each lookahead scans one maximal run, and
+// a run can start at most one candidate, so the pass stays linear.
+const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
+const TOKEN_SHAPES = new RegExp(
+  [
+    String.raw`sk-(?<!(?<!\\)[A-Za-z0-9_\-]sk-)(?=[A-Za-z0-9_\-]*[A-Z0-9])[A-Za-z0-9_\-]{20,}`,
+    String.raw`AKIA(?<!(?<!\\)\wAKIA)[A-Z0-9]{16}\b`,
+    String.raw`(${BEARER}(?<!(?<!\\)\w${BEARER})(?:[ \t]|\\+t)+)` +
+    String.raw`(?=[\w.~+/=\-]*[A-Z0-9_~+/=])[\w.~+/=\-]{8,}`,
+  ].join("|"),
+  "g",
+);
+
+function collectTokens(text: string, spans: Span[]): void {
+  TOKEN_SHAPES.lastIndex = 0;
+  let match;
+  while ((match = TOKEN_SHAPES.exec(text)) !== null) {
+    // For a Bearer token, `Bearer ` stays.
+    const start = match.index + (match[1]?.length ?? 0);
+    spans.push([start, match.index + match[0].length]);
+  }
+}
+
+// Shape 4, the name and separator; the value is read from where this match
+// ends. A name needs no boundary before its keyword (names that end in one
+// count) but must end at the keyword: the separator follows it, after an
+// optional closing quote. `::` (a path) and `==` (a comparison) are not
+// separators. The `]` is only allowed after a quote (`headers["x-api-key"] =`)
+// so that the marker's own `SECRET]` never reads as a name.
+const NAME_AND_SEPARATOR =
+  /(api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d)(?:\\*["']\]?)?(?:[ \t]|\\+t)*(?::=|=>|:(?!:)|=(?!=))(?:[ \t]|\\+t)*/gi;
+
+// An unquoted value ends where prose or syntax resumes. `[` is excluded, so
+// the marker can never be read as a value.
+const UNQUOTED_VALUE = /[^\s"'`,;&<>(){}[\]\\]*/y;
+
+// A quoted value: the opening quote with the backslashes before it (7 when
+// JSON was escaped three times), then everything up to the same quote with
+// exactly as many backslashes, or to the end of the line. A backslash run is
+// one token, so the content splits one way only and nothing backtracks.
+const MAX_ESCAPES = 7;
+const DOUBLE_QUOTED_VALUE = quotedValue('"');
+const SINGLE_QUOTED_VALUE = quotedValue("'");
+
+/** The sticky pattern of a value quoted with `q` at any escape level. */
+function quotedValue(q: string): RegExp {
+  return new RegExp(
+    String
+      .raw`(\\{0,${MAX_ESCAPES}})${q}((?:[^\\${q}\r\n]|\\+(?![\\${q}])|(?!\1${q})\\+${q})*)((?:\1${q})?)`,
+    "y",
+  );
+}
+
+// What makes an unquoted value look like a credential rather than a word.
+const CREDENTIAL_MARK = /[0-9_+/=~!@#$%^*|?]|.[A-Z]/;
+const MIN_UNQUOTED_LENGTH = 6;
+
+/** A value read after a name and a separator. */
+interface Value {
+  /** Index just past the value and the quote that closes it. */
+  end: number;
+  /** What to replace, when the value goes. */
+  secret: Span | undefined;
+  /** Whether the value is quoted. */
+  quoted: boolean;
+}
+
+function collectAssignments(text: string, spans: Span[]): void {
+  NAME_AND_SEPARATOR.lastIndex = 0;
+  let end = 0;
+  let inQuoted = false;
+  let match;
+  while ((match = NAME_AND_SEPARATOR.exec(text)) !== null) {
+    const start = NAME_AND_SEPARATOR.lastIndex;
+    // The next name may begin inside this one's separator (`secret:\\token:`
+    // reads as an escaped tab), so the search goes on from this name's end.
+    NAME_AND_SEPARATOR.lastIndex = match.index + match[1]!.length;
+    if (start >= end) {
+      const value = readValue(text, start);
+      if (value.secret !== undefined) spans.push(value.secret);
+      end = value.end;
+      inQuoted = value.quoted && value.secret !== undefined;
+    } else if (inQuoted && quoteAt(text, start) !== undefined) {
+      end = Math.max(end, readNested(text, start, end, spans));
+    }
+    // Any other value starting inside one already read goes with it, or is
+    // the suffix of a run that does not look like a credential, so neither
+    // does it. Skipping it keeps the pass linear on `token=token=token=…`.
+  }
+}
+
+// A quoted value that starts inside a quoted one may reach past it. Only the
+// part past the first goes: its closing quote stays, so the first reads the
+// same on a second pass and redaction stays idempotent.
+function readNested(text: string, start: number, end: number, spans: Span[]): number {
+  const value = readValue(text, start);
+  if (value.secret !== undefined && value.secret[1] > end) {
+    spans.push([Math.max(value.secret[0], end), value.secret[1]]);
+  }
+  return value.end;
+}
+
+function readValue(text: string, start: number): Value {
+  const quote = quoteAt(text, start);
+  if (quote === '"') return readQuoted(DOUBLE_QUOTED_VALUE, text, start);
+  if (quote === "'") return readQuoted(SINGLE_QUOTED_VALUE, text, start);
+  return readUnquoted(text, start);
+}
+
+/** The quote a value starts with, after at most `MAX_ESCAPES` backslashes. */
+function quoteAt(text: string, start: number): string | undefined {
+  let i = start;
+  while (text.charCodeAt(i) === 0x5c && i - start <= MAX_ESCAPES) i++;
+  const char = text[i];
+  return i - start <= MAX_ESCAPES && (char === '"' || char === "'") ? char : undefined;
+}
+
+function readQuoted(pattern: RegExp, text: string, start: number): Value {
+  pattern.lastIndex = start;
+  // Cannot fail: the opening quote is there and every other part is optional.
+  const match = pattern.exec(text)!;
+  const [all, opening = "", content = "", closing = ""] = match;
+  const quote = text[start + opening.length];
+  const from = start + opening.length + 1;
+  const secret: Span | undefined = content === "" ? undefined : [from, from + content.length];
+  // Without its closing quote, the value may stop at a bare quote (`"` ends
+  // `\"…`): that quote counts as its end too, so that it is kept.
+  let end = start + all.length;
+  if (closing === "" && text[end] === quote) end++;
+  return { end, secret, quoted: true };
+}
+
+function readUnquoted(text: string, start: number): Value {
+  UNQUOTED_VALUE.lastIndex = start;
+  UNQUOTED_VALUE.test(text);
+  const end = UNQUOTED_VALUE.lastIndex;
+  const value = text.slice(start, end);
+  const credential = value.length >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(value);
+  return { end, secret: credential ? [start, end] : undefined, quoted: false };
+}

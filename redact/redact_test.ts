@@ -1,0 +1,467 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import { redact, REDACTED_SECRET } from "@brigade/transcript/redact";
+import assert from "node:assert/strict";
+import fc from "fast-check";
+
+const R = REDACTED_SECRET;
+const NUM_RUNS = 200;
+
+/** A row of a case table: what goes in, what must come out. */
+type Case = [input: string, expected: string];
+
+async function checkTable(t: Deno.TestContext, cases: Case[]): Promise<void> {
+  for (const [input, expected] of cases) {
+    await t.step(JSON.stringify(input), () => {
+      assert.equal(redact(input), expected);
+      assert.equal(redact(expected), expected, "redacting the output again changes it");
+    });
+  }
+}
+
+async function checkUnchanged(t: Deno.TestContext, inputs: string[]): Promise<void> {
+  await checkTable(t, inputs.map((input): Case => [input, input]));
+}
+
+// Realistic-looking fakes: none of these is a live credential.
+const LEGACY_KEY = "sk-T3BlbkFJ9a8b7c6d5e4f3g2h1i0jKLMNOPQRSTUVWXYZabcd";
+const PROJECT_KEY = "sk-proj-4fJx9_Qe-L2mZpR8tWc3YvHs_kN7bD1eG5aT0uIo-Xw6yZ2q";
+const ANTHROPIC_KEY = "sk-ant-api03-AbCdEf0123456789_-xyzXYZ-QrStUv98765_wXyZ-AA";
+const AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE";
+const JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+
+Deno.test("REDACTED_SECRET is the marker redact() writes", () => {
+  assert.equal(REDACTED_SECRET, "[REDACTED_SECRET]");
+  assert.equal(redact(AWS_KEY_ID), REDACTED_SECRET);
+});
+
+Deno.test("redact() replaces an sk- key whole", async (t) => {
+  await checkTable(t, [
+    [LEGACY_KEY, R],
+    [PROJECT_KEY, R],
+    [ANTHROPIC_KEY, R],
+    [`key: ${PROJECT_KEY}.`, `key: ${R}.`],
+    [`export OPENAI=${ANTHROPIC_KEY}\n`, `export OPENAI=${R}\n`],
+    [`("${PROJECT_KEY}")`, `("${R}")`],
+    [`/keys/${LEGACY_KEY}/x`, `/keys/${R}/x`],
+    [`"first line\\n${PROJECT_KEY}"`, `"first line\\n${R}"`],
+    ["é" + PROJECT_KEY, "é" + R],
+    ["sk-" + "a".repeat(19) + "1", R],
+  ]);
+});
+
+Deno.test("redact() leaves sk- prose alone", async (t) => {
+  await checkUnchanged(t, [
+    "sk-learn",
+    "use sk-learn or scikit-learn",
+    "risk-adjusted returns",
+    "the task-runner ran",
+    "sk-" + "a".repeat(18) + "1",
+    "sk-learn-compatible-estimators-and-more",
+    "ask-0123456789ABCDEFGHIJ",
+    "risk-0123456789ABCDEFGHIJ",
+    "_sk-0123456789ABCDEFGHIJ",
+    "x-sk-0123456789ABCDEFGHIJ",
+  ]);
+});
+
+Deno.test("redact() replaces an AKIA access key id", async (t) => {
+  await checkTable(t, [
+    [AWS_KEY_ID, R],
+    [`aws_access_key_id = ${AWS_KEY_ID}`, `aws_access_key_id = ${R}`],
+    [`"${AWS_KEY_ID}",`, `"${R}",`],
+    [`id:${AWS_KEY_ID}.`, `id:${R}.`],
+    [`"ids\\n${AWS_KEY_ID}\\n"`, `"ids\\n${R}\\n"`],
+  ]);
+});
+
+Deno.test("redact() leaves AKIA look-alikes alone", async (t) => {
+  await checkUnchanged(t, [
+    "AKIAIOSFODNN7EXAMPL",
+    "AKIAIOSFODNN7EXAMPLEX",
+    "akiaiosfodnn7example",
+    "AKIAIOSFODNN7EXAMPLe",
+    "xAKIAIOSFODNN7EXAMPLE",
+    "AKIA is the prefix of an access key id",
+  ]);
+});
+
+Deno.test("redact() replaces a Bearer token and keeps `Bearer `", async (t) => {
+  await checkTable(t, [
+    [`Authorization: Bearer ${JWT}`, `Authorization: Bearer ${R}`],
+    [`"Authorization": "Bearer ${JWT}"`, `"Authorization": "Bearer ${R}"`],
+    ["curl -H 'authorization: bearer abc123def456' x", `curl -H 'authorization: bearer ${R}' x`],
+    ["BEARER   abcdefgh1", `BEARER   ${R}`],
+    ["Bearer\tAbcdefgh", `Bearer\t${R}`],
+    ["Bearer abc_defgh", `Bearer ${R}`],
+    ["Bearer dGVzdDp0ZXN0dGVzdA==", `Bearer ${R}`],
+    ['"auth\\nBearer\\tx9y8z7w6v5"', `"auth\\nBearer\\t${R}"`],
+  ]);
+});
+
+Deno.test("redact() leaves Bearer prose alone", async (t) => {
+  await checkUnchanged(t, [
+    "use a Bearer token",
+    "Bearer authentication is common",
+    "Bearer tokens are short-lived.",
+    "Bearer abc1234",
+    "Authorization: Bearer <token>",
+    "Authorization: Bearer $TOKEN",
+    "Authorization: Bearer ${API_KEY}",
+    "xBearer abcdefgh1",
+    "the header ends with Bearer",
+  ]);
+});
+
+Deno.test("redact() replaces an assignment's value and keeps its name", async (t) => {
+  await checkTable(t, [
+    [`OPENAI_API_KEY=${PROJECT_KEY}`, `OPENAI_API_KEY=${R}`],
+    ["x-api-key: abc123def", `x-api-key: ${R}`],
+    [`{"apiKey": "abc def"}`, `{"apiKey": "${R}"}`],
+    ["client_secret=s3cr3tValue", `client_secret=${R}`],
+    ["db_password: hunter2", `db_password: ${R}`],
+    ["auth_token=Zyx_abcd", `auth_token=${R}`],
+    ["GITHUB_TOKEN=ghp_16C7e42F292c6912E7710c838347Ae178B4a", `GITHUB_TOKEN=${R}`],
+    ["API_KEY = abc123", `API_KEY = ${R}`],
+    ["apikey:abcdef1", `apikey:${R}`],
+    ["SECRET_KEY='django-insecure-x'", `SECRET_KEY='${R}'`],
+    [
+      "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+      `aws_secret_access_key = ${R}`,
+    ],
+    ['password := "p4ss word"', `password := "${R}"`],
+    ["'password' => 'abc'", `'password' => '${R}'`],
+    ['headers["x-api-key"] = "abc"', `headers["x-api-key"] = "${R}"`],
+    ["PASSWD=Secr3t", `PASSWD=${R}`],
+    ["token: AbCdEfGh", `token: ${R}`],
+    ["password=p@ssword", `password=${R}`],
+    ["token=123456", `token=${R}`],
+    ["token=abc123==", `token=${R}`],
+    ["GET /cb?access_token=abc123XYZ&x=1", `GET /cb?access_token=${R}&x=1`],
+    ['token: "it expires"', `token: "${R}"`],
+    ['token: "abc123', `token: "${R}`],
+    ['"token": "abc",\n"secret": "def"', `"token": "${R}",\n"secret": "${R}"`],
+    ["token=xx_token: abc123", `token=${R} ${R}`],
+    ["token: Bearer abc12345", `token: Bearer ${R}`],
+    ["\ttoken\t=\tabcdef1", `\ttoken\t=\t${R}`],
+  ]);
+});
+
+Deno.test("redact() finds every shape in the original text", async (t) => {
+  // Found by fuzzing: each row failed (a leak or a second pass that changed
+  // the output) under some simpler design.
+  await checkTable(t, [
+    // A match of one shape must not hide the start of another.
+    ["token=abc-Bearer abcdef12", `token=${R} ${R}`],
+    ["sk-ABCDEFGHIJ0123456789_token=abcdef1", `${R}=${R}`],
+    // A name may begin inside the last one's separator (`\\t` reads as a tab).
+    ["secret:\\token: abcdef1", `secret:\\token: ${R}`],
+    // A quoted value that starts in another reaches past it, and the other
+    // keeps its closing quote (or the bare quote that ends it).
+    ['token="x api_key: "VALUE1" rest', `token="${R}"${R}" rest`],
+    ['token="x secret=\'abc" rest', `token="${R}"${R}`],
+    ['api_key: \\"x secret=\'"', `api_key: \\"${R}"`],
+  ]);
+});
+
+Deno.test("redact() replaces a value inside JSON escaped into a string", async (t) => {
+  await checkTable(t, [
+    ['{\\"api_key\\": \\"abc\\"}', `{\\"api_key\\": \\"${R}\\"}`],
+    ['{\\\\\\"api_key\\\\\\": \\\\\\"abc\\\\\\"}', `{\\\\\\"api_key\\\\\\": \\\\\\"${R}\\\\\\"}`],
+    ['"{\\"password\\":\\"a \\\\\\"b\\\\\\" c\\"}"', `"{\\"password\\":\\"${R}\\"}"`],
+    ['"token=abc123\\nnext line"', `"token=${R}\\nnext line"`],
+    ['"password:\\tabc123"', `"password:\\t${R}"`],
+    [JSON.stringify(JSON.stringify({ token: "a1b2c3" })), `"{\\"token\\":\\"${R}\\"}"`],
+  ]);
+});
+
+Deno.test("redact() leaves assignment look-alikes alone", async (t) => {
+  await checkUnchanged(t, [
+    "max_tokens: 4096",
+    "input_tokens: 12",
+    '"input_tokens": 12',
+    '{"max_tokens": 4096, "output_tokens": 512}',
+    "passwords are hashed",
+    "the token: it expires",
+    "token: expired",
+    "token: 4096",
+    "password=letmein",
+    "Token::new()",
+    "Token::Ident(x)",
+    'if token == "abc123"',
+    "password ::= x",
+    '"token": ""',
+    `token: ${R}`,
+    `"token": "${R}"`,
+    '"token": null, "password": true',
+    "token: <redacted>",
+    "password: ${DB_PASSWORD}",
+    "token_count: 123456",
+    "the secret santa: Bob",
+    "token:\nabc123",
+    "--token abc123",
+    "export API_KEY",
+  ]);
+});
+
+// Generators for the properties.
+
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LOWER = "abcdefghijklmnopqrstuvwxyz";
+const DIGITS = "0123456789";
+const ALNUM = UPPER + LOWER + DIGITS;
+const KEY_CHARS = ALNUM + "_-";
+const TOKEN_CHARS = KEY_CHARS + ".~+/=";
+const UNQUOTED_CHARS = KEY_CHARS + "+/=~!@#$%^*|?.:";
+const QUOTED_CHARS = ALNUM + " -_.:=,;/{}()!?@é😀中";
+
+function stringOf(chars: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.string({ unit: fc.constantFrom(...chars), minLength, maxLength });
+}
+
+/** Strings of `chars` with one digit inserted somewhere. */
+function withDigit(chars: string, minLength: number, maxLength: number): fc.Arbitrary<string> {
+  return fc.tuple(stringOf(chars, minLength, maxLength), fc.nat(), fc.integer({ min: 0, max: 9 }))
+    .map(([s, at, digit]) => {
+      const i = at % (s.length + 1);
+      return s.slice(0, i) + digit + s.slice(i);
+    });
+}
+
+/** A generated secret: its text, its distinctive body, and its redaction. */
+interface Secret {
+  text: string;
+  body: string;
+  redacted: string;
+}
+
+const skKey: fc.Arbitrary<Secret> = fc.tuple(
+  fc.constantFrom("", "proj-", "ant-api03-", "svcacct-"),
+  withDigit(KEY_CHARS, 19, 80),
+).map(([prefix, body]) => ({ text: `sk-${prefix}${body}`, body, redacted: R }));
+
+const awsKeyId: fc.Arbitrary<Secret> = stringOf(UPPER + DIGITS, 16, 16)
+  .map((body) => ({ text: `AKIA${body}`, body, redacted: R }));
+
+const bearerToken: fc.Arbitrary<Secret> = fc.tuple(
+  fc.constantFrom("Bearer", "bearer", "BEARER"),
+  fc.constantFrom(" ", "  ", "\t"),
+  withDigit(TOKEN_CHARS, 7, 80),
+).map(([word, space, body]) => ({
+  text: `${word}${space}${body}`,
+  body,
+  redacted: `${word}${space}${R}`,
+}));
+
+const NAMES = [
+  "api_key",
+  "API_KEY",
+  "OPENAI_API_KEY",
+  "x-api-key",
+  "apiKey",
+  "apikey",
+  "token",
+  "GITHUB_TOKEN",
+  "auth_token",
+  "accessToken",
+  "secret",
+  "client_secret",
+  "SECRET_KEY",
+  "aws_secret_access_key",
+  "password",
+  "db_password",
+  "DB_PASSWD",
+];
+
+const assignment: fc.Arbitrary<Secret> = fc.tuple(
+  fc.constantFrom(...NAMES),
+  fc.constantFrom("", '"', "'"),
+  fc.constantFrom("=", ": ", " = ", ":", ":=", " => "),
+  fc.oneof(
+    fc.tuple(fc.constant(""), stringOf(ALNUM, 1, 1), withDigit(UNQUOTED_CHARS, 4, 40))
+      .map(([quote, first, rest]) => [quote, first + rest] as const),
+    fc.tuple(fc.constantFrom('"', "'"), withDigit(QUOTED_CHARS, 7, 40))
+      .map(([quote, body]) => [quote, body] as const),
+  ),
+).map(([name, nameQuote, separator, [quote, body]]) => {
+  const head = `${nameQuote}${name}${nameQuote}${separator}${quote}`;
+  return { text: `${head}${body}${quote}`, body, redacted: `${head}${R}${quote}` };
+});
+
+const secret: fc.Arbitrary<Secret> = fc.oneof(skKey, awsKeyId, bearerToken, assignment);
+
+// Text that cannot form a shape: every shape needs ASCII letters, and the
+// prose phrases below are separated by whitespace from fillers that have no
+// letters, `:` or `=`, so no name meets a separator and no key grows.
+const PROSE = [
+  "sk-learn",
+  "risk-adjusted",
+  "task-runner",
+  "max_tokens: 4096",
+  "input_tokens: 12",
+  '"input_tokens": 12',
+  "passwords are hashed",
+  "use a Bearer token",
+  "the token: it expires",
+  "AKIA123456789012345",
+  "Token::new()",
+  `token: ${R}`,
+];
+
+const FILLER_CHARS = DIGITS + "-_.,;!?()[]{}<>\"'`/\\|+*&^%$#@~é😀中\u00a0";
+
+const safeText: fc.Arbitrary<string> = fc.array(
+  fc.oneof(fc.constantFrom(...PROSE), stringOf(FILLER_CHARS, 1, 12)),
+  { maxLength: 8 },
+).chain((words) =>
+  fc.array(fc.constantFrom(" ", "\n", "\t", " \n"), {
+    minLength: words.length,
+    maxLength: words.length,
+  }).map((spaces) => words.map((word, i) => word + spaces[i]).join(""))
+);
+
+// Pieces that make hostile surroundings: names, separators, quotes,
+// escapes, markers and half shapes.
+const PIECES = [
+  "token",
+  "api_key",
+  "secret",
+  "password",
+  "Bearer",
+  "Bearer ",
+  "sk-",
+  "AKIA",
+  'token="',
+  "secret='",
+  "token: ",
+  "=",
+  ":",
+  " ",
+  "\n",
+  "\t",
+  "\\n",
+  "\\t",
+  '"',
+  "'",
+  '\\"',
+  "\\",
+  "]",
+  "[",
+  R,
+  "abc",
+  "ABC",
+  "1",
+  "_",
+  "-",
+  ".",
+  "é",
+  "😀",
+  "(",
+  "`",
+  ",",
+];
+
+const pieces: fc.Arbitrary<string> = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 })
+  .map((parts) => parts.join(""));
+
+const surroundings: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme", maxLength: 20 }),
+  pieces,
+);
+
+// Characters that end a word, so a shape may start (left) or end (right)
+// next to them.
+const LEFT = [" ", "\n", "\t", "(", '"', "'", ": ", "= ", ", ", "\\n", "> ", "[", "é "];
+const RIGHT = [" ", "\n", ".", ",", '"', "'", ")", "\\n", "é", "]"];
+
+Deno.test("redact() never lets a generated secret survive", async (t) => {
+  await t.step("in generated surroundings, JSON-escaped up to twice", () => {
+    fc.assert(
+      fc.property(
+        secret,
+        surroundings,
+        fc.constantFrom(...LEFT),
+        fc.constantFrom(...RIGHT),
+        surroundings,
+        fc.integer({ min: 0, max: 2 }),
+        (s, before, left, right, after, escapes) => {
+          fc.pre(!(before + left).includes(s.body) && !(right + after).includes(s.body));
+          let text = before + left + s.text + right + after;
+          for (let i = 0; i < escapes; i++) text = JSON.stringify(text);
+          const out = redact(text);
+          assert.ok(!out.includes(s.body), `${JSON.stringify(s.body)} survives in ${out}`);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  await t.step("with several secrets on separate lines of a JSON string", () => {
+    fc.assert(
+      fc.property(fc.array(secret, { minLength: 1, maxLength: 5 }), (secrets) => {
+        const out = redact(JSON.stringify({ text: secrets.map((s) => s.text).join("\n") }));
+        for (const s of secrets) assert.ok(!out.includes(s.body), `${s.body} survives`);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+
+  await t.step("as exactly its redacted form in plain prose", () => {
+    fc.assert(
+      fc.property(safeText, secret, fc.constantFrom(" ", "\n", "("), safeText, (a, s, left, b) => {
+        const out = redact(`${a}${left}${s.text} ${b}`);
+        assert.equal(out, `${a}${left}${s.redacted} ${b}`);
+      }),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+Deno.test("redact() is idempotent", async (t) => {
+  const idempotent = (text: string): void => {
+    const once = redact(text);
+    assert.equal(redact(once), once);
+  };
+  await t.step("on arbitrary strings", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 200 }), idempotent),
+      { numRuns: NUM_RUNS },
+    );
+  });
+  await t.step("on strings of shape pieces", () => {
+    fc.assert(fc.property(pieces, idempotent), { numRuns: NUM_RUNS });
+  });
+  await t.step("on texts that hold secrets", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(secret.map((s) => s.text), surroundings), { maxLength: 6 }),
+        fc.integer({ min: 0, max: 2 }),
+        (parts, escapes) => {
+          let text = parts.join(" ");
+          for (let i = 0; i < escapes; i++) text = JSON.stringify(text);
+          idempotent(text);
+        },
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
+
+Deno.test("redact() returns text without any shape unchanged", async (t) => {
+  await t.step("prose and fillers", () => {
+    fc.assert(
+      fc.property(safeText, (text) => assert.equal(redact(text), text)),
+      { numRuns: NUM_RUNS },
+    );
+  });
+  await t.step("strings without ASCII letters", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 200 }).map((s) => s.replace(/[A-Za-z]/g, "")),
+        (text) => assert.equal(redact(text), text),
+      ),
+      { numRuns: NUM_RUNS },
+    );
+  });
+});
