@@ -183,7 +183,7 @@ export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
   name: "dream",
   description: "Redacted, capped markdown of one session for a memory-consolidation run",
   extension: ".md",
-  async render(source, options) {
+  async render(source, options): Promise<string> {
     return (await renderDream(source, options)).text;
   },
 };

@@ -175,6 +175,6 @@ Deno.test("renderIndex() numbers the sessions of a batch from 1 in input order",
     lines[2],
     "Columns: seq · session_id · created_at · turns · bytes · first user message",
   );
-  assert.match(lines[4]!, /^- 1 · sesn_b ·  · 1 · \d+ · Fix CI$/);
-  assert.match(lines[5]!, /^- 2 · sesn_a ·  · 1 · \d+ · Ship · it$/);
+  assert.match(lines[4]!, /^- 1 · sesn_b · {2}· 1 · \d+ · Fix CI$/);
+  assert.match(lines[5]!, /^- 2 · sesn_a · {2}· 1 · \d+ · Ship · it$/);
 });

@@ -14,7 +14,7 @@ import { entries, user } from "./_entries.ts";
 const count: Renderer<{ label?: string }, "count"> = {
   name: "count",
   description: "How many entries",
-  async render(source, options = {}) {
+  async render(source, options = {}): Promise<string> {
     let n = 0;
     for await (const _ of source) n++;
     return `${options.label ?? "entries"}: ${n}`;

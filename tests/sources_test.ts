@@ -71,7 +71,7 @@ function memoryLog(rows: LogEntry[]): EventLog & { queries: EventLogQuery[] } {
   const queries: EventLogQuery[] = [];
   return {
     queries,
-    list(query) {
+    list(query): Promise<LogEntry[]> {
       queries.push(query);
       return Promise.resolve(rows.filter((r) => r.seq > query.afterSeq).slice(0, query.limit));
     },
