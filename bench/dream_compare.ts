@@ -1,0 +1,110 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * Dream over generated 10k- and 1M-event logs against JSON.parse of the same
+ * lines: medians of several runs, ratios from the same run, and each case's
+ * peak RSS (VmHWM, runtime included), every case in its own process.
+ *
+ *   deno task bench:dream [--runs=3]
+ *
+ * @module
+ */
+
+import { ensureLog } from "./_generate.ts";
+
+const SIZES = [10_000, 1_000_000];
+const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
+
+interface Sample {
+  ms: number;
+  peakKb: number;
+  note: string;
+}
+
+/** One case in a child process: `parse` (JSON.parse of every line) or `dream`. */
+async function child(kind: string, path: string): Promise<Sample> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", import.meta.filename!, "--child", kind, path],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+function peakKb(): number {
+  const status = Deno.readTextFileSync("/proc/self/status");
+  return Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
+}
+
+async function runChild(kind: string, path: string): Promise<void> {
+  const { fromNdjson, renderDream } = await import("../mod.ts");
+  const started = performance.now();
+  let note = "";
+  if (kind === "parse") {
+    const decoder = new TextDecoder();
+    let rest = "";
+    let lines = 0;
+    using file = await Deno.open(path);
+    for await (const chunk of file.readable) {
+      const text = rest + decoder.decode(chunk, { stream: true });
+      let start = 0;
+      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
+        JSON.parse(text.slice(start, end));
+        lines++;
+        start = end + 1;
+      }
+      rest = text.slice(start);
+    }
+    note = `${lines} lines`;
+  } else {
+    const dream = await renderDream(fromNdjson(path));
+    note = `${new TextEncoder().encode(dream.text).length} B text, ${dream.elidedBytes} B elided`;
+  }
+  const ms = performance.now() - started;
+  console.log(JSON.stringify({ ms, peakKb: peakKb(), note }));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  const dreamMs: number[] = [];
+  const dreamPeak: number[] = [];
+  for (const size of SIZES) {
+    const path = await ensureLog(size);
+    const samples: Record<string, Sample[]> = { parse: [], dream: [] };
+    for (let i = 0; i < runs; i++) {
+      for (const kind of ["parse", "dream"]) samples[kind]!.push(await child(kind, path));
+    }
+    const parse = median(samples.parse!.map((s) => s.ms));
+    const dream = median(samples.dream!.map((s) => s.ms));
+    const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;
+    dreamMs.push(dream);
+    dreamPeak.push(peak("dream"));
+    rows.push(
+      `| ${size} | JSON.parse every line | ${parse.toFixed(0)} ms | ${
+        (size / parse * 1000).toFixed(0)
+      } | 1.00× | ${peak("parse").toFixed(1)} MB | ${samples.parse![0]!.note} |`,
+      `| ${size} | renderDream(fromNdjson) | ${dream.toFixed(0)} ms | ${
+        (size / dream * 1000).toFixed(0)
+      } | ${(dream / parse).toFixed(2)}× | ${peak("dream").toFixed(1)} MB | ${
+        samples.dream![0]!.note
+      } |`,
+    );
+  }
+  console.log(`runs: ${runs} (medians)\n`);
+  console.log("| events | case | median | events/s | vs parse | peak RSS | |");
+  console.log("| ---: | --- | ---: | ---: | ---: | ---: | --- |");
+  console.log(rows.join("\n"));
+  console.log(
+    `\n1M vs 10k dream: time ${(dreamMs[1]! / dreamMs[0]!).toFixed(1)}×, peak RSS +${
+      (dreamPeak[1]! - dreamPeak[0]!).toFixed(1)
+    } MB`,
+  );
+}
+
+if (Deno.args[0] === "--child") await runChild(Deno.args[1]!, Deno.args[2]!);
+else await main();
