@@ -1,0 +1,270 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `deno task bench:reader`: the transcript reader's first refresh against, in the same run,
+ * the floor of any line reader (`Deno.open` + reads into one reused 1 MiB buffer +
+ * `indexOf(10)` over each chunk) and the naive way (`Deno.readTextFile` + `split` +
+ * `JSON.parse` of every line), on a generated transcript of real shapes; and the cost of a
+ * refresh after a 10 KB append at 1 MB and at the full size. Each measurement runs in its own
+ * subprocess, so its peak RSS (`VmHWM`, runtime included) is its own. Prints a markdown table.
+ *
+ * Usage: deno task bench:reader [--size MB] [--runs N]
+ *
+ * The data is generated once under bench/.data/ (gitignored) and reused.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { TranscriptReader } from "../reader/mod.ts";
+import { writeTranscript } from "./reader_data.ts";
+
+const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+const CHUNK = 1 << 20;
+const APPEND_BYTES = 10_000;
+const APPENDS = 25;
+
+interface Measure {
+  /** Milliseconds of the measured work. */
+  ms: number;
+  /** Peak resident set, in MB, runtime included. */
+  peakMb: number;
+  /** What the work found, to check the modes agree; or why it failed. */
+  result: string;
+  ok: boolean;
+}
+
+function peakRssMb(): number {
+  try {
+    const status = Deno.readTextFileSync("/proc/self/status");
+    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    if (Number.isFinite(kb)) return kb / 1024;
+  } catch {
+    // Not Linux: fall back to the current RSS.
+  }
+  return Deno.memoryUsage().rss / (1 << 20);
+}
+
+async function floor(path: string): Promise<string> {
+  const file = await Deno.open(path);
+  const buffer = new Uint8Array(CHUNK);
+  let lines = 0;
+  try {
+    for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
+      const view = read === CHUNK ? buffer : buffer.subarray(0, read);
+      for (let at = view.indexOf(10); at !== -1; at = view.indexOf(10, at + 1)) lines++;
+    }
+  } finally {
+    file.close();
+  }
+  return `${lines} lines`;
+}
+
+async function naive(path: string): Promise<string> {
+  const text = await Deno.readTextFile(path);
+  let model = "";
+  let context = -1;
+  let parsed = 0;
+  for (const line of text.split("\n")) {
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    parsed++;
+    if (record?.type === "attachment" && record.attachment?.type === "model") {
+      model = record.attachment.identity?.modelId ?? model;
+    } else if (record?.type === "assistant" && record.message?.model !== "<synthetic>") {
+      const usage = record.message?.usage;
+      if (usage) {
+        context = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
+          (usage.cache_read_input_tokens ?? 0);
+      }
+    }
+  }
+  return `${model} ${context} (${parsed} lines parsed)`;
+}
+
+async function reader(path: string): Promise<string> {
+  const { facts, error } = await new TranscriptReader(path).refresh();
+  if (error) throw error;
+  return `${facts.model} ${facts.contextUsedTokens}`;
+}
+
+/** Times refreshes after 10 KB appends; restores the file's size afterwards. */
+async function append(path: string): Promise<[number, string]> {
+  const original = (await Deno.stat(path)).size;
+  const reader = new TranscriptReader(path);
+  await reader.refresh();
+  const record = JSON.stringify({
+    type: "assistant",
+    message: { model: "claude-opus-5", usage: { input_tokens: 1, cache_read_input_tokens: 2 } },
+    pad: "",
+  });
+  const line =
+    record.replace('"pad":""', `"pad":"${"x".repeat(APPEND_BYTES / 4 - record.length - 1)}"`) +
+    "\n";
+  const chunk = new TextEncoder().encode(line.repeat(4));
+  const times: number[] = [];
+  let facts = "";
+  try {
+    for (let i = 0; i < APPENDS; i++) {
+      await Deno.writeFile(path, chunk, { append: true });
+      const start = performance.now();
+      const result = await reader.refresh();
+      times.push(performance.now() - start);
+      facts = `${result.facts.model} ${result.facts.contextUsedTokens}`;
+    }
+  } finally {
+    await Deno.truncate(path, original);
+  }
+  return [median(times), facts];
+}
+
+async function child(mode: string, path: string): Promise<void> {
+  let out: Measure;
+  try {
+    if (mode === "append") {
+      const [ms, result] = await append(path);
+      out = { ms, peakMb: peakRssMb(), result, ok: true };
+    } else {
+      const work = mode === "floor"
+        ? floor
+        : mode === "naive"
+        ? naive
+        : mode === "reader"
+        ? reader
+        : null;
+      const start = performance.now();
+      const result = work === null ? "nothing" : await work(path);
+      out = { ms: performance.now() - start, peakMb: peakRssMb(), result, ok: true };
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    out = { ms: Number.NaN, peakMb: peakRssMb(), result: reason, ok: false };
+  }
+  console.log(JSON.stringify(out));
+}
+
+async function spawn(mode: string, path: string): Promise<Measure> {
+  const { stdout, stderr, code } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-read", "--allow-write", SELF, "--child", mode, path],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(stdout).trim();
+  if (text === "") {
+    const reason = new TextDecoder().decode(stderr).trim().split("\n")[0] ?? `exit ${code}`;
+    return { ms: Number.NaN, peakMb: Number.NaN, result: `crashed: ${reason}`, ok: false };
+  }
+  return JSON.parse(text) as Measure;
+}
+
+function median(values: number[]): number {
+  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function ensure(path: string, bytes: number): Promise<void> {
+  try {
+    if ((await Deno.stat(path)).size >= bytes) return;
+  } catch {
+    // Not generated yet.
+  }
+  console.error(`generating ${path} (${(bytes / 1e6).toFixed(0)} MB)…`);
+  await Deno.mkdir(DATA, { recursive: true });
+  await writeTranscript(path, bytes);
+}
+
+function fmt(value: number, digits = 1): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : "–";
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      size: { type: "string", default: "200" },
+      runs: { type: "string", default: "5" },
+      child: { type: "string" },
+    },
+    allowPositionals: true,
+  });
+  if (values.child !== undefined) {
+    const path = Deno.args[Deno.args.length - 1]!;
+    return await child(values.child, path);
+  }
+  const sizeMb = Number(values.size);
+  const runs = Number(values.runs);
+  const big = `${DATA}transcript_${sizeMb}mb.jsonl`;
+  const small = `${DATA}transcript_1mb.jsonl`;
+  await ensure(big, sizeMb * 1e6);
+  await ensure(small, 1e6);
+  const actual = (await Deno.stat(big)).size;
+
+  const modes = ["runtime", "floor", "reader", "naive"] as const;
+  const results: Record<string, Measure[]> = {};
+  for (const mode of [...modes, "append 1 MB", "append big"]) results[mode] = [];
+  for (let run = 0; run < runs; run++) {
+    console.error(`run ${run + 1}/${runs}…`);
+    for (const mode of modes) results[mode]!.push(await spawn(mode, big));
+    results["append 1 MB"]!.push(await spawn("append", small));
+    results["append big"]!.push(await spawn("append", big));
+  }
+
+  const ms = (mode: string): number => median(results[mode]!.map((m) => m.ms));
+  const peak = (mode: string): number => median(results[mode]!.map((m) => m.peakMb));
+  const floorMs = ms("floor");
+  const readerMs = ms("reader");
+  const naiveMs = ms("naive");
+  const failures = (mode: string): string => {
+    const failed = results[mode]!.filter((m) => !m.ok);
+    return failed.length
+      ? `${failed.length}/${runs} failed: ${failed[0]!.result}`
+      : results[mode]![0]!.result;
+  };
+  const lines = [
+    `Transcript: ${
+      (actual / 1e6).toFixed(1)
+    } MB generated (${DATA}), hot page cache; ${runs} runs, medians.`,
+    `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${navigator.hardwareConcurrency} cores.`,
+    "",
+    "| measurement | median ms | vs floor | peak RSS MB | result |",
+    "|---|---:|---:|---:|---|",
+    `| runtime only (an empty subprocess) | – | – | ${fmt(peak("runtime"))} | |`,
+    `| floor: Deno.open + 1 MiB reads + indexOf(10) | ${fmt(floorMs)} | 1.00× | ${
+      fmt(peak("floor"))
+    } | ${failures("floor")} |`,
+    `| **reader: first refresh** | ${fmt(readerMs)} | ${fmt(readerMs / floorMs, 2)}× | ${
+      fmt(peak("reader"))
+    } | ${failures("reader")} |`,
+    `| naive: readTextFile + split + JSON.parse | ${fmt(naiveMs)} | ${
+      fmt(naiveMs / floorMs, 2)
+    }× | ${fmt(peak("naive"))} | ${failures("naive")} |`,
+    `| refresh after a 10 KB append, 1 MB file | ${fmt(ms("append 1 MB"), 3)} | – | ${
+      fmt(peak("append 1 MB"))
+    } | median of ${APPENDS} appends a run |`,
+    `| refresh after a 10 KB append, ${(actual / 1e6).toFixed(0)} MB file | ${
+      fmt(ms("append big"), 3)
+    } | – | ${fmt(peak("append big"))} | median of ${APPENDS} appends a run |`,
+    "",
+    `Goals: first refresh within 2× the floor: ${fmt(readerMs / floorMs, 2)}× ${
+      readerMs <= 2 * floorMs ? "✓" : "✗"
+    }; ` +
+    `≥ 5× faster than naive: ${fmt(naiveMs / readerMs, 1)}× ${
+      Number.isNaN(naiveMs) || naiveMs >= 5 * readerMs ? "✓" : "✗"
+    }; ` +
+    `peak RSS < 100 MB: ${fmt(peak("reader"))} MB ${peak("reader") < 100 ? "✓" : "✗"}; ` +
+    `append refresh flat: ${fmt(ms("append big") / ms("append 1 MB"), 2)}× at ${
+      (actual / 1e6).toFixed(0)
+    } MB vs 1 MB.`,
+  ];
+  console.log(lines.join("\n"));
+}
+
+if (import.meta.main) await main();
