@@ -15,18 +15,6 @@ function isLow(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
-/**
- * The UTF-8 size of the code point that starts at `i`, and how many UTF-16
- * units it spans.
- */
-function codePointAt(text: string, i: number): [bytes: number, units: number] {
-  const unit = text.charCodeAt(i);
-  if (unit < 0x80) return [1, 1];
-  if (unit < 0x800) return [2, 1];
-  if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return [4, 2];
-  return [3, 1];
-}
-
 /** The UTF-8 size of `text` in bytes. */
 export function utf8Length(text: string): number {
   let bytes = text.length;
@@ -48,10 +36,12 @@ export function utf8Head(text: string, maxBytes: number): string {
   let bytes = 0;
   let i = 0;
   while (i < text.length) {
-    const [size, units] = codePointAt(text, i);
+    const unit = text.charCodeAt(i);
+    const pair = isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1));
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
     if (bytes + size > maxBytes) break;
     bytes += size;
-    i += units;
+    i += pair ? 2 : 1;
   }
   return text.slice(0, i);
 }
