@@ -35,6 +35,22 @@ export interface ReadAt {
   readAt(into: Uint8Array, position: number): Promise<number>;
 }
 
+/**
+ * Read buffers not in use, shared by every scanner: a refresh takes one and gives it back,
+ * so a watcher holding many readers holds no buffer per reader, and buffers are reused.
+ */
+const SPARE_BUFFERS: Uint8Array[] = [];
+const MAX_SPARE_BUFFERS = 4;
+
+function takeBuffer(size: number): Uint8Array {
+  const at = SPARE_BUFFERS.findIndex((buffer) => buffer.length === size);
+  return at === -1 ? new Uint8Array(size) : SPARE_BUFFERS.splice(at, 1)[0]!;
+}
+
+function giveBack(buffer: Uint8Array): void {
+  if (SPARE_BUFFERS.length < MAX_SPARE_BUFFERS) SPARE_BUFFERS.push(buffer);
+}
+
 /** A line longer than the read buffer, searched so far. */
 interface LongLine {
   /** Bytes of it seen so far, from its start (the scanner's offset). */
@@ -49,7 +65,6 @@ const NEWLINE = 10;
 export class LineScanner {
   readonly #maxLineBytes: number;
   readonly #bufferBytes: number;
-  #buffer: Uint8Array | null = null;
   readonly #summary = new BatchSummary();
   readonly #special: number[] = [];
   /** The file position of the first line not yet consumed. */
@@ -87,15 +102,30 @@ export class LineScanner {
   }
 
   /**
-   * Reads `[examined, size)` of `file` and folds every complete line into `state`.
-   * Rejects only with what `file.readAt` rejects with; what was folded stays folded.
+   * Reads `[examined, size)` of `file` and folds every complete line into `state`. Stops
+   * early, between two reads, once `signal` is aborted. Rejects only with what `file.readAt`
+   * rejects with. Either way what was folded stays folded and the next scan goes on from it.
    */
-  async scan(file: ReadAt, size: number, state: FactsState): Promise<void> {
-    const capacity = this.#bufferBytes;
-    const buffer = this.#buffer ??= new Uint8Array(capacity);
+  async scan(file: ReadAt, size: number, state: FactsState, signal?: AbortSignal): Promise<void> {
+    const buffer = takeBuffer(this.#bufferBytes);
+    try {
+      await this.#scan(buffer, file, size, state, signal);
+    } finally {
+      giveBack(buffer);
+    }
+  }
+
+  async #scan(
+    buffer: Uint8Array,
+    file: ReadAt,
+    size: number,
+    state: FactsState,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const capacity = buffer.length;
     let bufferStart = this.examined;
     let fill = 0;
-    while (bufferStart + fill < size) {
+    while (bufferStart + fill < size && signal?.aborted !== true) {
       const want = Math.min(capacity - fill, size - bufferStart - fill);
       const read = await file.readAt(buffer.subarray(fill, fill + want), bufferStart + fill);
       if (read === 0) break;

@@ -73,6 +73,19 @@ export interface TranscriptReaderOptions {
   maxLineBytes?: number;
 }
 
+/** Options for {@linkcode TranscriptReader.refresh}. */
+export interface RefreshOptions {
+  /**
+   * Stops the refresh early, between two reads of the file (at most one read buffer, 1 MiB,
+   * apart). An aborted refresh resolves, never rejects: with the facts of the lines read so
+   * far and no error; the next refresh reads on from there. Check `signal.aborted` to know
+   * the facts may be behind the file.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+}
+
 /** What {@linkcode TranscriptReader.refresh} returns. */
 export interface RefreshResult {
   /** The facts of every complete line read so far (the last facts, on an error). */
@@ -190,20 +203,23 @@ export class TranscriptReader {
    * rejects: when the transcript cannot be read, the result carries a
    * {@linkcode TranscriptError} and the last facts.
    *
+   * @param options Options; see {@linkcode RefreshOptions}.
    * @returns The facts of every complete line read so far, and the error, if any.
    */
-  refresh(): Promise<RefreshResult> {
-    const result = this.#queue.then(() => this.#refresh());
+  refresh(options: RefreshOptions = {}): Promise<RefreshResult> {
+    const { signal } = options;
+    const result = this.#queue.then(() => this.#refresh(signal));
     this.#queue = result;
     return result;
   }
 
-  async #refresh(): Promise<RefreshResult> {
+  async #refresh(signal: AbortSignal | undefined): Promise<RefreshResult> {
+    if (signal?.aborted === true) return { facts: this.#state.facts() };
     let file: OpenTranscript | undefined;
     try {
       file = await openTranscript(this.#path);
       await this.#startOverIfReplaced(file);
-      await this.#scanner.scan(file, file.size, this.#state);
+      await this.#scanner.scan(file, file.size, this.#state, signal);
       await this.#updateHead(file);
       return { facts: this.#state.facts() };
     } catch (error) {

@@ -12,6 +12,7 @@ import {
   TranscriptError,
   TranscriptReader,
 } from "@brigade/transcript/reader";
+import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
 
 const NONE: Facts = { model: "", contextUsedTokens: 0, hasContext: false };
 
@@ -287,5 +288,35 @@ Deno.test("TranscriptReader runs concurrent refreshes one after another", async 
     const results = await Promise.all([first, second, reader.refresh()]);
     for (const result of results) assert.equal(result.error, undefined);
     assert.deepEqual(results[2]!.facts, facts("claude-opus-4-6", 1002));
+  });
+});
+
+Deno.test("TranscriptReader.refresh() stops early when aborted and goes on later", async (t) => {
+  await withDir(async (dir) => {
+    const path = `${dir}/abort.jsonl`;
+    const lines = Array.from({ length: 400 }, (_, i) => turn(`model-${i}`, i)).join("");
+    await Deno.writeTextFile(path, lines);
+    await t.step("an aborted signal: no read, the last facts", async () => {
+      const reader = new TranscriptReader(path);
+      const result = await reader.refresh({ signal: AbortSignal.abort() });
+      assert.deepEqual(result, { facts: NONE });
+      assert.deepEqual(await ok(reader), facts("model-399", 1399));
+    });
+    await t.step("aborted between two reads: the facts of a prefix, then the rest", async () => {
+      const reader = new TranscriptReader(path, { [READ_BUFFER_BYTES_OPTION]: 4096 } as object);
+      let checks = 0;
+      // Aborts once a few reads are done.
+      const signal = {
+        get aborted(): boolean {
+          return ++checks > 3;
+        },
+      } as AbortSignal;
+      const early = await reader.refresh({ signal });
+      assert.equal(early.error, undefined);
+      assert.ok(early.facts.hasContext, "some lines were read");
+      assert.notDeepEqual(early.facts, facts("model-399", 1399), "not all of them");
+      assert.match(early.facts.model, /^model-\d+$/);
+      assert.deepEqual(await ok(reader), facts("model-399", 1399));
+    });
   });
 });
