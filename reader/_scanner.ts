@@ -135,7 +135,8 @@ export class LineScanner {
       if (long !== null) {
         const over = long.seen > this.#maxLineBytes;
         const text = over ? "" : latin1(buffer, 0, fill);
-        const newline = over ? buffer.indexOf(NEWLINE, 0) : text.indexOf("\n");
+        // Only `buffer[0, fill)` is this read's: the rest may hold an earlier scan's bytes.
+        const newline = over ? buffer.subarray(0, fill).indexOf(NEWLINE) : text.indexOf("\n");
         const piece = newline === -1 ? fill : newline;
         if (!over) long.flags.scan(newline === -1 ? text : text.slice(0, newline));
         long.seen += piece;

@@ -98,3 +98,22 @@ Deno.test("LineScanner re-reads an unterminated short line, never a consumed one
   assert.equal(file.bytesRead - before, second.length, "only the pending line is read again");
   assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
 });
+
+Deno.test("LineScanner never reads a newline left in a reused buffer by another scan", async () => {
+  const lines = new GrowingFile();
+  const long = new GrowingFile();
+  const a = new LineScanner(100, 256);
+  const b = new LineScanner(100, 256);
+  const state = new FactsState();
+  long.append(turn("a", 1) + "y".repeat(300)); // a line over the cap, still growing
+  await b.scan(long, long.bytes.length, state);
+  lines.append("x\n".repeat(1_000)); // fills the shared buffer with newlines
+  await a.scan(lines, lines.bytes.length, new FactsState());
+  long.append("y".repeat(10));
+  await b.scan(long, long.bytes.length, state);
+  assert.equal(b.offset, turn("a", 1).length, "still at the start of the long line");
+  long.append("\n" + turn("b", 2));
+  await b.scan(long, long.bytes.length, state);
+  assert.equal(b.offset, long.bytes.length);
+  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+});
