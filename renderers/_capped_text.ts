@@ -24,6 +24,7 @@ export class CappedText {
   #headBytes = 0;
   #headFull = false;
   #tail: string[] = [];
+  #tailSizes: number[] = [];
   #tailBytes = 0;
   #total = 0;
 
@@ -46,29 +47,41 @@ export class CappedText {
   /** Appends a piece. */
   push(piece: string): void {
     let rest = piece;
-    this.#total += utf8Length(piece);
+    let size = utf8Length(piece);
+    this.#total += size;
     if (!this.#headFull) {
+      if (this.#headBytes + size <= this.#half) {
+        this.#head += piece;
+        this.#headBytes += size;
+        return;
+      }
       const fit = utf8Head(rest, this.#half - this.#headBytes);
+      const fitSize = utf8Length(fit);
       this.#head += fit;
-      this.#headBytes += utf8Length(fit);
-      rest = rest.slice(fit.length);
-      if (rest === "") return;
+      this.#headBytes += fitSize;
       this.#headFull = true;
+      rest = rest.slice(fit.length);
+      size -= fitSize;
     }
     this.#tail.push(rest);
-    this.#tailBytes += utf8Length(rest);
+    this.#tailSizes.push(size);
+    this.#tailBytes += size;
     this.#trimTail();
   }
 
   /** Drops whole tail pieces no longer needed: only once the text is past the cap. */
   #trimTail(): void {
     if (this.#total <= this.#cap) return;
-    while (this.#tail.length > 1) {
-      const first = utf8Length(this.#tail[0]!);
-      if (this.#tailBytes - first < this.#half) break;
-      this.#tail.shift();
-      this.#tailBytes -= first;
+    let drop = 0;
+    let bytes = this.#tailBytes;
+    while (drop < this.#tail.length - 1 && bytes - this.#tailSizes[drop]! >= this.#half) {
+      bytes -= this.#tailSizes[drop]!;
+      drop++;
     }
+    if (drop === 0) return;
+    this.#tail.splice(0, drop);
+    this.#tailSizes.splice(0, drop);
+    this.#tailBytes = bytes;
   }
 
   /** The bytes the cap removed: 0 while the whole fits. */

@@ -15,8 +15,14 @@ function isLow(unit: number): boolean {
   return unit >= 0xdc00 && unit <= 0xdfff;
 }
 
+const encoder = new TextEncoder();
+// Short texts are measured by the native encoder into this reused buffer: about
+// twice as fast as a JavaScript loop, and no allocation per call.
+const scratch = new Uint8Array(3 * 8192);
+
 /** The UTF-8 size of `text` in bytes. */
 export function utf8Length(text: string): number {
+  if (text.length <= 8192) return encoder.encodeInto(text, scratch).written;
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -33,6 +39,10 @@ export function utf8Length(text: string): number {
 /** The longest prefix of `text` whose UTF-8 size is at most `maxBytes`. */
 export function utf8Head(text: string, maxBytes: number): string {
   if (text.length <= maxBytes / 3) return text; // fast path: even all-3-byte text fits
+  if (maxBytes <= scratch.length) {
+    // encodeInto stops at the last whole code point that fits: `read` is that prefix's length.
+    return text.slice(0, encoder.encodeInto(text, scratch.subarray(0, maxBytes)).read);
+  }
   let bytes = 0;
   let i = 0;
   while (i < text.length) {
