@@ -3,7 +3,8 @@
 /**
  * Dream over generated 10k- and 1M-event logs against JSON.parse of the same
  * lines: medians of several runs, ratios from the same run, and each case's
- * peak RSS (VmHWM, runtime included), every case in its own process.
+ * peak RSS (VmHWM, runtime included), every case in its own process (run with
+ * --allow-all: Deno grants /proc/self/status to nothing less).
  *
  *   deno task bench:dream [--runs=3]
  *
@@ -11,6 +12,7 @@
  */
 
 import { ensureLog } from "./_generate.ts";
+import type { LogEntry } from "../mod.ts";
 
 const SIZES = [10_000, 1_000_000];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
@@ -24,7 +26,15 @@ interface Sample {
 /** One case in a child process: `parse` (JSON.parse of every line) or `dream`. */
 async function child(kind: string, path: string): Promise<Sample> {
   const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", import.meta.filename!, "--child", kind, path],
+    args: [
+      "run",
+      "--allow-all",
+      "--v8-flags=--expose-gc",
+      import.meta.filename!,
+      "--child",
+      kind,
+      path,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -56,6 +66,22 @@ async function runChild(kind: string, path: string): Promise<void> {
       rest = text.slice(start);
     }
     note = `${lines} lines`;
+  } else if (kind === "heap") {
+    // Retained heap, not garbage: collect every 10,000 entries and keep the largest reading.
+    const gc = (globalThis as { gc?: () => void }).gc!;
+    let most = 0;
+    let seen = 0;
+    async function* sampled(): AsyncGenerator<LogEntry> {
+      for await (const entry of fromNdjson(path)) {
+        if (++seen % 10_000 === 0) {
+          gc();
+          most = Math.max(most, Deno.memoryUsage().heapUsed);
+        }
+        yield entry;
+      }
+    }
+    await renderDream(sampled());
+    note = `max retained heap ${(most / 2 ** 20).toFixed(2)} MB`;
   } else {
     const dream = await renderDream(fromNdjson(path));
     note = `${new TextEncoder().encode(dream.text).length} B text, ${dream.elidedBytes} B elided`;
@@ -79,6 +105,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < runs; i++) {
       for (const kind of ["parse", "dream"]) samples[kind]!.push(await child(kind, path));
     }
+    const heap = await child("heap", path);
     const parse = median(samples.parse!.map((s) => s.ms));
     const dream = median(samples.dream!.map((s) => s.ms));
     const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;

@@ -15,7 +15,7 @@ import type { LogEntry, Scope } from "../events/types.ts";
 import { createRegistry } from "../renderers/builtin.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
-import { INDEX_COLUMNS, indexLine } from "../renderers/dream_index.ts";
+import { INDEX_COLUMNS, indexLine, indexRenderer } from "../renderers/dream_index.ts";
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { loadConfiguredRenderers, UsageError } from "./_config.ts";
 import { sessionFileName, writeAtomic } from "./_output.ts";
@@ -130,11 +130,10 @@ class RenderRun {
       const sessionId = this.#command.session;
       const scope = this.#command.scope ?? "session";
       await this.#sessions(fromManagedAgents({ sessionId, scope }), []);
+    } else if (this.#renderer === indexRenderer) {
+      await this.#index();
     } else {
-      const inputs = this.#command.inputs.length > 0
-        ? this.#command.inputs
-        : [fileURLToPath(EXAMPLE)];
-      for (const input of inputs) await this.#file(input);
+      for (const input of this.#inputs()) await this.#file(input);
     }
     if (this.#progress && this.#rendered + this.#failed > 1) console.error();
     if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
@@ -144,20 +143,46 @@ class RenderRun {
     return this.#failed > 0 ? 1 : 0;
   }
 
-  async #file(input: string): Promise<void> {
+  #inputs(): string[] {
+    return this.#command.inputs.length > 0 ? this.#command.inputs : [fileURLToPath(EXAMPLE)];
+  }
+
+  /** One input's entries; `problems` collects the lines skipped as they come. */
+  #source(input: string, problems: string[]): AsyncIterable<LogEntry> {
     const name = input === "-" ? "stdin" : input;
-    const problems: string[] = [];
     if (isClaudeCode(input, this.#command.format)) {
       // A Claude Code transcript is tolerant by nature: bad lines are skipped, as Claude Code does.
-      await this.#sessions(fromClaudeCode(input), problems, name);
-      return;
+      return fromClaudeCode(input);
     }
-    const source = fromNdjson(input === "-" ? Deno.stdin.readable : input, {
+    return fromNdjson(input === "-" ? Deno.stdin.readable : input, {
       ...(input === "-" ? { name, sessionId: name } : {}),
       skipInvalid: true,
       onInvalid: (line, reason) => problems.push(`${name}:${line}: ${reason}`),
     });
-    await this.#sessions(source, problems, name);
+  }
+
+  async #file(input: string): Promise<void> {
+    const problems: string[] = [];
+    await this.#sessions(this.#source(input, problems), problems, input === "-" ? "stdin" : input);
+  }
+
+  /** The index renderer reads every input as one batch: one INDEX.md for all sessions. */
+  async #index(): Promise<void> {
+    const text = await indexRenderer.render(this.#batch());
+    await this.#emit({ sessionId: "INDEX", text });
+  }
+
+  async *#batch(): AsyncGenerator<LogEntry, void, undefined> {
+    for (const input of this.#inputs()) {
+      const problems: string[] = [];
+      try {
+        yield* scoped(this.#source(input, problems), this.#command.scope);
+        if (this.#flush(problems)) this.#fail(`${input} has malformed lines`);
+      } catch (error) {
+        this.#flush(problems);
+        this.#fail((error as Error).message);
+      }
+    }
   }
 
   /** Renders each session of a source; `problems` collects its skipped lines as they come. */
@@ -229,7 +254,9 @@ class RenderRun {
   }
 
   async #emitToDir(dir: string, rendered: Rendered): Promise<void> {
-    const name = await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
+    const name = this.#renderer === indexRenderer
+      ? "INDEX.md"
+      : await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
     if (this.#written.has(name)) {
       this.#fail(
         `session "${rendered.sessionId}" appears twice in the input; its second run was not written`,

@@ -192,3 +192,63 @@ Deno.test("render reads a *.jsonl file as a Claude Code transcript", async () =>
     "as a log, its records are unknown events",
   );
 });
+
+Deno.test("render --renderer dream --out DIR writes a markdown file per session and INDEX.md", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      [line(1, "sesn_a", "first · question"), line(1, "sesn_b", "second")].join("\n"),
+    );
+    await Deno.writeTextFile(`${dir}/c.ndjson`, line(1, "sesn_c", "third"));
+    const run = await render([
+      "--renderer",
+      "dream",
+      "--out",
+      `${dir}/out`,
+      `${dir}/a.ndjson`,
+      `${dir}/c.ndjson`,
+    ], {});
+    assert.equal(run.code, 2, "an --out that does not exist and has no trailing / is a file");
+    const ok = await render([
+      "--renderer",
+      "dream",
+      "--out",
+      `${dir}/out/`,
+      `${dir}/a.ndjson`,
+      `${dir}/c.ndjson`,
+    ]);
+    assert.equal(ok.code, 0, ok.stderr);
+    const names = (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort();
+    assert.deepEqual(names, ["INDEX.md", "sesn_a.md", "sesn_b.md", "sesn_c.md"]);
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    const rows = index.split("\n").filter((row) => row.startsWith("- "));
+    assert.deepEqual(rows.map((row) => row.split(" · ").slice(0, 2).join(" · ")), [
+      "- 1 · sesn_a",
+      "- 2 · sesn_b",
+      "- 3 · sesn_c",
+    ]);
+    assert.ok(rows[0]!.endsWith(" · first · question"));
+    assert.match(
+      await Deno.readTextFile(`${dir}/out/sesn_a.md`),
+      /^# Session sesn_a\n\n### user\n\nfirst/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render --renderer index reads every input as one batch", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, line(1, "sesn_a", "alpha"));
+    await Deno.writeTextFile(`${dir}/b.ndjson`, line(1, "sesn_b", "beta"));
+    const run = await render(["--renderer", "index", `${dir}/a.ndjson`, `${dir}/b.ndjson`]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^# Index\n/);
+    assert.match(run.stdout, /^- 1 · sesn_a · .* · alpha$/m);
+    assert.match(run.stdout, /^- 2 · sesn_b · .* · beta$/m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
