@@ -103,12 +103,13 @@ export interface RefreshResult {
  * not begin with (a switch the attachment missed); the latest bare id when no attachment was
  * seen; `""` when neither was. The context is `input_tokens + cache_creation_input_tokens +
  * cache_read_input_tokens` of the latest usable assistant record with a valid usage. A usable
- * record is neither a sidechain (`isSidechain: true`) nor a `"<synthetic>"` turn. A count is
- * valid when it is an integer ≥ 0 (absent or `null` is 0): a negative count voids the usage
- * (the record still names its model), a count of another type voids the whole record. Lines
- * that are not JSON, not objects, of other record types or with a member of the wrong type
- * are skipped. Invalid UTF-8 and lone surrogates read as U+FFFD; a duplicated member takes
- * its last value.
+ * record is neither a sidechain (`isSidechain: true`, a subagent's turn; a sidechain model
+ * attachment is skipped too) nor a `"<synthetic>"` turn. A count is valid when it is an
+ * integer ≥ 0 (absent or `null` is 0): a negative count voids the usage (the record still
+ * names its model), a count of another type voids the whole record. A `null` member reads as
+ * absent; an empty id names no model. Lines that are not JSON, not objects, of other record
+ * types or with a member of the wrong type are skipped. Invalid UTF-8 and lone surrogates read
+ * as U+FFFD; a duplicated member takes its last value.
  *
  * Reading is incremental and by complete lines: a final line without its newline waits for
  * it. A file shorter than what was read, or replaced by another (a new `dev`/`ino`, or new
