@@ -204,10 +204,13 @@ Deno.test("TranscriptReader refuses what is not a regular file", async (t) => {
       assertError(result, "not_regular", dir);
       assert.deepEqual(result.facts, NONE);
     });
+    const posix = Deno.build.os !== "windows";
     await t.step("/dev/null", async () => {
+      if (!posix) return;
       assertError(await new TranscriptReader("/dev/null").refresh(), "not_regular", "/dev/null");
     });
     await t.step("a FIFO, promptly and without a writer", async () => {
+      if (!posix) return;
       const fifo = `${dir}/fifo.jsonl`;
       const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
       assert.ok(made.success, "mkfifo");
