@@ -85,9 +85,11 @@ export async function* fromNdjson(
   const stream = isStream ? input : await openFile(input, name);
   const parse = lineParser({ ...options, name, sessionId });
   let lineNumber = 0;
-  for await (const line of lines(stream, name, options.signal)) {
-    const entry = parse(line, ++lineNumber);
-    if (entry !== undefined) yield entry;
+  for await (const batch of lineBatches(stream, name, options.signal)) {
+    for (const line of batch) {
+      const entry = parse(line, ++lineNumber);
+      if (entry !== undefined) yield entry;
+    }
   }
 }
 
@@ -130,14 +132,15 @@ async function openFile(path: string | URL, name: string): Promise<ReadableStrea
 
 /**
  * Splits a byte stream into text lines (without their `\n`), decoding UTF-8
- * leniently. The stream is cancelled, closing a file behind it, when the
- * consumer stops early.
+ * leniently; one batch per chunk read, so a line costs no await of its own.
+ * The stream is cancelled, closing a file behind it, when the consumer stops
+ * early.
  */
-async function* lines(
+async function* lineBatches(
   stream: ReadableStream<Uint8Array>,
   name: string,
   signal: AbortSignal | undefined,
-): AsyncGenerator<string, void, undefined> {
+): AsyncGenerator<string[], void, undefined> {
   const decoder = new TextDecoder();
   const reader = stream.getReader();
   let rest = "";
@@ -152,15 +155,17 @@ async function* lines(
       });
       if (done) break;
       const text = rest + decoder.decode(value, { stream: true });
+      const batch: string[] = [];
       let start = 0;
       for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-        yield text.slice(start, end);
+        batch.push(text.slice(start, end));
         start = end + 1;
       }
       rest = text.slice(start);
+      if (batch.length > 0) yield batch;
     }
     rest += decoder.decode();
-    if (rest !== "") yield rest;
+    if (rest !== "") yield [rest];
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
