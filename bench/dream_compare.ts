@@ -119,7 +119,7 @@ async function main(): Promise<void> {
         (size / dream * 1000).toFixed(0)
       } | ${(dream / parse).toFixed(2)}× | ${peak("dream").toFixed(1)} MB | ${
         samples.dream![0]!.note
-      } |`,
+      }; ${heap.note} |`,
     );
   }
   console.log(`runs: ${runs} (medians)\n`);
