@@ -71,7 +71,7 @@ async function runChild(kind: string, path: string): Promise<void> {
     const gc = (globalThis as { gc?: () => void }).gc!;
     let most = 0;
     let seen = 0;
-    async function* sampled(): AsyncGenerator<LogEntry> {
+    const sampled = async function* (): AsyncGenerator<LogEntry> {
       for await (const entry of fromNdjson(path)) {
         if (++seen % 10_000 === 0) {
           gc();
@@ -79,7 +79,7 @@ async function runChild(kind: string, path: string): Promise<void> {
         }
         yield entry;
       }
-    }
+    };
     await renderDream(sampled());
     note = `max retained heap ${(most / 2 ** 20).toFixed(2)} MB`;
   } else {
