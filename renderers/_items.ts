@@ -34,6 +34,9 @@ export interface Item {
   body: string;
 }
 
+/** How many tool calls' names are remembered for their results. */
+const TOOL_NAMES_KEPT = 4_096;
+
 const RESULT_LINKS: Record<string, string> = {
   "agent.tool_result": "tool_use_id",
   "agent.mcp_tool_result": "mcp_tool_use_id",
@@ -42,8 +45,8 @@ const RESULT_LINKS: Record<string, string> = {
 };
 
 /**
- * Labels and bodies of the renderers' items. It remembers each tool call's name
- * by the call event's id, so a result names the tool it answers.
+ * Labels and bodies of the renderers' items. It remembers the latest tool
+ * calls' names by the call event's id, so a result names the tool it answers.
  */
 export class ItemRenderer {
   #book: ThreadBook;
@@ -91,13 +94,26 @@ export class ItemRenderer {
     }
   }
 
+  /**
+   * Remembers a call's tool name for its result. Only the latest calls are
+   * kept: a result follows its call closely, and a log of a million calls must
+   * not grow the renderer's memory (a result whose call is forgotten reads
+   * `tool result`).
+   */
+  #remember(id: string, tool: string): void {
+    this.#tools.set(id, tool);
+    if (this.#tools.size > TOOL_NAMES_KEPT) {
+      this.#tools.delete(this.#tools.keys().next().value!);
+    }
+  }
+
   #speaker(key: string): string {
     return this.#book.speaker(key);
   }
 
   #call(event: Record<string, unknown>, here: string): Item {
     const tool = toolName(event);
-    if (typeof event.id === "string") this.#tools.set(event.id, tool);
+    if (typeof event.id === "string") this.#remember(event.id, tool);
     const caller = typeof event.session_thread_id === "string" && event.session_thread_id !== ""
       ? this.#book.key(event.session_thread_id)
       : here;

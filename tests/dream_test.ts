@@ -178,3 +178,21 @@ Deno.test("renderIndex() numbers the sessions of a batch from 1 in input order",
   assert.match(lines[4]!, /^- 1 · sesn_b · {2}· 1 · \d+ · Fix CI$/);
   assert.match(lines[5]!, /^- 2 · sesn_a · {2}· 1 · \d+ · Ship · it$/);
 });
+
+Deno.test("renderDream() remembers only the latest tool calls, so its memory does not grow with the log", async () => {
+  const calls: SessionEvent[] = Array.from({ length: 5_000 }, (_, i) => ({
+    id: `call_${i}`,
+    type: "agent.tool_use",
+    name: "bash",
+    input: { n: i },
+  }));
+  const result = (callId: string): SessionEvent => ({
+    id: id(),
+    type: "agent.tool_result",
+    tool_use_id: callId,
+    content: `result of ${callId}`,
+  });
+  const dream = await renderDream(entries([...calls, result("call_4999"), result("call_0")]));
+  assert.match(dream.text, /### tool bash → agent\n\nresult of call_4999\n/);
+  assert.match(dream.text, /### tool result → agent\n\nresult of call_0\n$/);
+});
