@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import { byteLines } from "./_claude_code_lines.ts";
-import { EventSourceError } from "./errors.ts";
+import { baseName, openFile, pathText } from "./_file_source.ts";
 import type { ContentBlock, LogEntry, SessionEvent } from "./types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
@@ -128,7 +128,7 @@ export async function* fromClaudeCode(
   }
   const name = pathText(path);
   const sessionId = options.sessionId ?? baseName(name);
-  const stream = await openFile(path, name);
+  const stream = await openFile(path, name, "Claude Code transcript");
   const decoder = new TextDecoder();
   let seq = 0;
   for await (const raw of byteLines(stream, maxLineBytes, options.signal)) {
@@ -149,46 +149,6 @@ export async function* fromClaudeCode(
     for (const { threadId, event } of mapped) {
       yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
     }
-  }
-}
-
-function pathText(path: string | URL): string {
-  return typeof path === "string" ? path : decodeURIComponent(path.pathname);
-}
-
-/** The last path segment without its extension: `p/x.jsonl` → `x`. */
-function baseName(path: string): string {
-  const segment = path.split(/[\\/]/).pop() ?? path;
-  const dot = segment.lastIndexOf(".");
-  return dot > 0 ? segment.slice(0, dot) : segment;
-}
-
-async function openFile(path: string | URL, name: string): Promise<ReadableStream<Uint8Array>> {
-  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
-  if (deno === undefined) {
-    throw new EventSourceError("Cannot open a Claude Code transcript outside Deno", {
-      source: name,
-    });
-  }
-  try {
-    const file = await deno.open(path, { read: true });
-    if ((await file.stat().catch(() => undefined))?.isDirectory) {
-      file.close();
-      throw new deno.errors.IsADirectory(name);
-    }
-    return file.readable;
-  } catch (error) {
-    const why = error instanceof deno.errors.NotFound
-      ? "no such file"
-      : error instanceof deno.errors.PermissionDenied
-      ? "permission denied"
-      : error instanceof deno.errors.IsADirectory
-      ? "it is a directory"
-      : "it cannot be read";
-    throw new EventSourceError(`Cannot open the Claude Code transcript: ${why}`, {
-      source: name,
-      cause: error,
-    });
   }
 }
 

@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import { EventSourceError } from "./errors.ts";
+import { baseName, openFile, pathText } from "./_file_source.ts";
 import type { LogEntry, SessionEvent } from "./types.ts";
 import { entryProblem, eventProblem } from "./_validate.ts";
 
@@ -82,7 +83,7 @@ export async function* fromNdjson(
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
-  const stream = isStream ? input : await openFile(input, name);
+  const stream = isStream ? input : await openFile(input, name, "file");
   const parse = lineParser({ ...options, name, sessionId });
   let lineNumber = 0;
   for await (const batch of lineBatches(stream, name, options.signal)) {
@@ -90,43 +91,6 @@ export async function* fromNdjson(
       const entry = parse(line, ++lineNumber);
       if (entry !== undefined) yield entry;
     }
-  }
-}
-
-function pathText(path: string | URL): string {
-  return typeof path === "string" ? path : decodeURIComponent(path.pathname);
-}
-
-/** The last path segment without its extension: `logs/sesn_1.ndjson` → `sesn_1`. */
-function baseName(path: string): string {
-  const segment = path.split(/[\\/]/).pop() ?? path;
-  const dot = segment.lastIndexOf(".");
-  return dot > 0 ? segment.slice(0, dot) : segment;
-}
-
-async function openFile(path: string | URL, name: string): Promise<ReadableStream<Uint8Array>> {
-  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
-  if (deno === undefined) {
-    throw new EventSourceError("Cannot open a path outside Deno: pass a ReadableStream", {
-      source: name,
-    });
-  }
-  try {
-    const file = await deno.open(path, { read: true });
-    if ((await file.stat().catch(() => undefined))?.isDirectory) {
-      file.close();
-      throw new deno.errors.IsADirectory(name);
-    }
-    return file.readable;
-  } catch (error) {
-    const why = error instanceof deno.errors.NotFound
-      ? "no such file"
-      : error instanceof deno.errors.PermissionDenied
-      ? "permission denied"
-      : error instanceof deno.errors.IsADirectory
-      ? "it is a directory"
-      : "it cannot be read";
-    throw new EventSourceError(`Cannot open the file: ${why}`, { source: name, cause: error });
   }
 }
 
