@@ -37,7 +37,8 @@ Options:
   -r, --renderer NAME   the renderer (default: grader)
   -o, --out PATH        write to PATH: a file for one session, a folder (existing,
                         or given with a trailing "/") for one file per session
-      --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY)
+      --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY;
+                        ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com)
       --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
                         thread (the default for files; --session defaults to "session")
   -f, --force           overwrite existing output files
@@ -129,7 +130,10 @@ class RenderRun {
     if (this.#command.session !== undefined) {
       const sessionId = this.#command.session;
       const scope = this.#command.scope ?? "session";
-      await this.#sessions(fromManagedAgents({ sessionId, scope }), []);
+      // ANTHROPIC_BASE_URL points at a proxy or gateway, as in Anthropic's SDKs.
+      const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
+      const source = fromManagedAgents({ sessionId, scope, ...(baseUrl ? { baseUrl } : {}) });
+      await this.#sessions(source, []);
     } else if (this.#renderer === indexRenderer) {
       await this.#index();
     } else {

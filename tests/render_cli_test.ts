@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { fromNdjson, renderGrader } from "../mod.ts";
+import { startFakeApi } from "./_managed_agents_server.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const CLI = new URL("cli/render.ts", ROOT).pathname;
@@ -250,5 +251,49 @@ Deno.test("render --renderer index reads every input as one batch", async () => 
     assert.match(run.stdout, /^- 2 · sesn_b · .* · beta$/m);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render --session renders a session straight from the Managed Agents API", async () => {
+  const key = "sk-ant-api03-cli-test-key-000000000000";
+  const event = (id: string, type: string, text: string): Record<string, unknown> => ({
+    id,
+    type,
+    processed_at: `2026-09-14T10:00:0${id.at(-1)}Z`,
+    content: [{ type: "text", text }],
+  });
+  const api = startFakeApi({
+    apiKey: key,
+    sessions: [{
+      id: "sesn_live",
+      events: [
+        event("sevt_1", "user.message", "Is it up?"),
+        event("sevt_2", "agent.message", "Yes."),
+      ],
+    }],
+  });
+  try {
+    const command = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--config",
+        CONFIG,
+        "--allow-read",
+        "--allow-net=127.0.0.1",
+        "--allow-env",
+        CLI,
+        "--session",
+        "sesn_live",
+      ],
+      env: { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: api.baseUrl, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    });
+    const { code, stdout, stderr } = await command.output();
+    assert.equal(code, 0, new TextDecoder().decode(stderr));
+    assert.equal(new TextDecoder().decode(stdout), "[user]\nIs it up?\n\n[agent]\nYes.\n");
+    assert.ok(api.requests.every((request) => request.headers.get("x-api-key") === key));
+  } finally {
+    await api.shutdown();
   }
 });
