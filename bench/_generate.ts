@@ -28,6 +28,8 @@
  * @module
  */
 
+import { makeRandom } from "../tests/_random.ts";
+
 /** Bump when the output changes, so stale logs are regenerated. */
 export const GENERATOR_VERSION = 1;
 
@@ -150,18 +152,6 @@ async function writeAll(file: Deno.FsFile, text: string): Promise<void> {
 
 // ---------------------------------------------------------------------------
 // Randomness and text
-
-/** A small deterministic pseudo-random generator (mulberry32). */
-function makeRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return function next(): number {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Random = () => number;
 

@@ -10,6 +10,8 @@
  * @module
  */
 
+import { makeRandom } from "../tests/_random.ts";
+
 const SESSION_ID = "78368290-ee0b-474f-8052-bb65a9a581d6";
 const ENVELOPE = `"isSidechain":false,"userType":"external","cwd":"/Users/dev/Repositories/cli",` +
   `"sessionId":"${SESSION_ID}","version":"2.1.301","gitBranch":"main","slug":"squishy-launching-kernighan"`;
@@ -20,18 +22,6 @@ export interface GeneratedFacts {
   model: string;
   /** The context tokens of the last assistant record. */
   contextUsedTokens: number;
-}
-
-/** A small deterministic pseudo-random generator (mulberry32). */
-export function makeRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return function next(): number {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = [

@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { type Facts, TranscriptReader } from "@brigade/transcript/reader";
 import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
 import { naiveFacts } from "./reader_naive.ts";
+import { makeRandom as random } from "./_random.ts";
 
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url);
 
@@ -42,18 +43,6 @@ const EXPECTED: Record<string, Facts> = {
     hasContext: true,
   },
 };
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return function next(): number {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Cut points: random sizes, plus cuts inside multi-byte characters and right at newlines. */
 function cuts(bytes: Uint8Array, next: () => number): number[] {
