@@ -59,7 +59,7 @@ export type RendererRegistryErrorCode = "unknown_renderer" | "duplicate_renderer
  * import { createRegistry, RendererRegistryError } from "@brigade/transcript";
  * import assert from "node:assert/strict";
  *
- * const error = assert.throws(() => createRegistry().resolve("gradr"), RendererRegistryError);
+ * assert.throws(() => createRegistry().resolve("gradr"), RendererRegistryError);
  * ```
  */
 export class RendererRegistryError extends Error {
