@@ -9,6 +9,14 @@ import { describe, entryProblem } from "./_validate.ts";
  * The keyset page a log is read in: large enough that a long session is not a
  * thousand round trips, small enough that one page of tool results is not
  * itself the memory bound the dream cap exists to hold.
+ *
+ * @example Usage
+ * ```ts
+ * import { DREAM_PAGE_SIZE } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DREAM_PAGE_SIZE, 200);
+ * ```
  */
 export const DREAM_PAGE_SIZE: number = 200;
 

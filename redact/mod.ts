@@ -19,7 +19,17 @@
  * @module
  */
 
-/** What every redacted secret becomes. */
+/**
+ * What every redacted secret becomes.
+ *
+ * @example Usage
+ * ```ts
+ * import { redact, REDACTED_SECRET } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(redact("AKIAIOSFODNN7EXAMPLE"), REDACTED_SECRET);
+ * ```
+ */
 export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
 
 /**

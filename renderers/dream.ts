@@ -12,17 +12,51 @@ import { oneSession } from "./_session.ts";
 import { ThreadBook } from "./_threads.ts";
 import type { Renderer } from "./registry.ts";
 
-/** The most UTF-8 bytes of one event's body in a dream, cut after redaction. */
+/**
+ * The most UTF-8 bytes of one event's body in a dream, cut after redaction.
+ *
+ * @example Usage
+ * ```ts
+ * import { DREAM_EVENT_BUDGET, renderDream } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const dream = await renderDream([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
+ * }]);
+ * assert.ok(dream.text.includes(`${"x".repeat(DREAM_EVENT_BUDGET)}\n[cut: 3000 more bytes]`));
+ * ```
+ */
 export const DREAM_EVENT_BUDGET: number = 2_000;
 
 /**
  * The most UTF-8 bytes of one dream's text, elision marker included, so a
  * hundred dreams are at most 2.4 MiB. It is a memory bound as well as a
  * length: the renderer holds at most a head and a tail of half of it.
+ *
+ * @example Usage
+ * ```ts
+ * import { DREAM_TRANSCRIPT_CAP } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(DREAM_TRANSCRIPT_CAP, 24 * 1024);
+ * ```
  */
 export const DREAM_TRANSCRIPT_CAP: number = 24 * 1024;
 
-/** The smallest `cap` {@linkcode renderDream} accepts. */
+/**
+ * The smallest `cap` {@linkcode renderDream} accepts.
+ *
+ * @example Usage
+ * ```ts
+ * import { DREAM_MIN_CAP, renderDream } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(() => renderDream([], { cap: DREAM_MIN_CAP - 1 }), RangeError);
+ * ```
+ */
 export const DREAM_MIN_CAP: number = 1024;
 
 const FIRST_USER_CODE_POINTS = 200;

@@ -7,7 +7,18 @@ import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
 import { utf8Length } from "./_utf8.ts";
 import type { Renderer } from "./registry.ts";
 
-/** The INDEX.md line that names the columns of {@linkcode indexLine}'s rows. */
+/**
+ * The INDEX.md line that names the columns of {@linkcode indexLine}'s rows.
+ *
+ * @example Usage
+ * ```ts
+ * import { INDEX_COLUMNS, renderIndex } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const index = await renderIndex([]);
+ * assert.equal(index, `# Index\n\n${INDEX_COLUMNS}\n\n`);
+ * ```
+ */
 export const INDEX_COLUMNS: string =
   "Columns: seq · session_id · created_at · turns · bytes · first user message";
 
