@@ -3,63 +3,137 @@
 
 import type { LogEntry } from "../events/types.ts";
 
-/** An entry on its way to the grader, with whether it may move. */
-export interface OrderedItem {
-  /** The entry. */
+/** An entry whose text is already worked out (redacted and cut), on its way out. */
+export interface Prepared {
+  /** The entry; a held one without its content, which `text` replaces. */
   entry: LogEntry;
-  /** A message a model request consumes: it moves past its thread's in-flight request. */
-  movable: boolean;
+  /** The item's text, redacted if asked and cut to the item budget, note included. */
+  text: string;
+  /** The UTF-8 bytes the item budget cut. */
+  cutBytes: number;
 }
 
 interface Held {
-  item: OrderedItem;
+  prepared: Prepared;
   arrival: number;
+  bytes: number;
 }
 
 /**
- * Reorders a thread's messages to where its model consumed them. A movable
- * item that arrives while its thread has a model request in flight (between
- * `span.model_request_start` and the end naming that start) is held and
- * released just before that thread's next `span.model_request_start`; what is
- * still held at the end comes last, in arrival order. Windows are per thread.
- * An end with no matching start is ignored. The span events themselves are
- * consumed here and not yielded.
+ * How many model requests in flight are remembered, across all threads. A
+ * session has one per thread at a time; a log of millions of starts that
+ * never end must not grow the grader's memory, so the oldest are forgotten
+ * (as if they had ended).
  */
-export async function* consumptionOrder(
-  items: AsyncIterable<OrderedItem>,
-): AsyncGenerator<OrderedItem, void, undefined> {
-  const open = new Map<string, Set<string>>();
-  const held = new Map<string, Held[]>();
-  let arrival = 0;
-  for await (const item of items) {
-    const thread = item.entry.thread_id ?? "";
-    const event = item.entry.event;
-    if (event.type === "span.model_request_start") {
-      yield* release(held, thread);
-      openRequests(open, thread).add(String(event.id ?? ""));
-    } else if (event.type === "span.model_request_end") {
-      open.get(thread)?.delete(String(event.model_request_start_id ?? ""));
-    } else if (item.movable && (open.get(thread)?.size ?? 0) > 0) {
-      const queue = held.get(thread) ?? [];
-      queue.push({ item, arrival: arrival++ });
-      held.set(thread, queue);
-    } else {
-      yield item;
-    }
+const OPEN_REQUESTS_KEPT = 4_096;
+
+/**
+ * Reorders a thread's messages to where its model consumed them. A movable
+ * entry that arrives while its thread has a model request in flight (between
+ * `span.model_request_start` and the end naming that start) is held and released just before that
+ * thread's next `span.model_request_start`; what is still held at the end
+ * comes last, in arrival order. Windows are per thread. An end with no
+ * matching start is ignored. The span events themselves are consumed here.
+ *
+ * Memory is bounded by the transcript budget: held messages are released
+ * after everything shown so far, so once what is shown plus what is held
+ * (counting only text, a lower bound of any rendering) exceeds the budget, a
+ * further message to hold could not be shown: it is counted in
+ * {@linkcode ConsumptionOrder.dropped}, not kept.
+ */
+export class ConsumptionOrder {
+  #budget: number;
+  #open: Map<string, string> = new Map();
+  #openPerThread: Map<string, number> = new Map();
+  #held: Map<string, Held[]> = new Map();
+  #heldBytes = 0;
+  #arrival = 0;
+  #shown = 0;
+  #dropped = 0;
+
+  /** @param budget The transcript budget the held messages are bounded by, in UTF-8 bytes. */
+  constructor(budget: number) {
+    this.#budget = budget;
   }
-  const rest = [...held.values()].flat().sort((a, b) => a.arrival - b.arrival);
-  for (const { item } of rest) yield item;
-}
 
-function openRequests(open: Map<string, Set<string>>, thread: string): Set<string> {
-  let requests = open.get(thread);
-  if (requests === undefined) open.set(thread, requests = new Set());
-  return requests;
-}
+  /** Held messages dropped because the budget could no longer show them. */
+  get dropped(): number {
+    return this.#dropped;
+  }
 
-function* release(held: Map<string, Held[]>, thread: string): Generator<OrderedItem> {
-  const queue = held.get(thread);
-  if (queue === undefined) return;
-  held.delete(thread);
-  for (const { item } of queue) yield item;
+  /** Counts bytes of a rendered item towards what is shown. */
+  shown(bytes: number): void {
+    this.#shown += bytes;
+  }
+
+  /** Whether an entry is a span this order consumes. */
+  static isSpan(entry: LogEntry): boolean {
+    const type = entry.event.type;
+    return type === "span.model_request_start" || type === "span.model_request_end";
+  }
+
+  /**
+   * Takes a span: a start releases its thread's held messages (returned, in
+   * order) and opens a request; an end closes the request it names.
+   */
+  span(entry: LogEntry): Prepared[] {
+    const thread = entry.thread_id ?? "";
+    const event = entry.event;
+    const key = `${thread}\u0000${String(event.id ?? "")}`;
+    if (event.type === "span.model_request_end") {
+      this.#close(`${thread}\u0000${String(event.model_request_start_id ?? "")}`);
+      return [];
+    }
+    const released = this.#release(thread);
+    if (!this.#open.has(key)) {
+      this.#openPerThread.set(thread, (this.#openPerThread.get(thread) ?? 0) + 1);
+    }
+    this.#open.set(key, thread);
+    if (this.#open.size > OPEN_REQUESTS_KEPT) this.#close(this.#open.keys().next().value!);
+    return released;
+  }
+
+  /** Whether a movable entry of this thread must be held now. */
+  holds(entry: LogEntry): boolean {
+    const thread = entry.thread_id ?? "";
+    return (this.#openPerThread.get(thread) ?? 0) > 0;
+  }
+
+  /** Holds a prepared movable entry, or counts it when the budget could not show it. */
+  hold(prepared: Prepared, bytes: number): void {
+    if (this.#shown + this.#heldBytes + bytes > this.#budget) {
+      this.#dropped++;
+      return;
+    }
+    const thread = prepared.entry.thread_id ?? "";
+    let queue = this.#held.get(thread);
+    if (queue === undefined) this.#held.set(thread, queue = []);
+    queue.push({ prepared, arrival: this.#arrival++, bytes });
+    this.#heldBytes += bytes;
+  }
+
+  /** What is still held at the end, in arrival order. */
+  rest(): Prepared[] {
+    const rest = [...this.#held.values()].flat().sort((a, b) => a.arrival - b.arrival);
+    this.#held.clear();
+    this.#heldBytes = 0;
+    return rest.map((held) => held.prepared);
+  }
+
+  #close(key: string): void {
+    const thread = this.#open.get(key);
+    if (thread === undefined) return;
+    this.#open.delete(key);
+    const count = (this.#openPerThread.get(thread) ?? 1) - 1;
+    if (count > 0) this.#openPerThread.set(thread, count);
+    else this.#openPerThread.delete(thread);
+  }
+
+  #release(thread: string): Prepared[] {
+    const queue = this.#held.get(thread);
+    if (queue === undefined) return [];
+    this.#held.delete(thread);
+    for (const held of queue) this.#heldBytes -= held.bytes;
+    return queue.map((held) => held.prepared);
+  }
 }

@@ -4,12 +4,23 @@
 import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { CONVERSATION_TYPES } from "./_items.ts";
-import { PRIMARY, type ThreadBook } from "./_threads.ts";
+import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
 
 /** What the grader does with an entry. */
 export type GraderRole = "drop" | "keep" | "movable" | "span";
 
 const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"]);
+
+/**
+ * How many unmatched sent halves and child calls are remembered. A half is
+ * matched within a few entries; a log of millions of unanswered messages must
+ * not grow the grader's memory, so the oldest are forgotten (the received
+ * half of a forgotten one then renders too).
+ */
+const PENDING_KEPT = 4_096;
+
+/** Keys longer than this are kept as their length, a digest, and a head and a tail. */
+const KEY_UNITS_KEPT = 512;
 
 /**
  * Decides, in the log's order, what the grader renders, so that each thread
@@ -51,7 +62,7 @@ export class GraderClassifier {
     const [from, to] = event.type === "agent.thread_message_sent"
       ? [here, this.#book.key(event.to_session_thread_id)]
       : [this.#book.key(event.from_session_thread_id), here];
-    return `${from}\u0000${to}\u0000${canonicalJson(event.content)}`;
+    return compactKey(`${from}\u0000${to}\u0000${canonicalJson(event.content)}`);
   }
 
   #toolCall(entry: LogEntry): GraderRole {
@@ -66,13 +77,32 @@ export class GraderClassifier {
 }
 
 function callKey(thread: string, event: Record<string, unknown>): string {
-  return `${thread}\u0000${event.type}\u0000${canonicalJson(event.name)}\u0000${
-    canonicalJson(event.input)
-  }`;
+  return compactKey(
+    `${thread}\u0000${event.type}\u0000${canonicalJson(event.name)}\u0000${
+      canonicalJson(event.input)
+    }`,
+  );
+}
+
+/**
+ * A key short enough to remember: a long one (a huge message's JSON) becomes
+ * its length, two 32-bit digests, and its first and last 128 units, copied
+ * so the map never holds the whole text.
+ */
+function compactKey(key: string): string {
+  if (key.length <= KEY_UNITS_KEPT) return key;
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < key.length; i++) {
+    const unit = key.charCodeAt(i);
+    a = Math.imul(a ^ unit, 0x01000193);
+    b = Math.imul(b ^ unit, 0x5bd1e995) ^ (b >>> 15);
+  }
+  return [key.length, a >>> 0, b >>> 0, key.slice(0, 128), key.slice(-128)].join("\u0000");
 }
 
 function increment(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+  rememberBounded(counts, key, (counts.get(key) ?? 0) + 1, PENDING_KEPT);
 }
 
 /** Takes one from the count under `key`; whether there was one to take. */

@@ -4,6 +4,7 @@
 import type { LogEntry } from "../events/types.ts";
 import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
+import type { ConversationItem } from "./conversation.ts";
 
 /**
  * The event types the renderers show: messages, tool calls and their results,
@@ -26,13 +27,8 @@ export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
   "session.error",
 ]);
 
-/** One rendered item: who said what, before budgets. */
-export interface Item {
-  /** The role label, without brackets: `user`, `agent → tool bash`, `@child → agent`. */
-  label: string;
-  /** The item's text. */
-  body: string;
-}
+/** An item before budgets and redaction: a {@linkcode ConversationItem} with its full text. */
+export type Item = ConversationItem;
 
 /** How many tool calls' names are remembered for their results. */
 const TOOL_NAMES_KEPT = 4_096;
@@ -50,48 +46,91 @@ const RESULT_LINKS: Record<string, string> = {
  */
 export class ItemRenderer {
   #book: ThreadBook;
-  #tools: Map<string, string> = new Map();
+  #tools: Map<string, [speaker: string, name: string]> = new Map();
 
   /** @param book What is known of the session's threads. */
   constructor(book: ThreadBook) {
     this.#book = book;
   }
 
-  /** The item for an entry whose type is in {@linkcode CONVERSATION_TYPES}. */
-  render(entry: LogEntry): Item {
+  /**
+   * The item for an entry whose type is in {@linkcode CONVERSATION_TYPES}.
+   * `body`, when given, is the entry's text already worked out (a held
+   * message keeps its text, not its event).
+   */
+  render(entry: LogEntry, body?: string): Item {
     const event = entry.event as Record<string, unknown>;
     const here = entry.thread_id ?? PRIMARY;
+    const at = { seq: entry.seq, processedAt: processedAt(event) };
     switch (event.type) {
-      case "user.message":
-        return {
-          label: here === PRIMARY ? "user" : `user → ${this.#speaker(here)}`,
-          body: text(event.content),
-        };
+      case "user.message": {
+        const to = this.#speaker(here);
+        const label = here === PRIMARY ? "user" : `user → ${to}`;
+        return item("message", "user", to, label, body ?? text(event.content), here, at);
+      }
       case "system.message":
-        return { label: "system", body: text(event.content) };
-      case "agent.message":
-        return { label: this.#speaker(here), body: text(event.content) };
-      case "agent.thread_message_sent":
-        return {
-          label: `${this.#speaker(here)} → ${
-            this.#speaker(this.#book.key(event.to_session_thread_id))
-          }`,
-          body: text(event.content),
-        };
-      case "agent.thread_message_received":
-        return {
-          label: `${this.#speaker(this.#book.key(event.from_session_thread_id))} → ${
-            this.#speaker(here)
-          }`,
-          body: text(event.content),
-        };
+        return item(
+          "system",
+          "system",
+          this.#speaker(here),
+          "system",
+          body ?? text(event.content),
+          here,
+          at,
+        );
+      case "agent.message": {
+        const from = this.#speaker(here);
+        return item("message", from, "user", from, body ?? text(event.content), here, at);
+      }
+      case "agent.thread_message_sent": {
+        const from = this.#speaker(here);
+        const to = this.#speaker(this.#book.key(event.to_session_thread_id));
+        return item(
+          "thread_message",
+          from,
+          to,
+          `${from} → ${to}`,
+          body ?? text(event.content),
+          here,
+          at,
+        );
+      }
+      case "agent.thread_message_received": {
+        const from = this.#speaker(this.#book.key(event.from_session_thread_id));
+        const to = this.#speaker(here);
+        return item(
+          "thread_message",
+          from,
+          to,
+          `${from} → ${to}`,
+          body ?? text(event.content),
+          here,
+          at,
+        );
+      }
       case "session.error":
-        return { label: "session error", body: errorText(event.error) };
+        return item(
+          "error",
+          "session",
+          this.#speaker(here),
+          "session error",
+          body ?? errorText(event.error),
+          here,
+          at,
+        );
       default:
         return Object.hasOwn(RESULT_LINKS, String(event.type))
-          ? this.#result(event, here)
-          : this.#call(event, here);
+          ? this.#result(event, here, at, body)
+          : this.#call(event, here, at, body);
     }
+  }
+
+  /** The text of an entry's item, which depends on the event alone. */
+  text(entry: LogEntry): string {
+    const event = entry.event as Record<string, unknown>;
+    if (event.type === "session.error") return errorText(event.error);
+    if (TOOL_CALL_TYPES.has(String(event.type))) return inputText(event.input);
+    return text(event.content);
   }
 
   /**
@@ -100,8 +139,8 @@ export class ItemRenderer {
    * not grow the renderer's memory (a result whose call is forgotten reads
    * `tool result`).
    */
-  #remember(id: string, tool: string): void {
-    this.#tools.set(id, tool);
+  #remember(id: string, tool: string, name: string): void {
+    this.#tools.set(id, [tool, name]);
     if (this.#tools.size > TOOL_NAMES_KEPT) {
       this.#tools.delete(this.#tools.keys().next().value!);
     }
@@ -111,24 +150,80 @@ export class ItemRenderer {
     return this.#book.speaker(key);
   }
 
-  #call(event: Record<string, unknown>, here: string): Item {
+  #call(event: Record<string, unknown>, here: string, at: At, body?: string): Item {
     const tool = toolName(event);
-    if (typeof event.id === "string") this.#remember(event.id, tool);
+    const name = tool.slice(tool.indexOf("tool ") + 5);
+    if (typeof event.id === "string") this.#remember(event.id, tool, name);
     const caller = typeof event.session_thread_id === "string" && event.session_thread_id !== ""
       ? this.#book.key(event.session_thread_id)
       : here;
-    return { label: `${this.#speaker(caller)} → ${tool}`, body: inputText(event.input) };
+    const from = this.#speaker(caller);
+    const call = item(
+      "tool_call",
+      from,
+      tool,
+      `${from} → ${tool}`,
+      body ?? inputText(event.input),
+      caller,
+      at,
+    );
+    call.tool = name;
+    return call;
   }
 
-  #result(event: Record<string, unknown>, here: string): Item {
+  #result(event: Record<string, unknown>, here: string, at: At, body?: string): Item {
     const link = event[RESULT_LINKS[event.type as string]!];
-    const tool = (typeof link === "string" ? this.#tools.get(link) : undefined) ?? "tool result";
+    const known = typeof link === "string" ? this.#tools.get(link) : undefined;
+    const from = known?.[0] ?? "tool result";
     const routed = here === PRIMARY && typeof event.session_thread_id === "string"
       ? this.#book.key(event.session_thread_id)
       : here;
-    const error = event.is_error === true ? ", error" : "";
-    return { label: `${tool} → ${this.#speaker(routed)}${error}`, body: text(event.content) };
+    const to = this.#speaker(routed);
+    const isError = event.is_error === true;
+    const label = `${from} → ${to}${isError ? ", error" : ""}`;
+    const result = item("tool_result", from, to, label, body ?? text(event.content), routed, at);
+    if (known !== undefined) result.tool = known[1];
+    result.isError = isError;
+    return result;
   }
+}
+
+/** Where an item came from in the log. */
+interface At {
+  seq: number;
+  processedAt: string | null;
+}
+
+const TOOL_CALL_TYPES: ReadonlySet<string> = new Set([
+  "agent.tool_use",
+  "agent.mcp_tool_use",
+  "agent.custom_tool_use",
+]);
+
+function item(
+  kind: ConversationItem["kind"],
+  from: string,
+  to: string,
+  label: string,
+  text: string,
+  thread: string,
+  at: At,
+): Item {
+  return {
+    kind,
+    from,
+    to,
+    label,
+    text,
+    cutBytes: 0,
+    thread: thread === PRIMARY ? null : thread,
+    seq: at.seq,
+    processedAt: at.processedAt,
+  };
+}
+
+function processedAt(event: Record<string, unknown>): string | null {
+  return typeof event.processed_at === "string" ? event.processed_at : null;
 }
 
 function toolName(event: Record<string, unknown>): string {

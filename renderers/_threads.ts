@@ -7,6 +7,21 @@ import type { LogEntry } from "../events/types.ts";
 export const PRIMARY = "";
 
 /**
+ * How many child threads (ids and names) are remembered. A session has a few
+ * children; a log of millions of `session.thread_created` events must not
+ * grow the renderers' memory, so the least recently seen are forgotten (a
+ * forgotten child then reads as the primary, or by its id).
+ */
+export const THREADS_KEPT = 4_096;
+
+/** Adds `key` to a bounded map as its most recent member, forgetting the oldest past `limit`. */
+export function rememberBounded<K, V>(map: Map<K, V>, key: K, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > limit) map.delete(map.keys().next().value!);
+}
+
+/**
  * What a reader of a session's log learns about its threads as it goes: which
  * ids are child threads and the agent names behind them. Events name the
  * primary thread by an id of its own (`sthr_…`) while the log stores its rows
@@ -14,12 +29,12 @@ export const PRIMARY = "";
  * never seen as a child is the primary.
  */
 export class ThreadBook {
-  #children: Set<string> = new Set();
+  #children: Map<string, true> = new Map();
   #names: Map<string, string> = new Map();
 
   /** Learns from one entry: the thread holding it, and threads its event names. */
   learn(entry: LogEntry): void {
-    if (entry.thread_id !== null) this.#children.add(entry.thread_id);
+    if (entry.thread_id !== null) this.#addChild(entry.thread_id);
     const event = entry.event as Record<string, unknown>;
     switch (event.type) {
       case "session.thread_created":
@@ -53,10 +68,21 @@ export class ThreadBook {
 
   #child(id: unknown, name: unknown): void {
     if (typeof id !== "string" || id === "") return;
-    this.#children.add(id);
-    if (typeof name === "string" && name.trim() !== "") this.#names.set(id, cleanName(name));
+    this.#addChild(id);
+    if (typeof name === "string" && name.trim() !== "") {
+      rememberBounded(this.#names, id, cleanName(name.slice(0, NAME_UNITS_KEPT)), THREADS_KEPT);
+    }
+  }
+
+  #addChild(id: string): void {
+    // The common case, a row of a known child, costs one lookup and no reordering.
+    if (this.#children.has(id) && this.#children.size < THREADS_KEPT) return;
+    rememberBounded(this.#children, id, true, THREADS_KEPT);
   }
 }
+
+/** The most UTF-16 units of an agent name kept for labels: a name is a word, not a payload. */
+const NAME_UNITS_KEPT = 200;
 
 /** An agent name fit for a one-line label: no control characters, no brackets. */
 function cleanName(name: string): string {

@@ -4,12 +4,12 @@
 import type { EntryIterable } from "../events/from_entries.ts";
 import type { LogEntry } from "../events/types.ts";
 import { redact } from "../redact/mod.ts";
-import { cutBody } from "./_budget.ts";
-import { CappedText } from "./_capped_text.ts";
+import { cutNote } from "./budget.ts";
+import { CappedText } from "./capped_text.ts";
 import { contentText } from "./content.ts";
-import { CONVERSATION_TYPES, ItemRenderer } from "./_items.ts";
+import { conversationItems } from "./_conversation.ts";
+import type { ConversationItem } from "./conversation.ts";
 import { oneSession } from "./_session.ts";
-import { ThreadBook } from "./_threads.ts";
 import type { Renderer } from "./registry.ts";
 
 /**
@@ -142,62 +142,120 @@ export async function renderDream(
       `Cannot render a dream: cap must be an integer of at least ${DREAM_MIN_CAP}: ${cap}`,
     );
   }
-  const state = new DreamState(cap);
-  for await (const entry of oneSession(source, "dream", options.signal)) state.add(entry);
-  return state.dream();
+  const facts = new DreamFacts();
+  const text = new CappedText(cap);
+  const items = conversationItems(facts.observe(oneSession(source, "dream", options.signal)), {
+    view: "dream",
+    itemBudget: DREAM_EVENT_BUDGET,
+    transcriptBudget: Infinity,
+    redact: true,
+  });
+  let headed = false;
+  for await (const item of items) {
+    if (!headed) text.push(facts.heading());
+    headed = true;
+    text.push(`\n### ${item.label}\n\n${closeFenceAtCut(item)}\n`);
+  }
+  if (!headed && facts.started) text.push(facts.heading());
+  const { text: markdown, elidedBytes } = text.capped({ closeHead: fenceClose });
+  return {
+    sessionId: facts.sessionId,
+    createdAt: facts.createdAt ?? "",
+    text: markdown,
+    turns: facts.turns,
+    elidedBytes,
+    firstUser: facts.firstUser ?? "",
+  };
 }
 
-/** What a dream accumulates as the session's entries arrive. */
-class DreamState {
-  #text: CappedText;
-  #book = new ThreadBook();
-  #items = new ItemRenderer(this.#book);
-  #sessionId = "";
-  #createdAt: string | undefined;
-  #turns = 0;
-  #firstUser: string | undefined;
+/** What a dream learns from the session's entries beside its items. */
+class DreamFacts {
+  sessionId = "";
+  createdAt: string | undefined;
+  turns = 0;
+  firstUser: string | undefined;
 
-  constructor(cap: number) {
-    this.#text = new CappedText(cap);
+  get started(): boolean {
+    return this.createdAt !== undefined;
   }
 
-  add(entry: LogEntry): void {
-    if (this.#sessionId === "") this.#sessionId = entry.session_id;
-    if (entry.thread_id !== null) return;
-    this.#book.learn(entry);
-    if (this.#createdAt === undefined) this.#start(entry);
-    const event = entry.event;
-    if (event.type === "user.message") {
-      this.#turns++;
-      this.#firstUser ??= oneLine(redact(contentText(event.content)));
+  heading(): string {
+    return `# Session ${this.sessionId}\n`;
+  }
+
+  /** Passes the entries through, learning from each primary-thread one as it goes. */
+  async *observe(entries: AsyncIterable<LogEntry>): AsyncGenerator<LogEntry, void, undefined> {
+    for await (const entry of entries) {
+      if (this.sessionId === "") this.sessionId = entry.session_id;
+      if (entry.thread_id === null) this.#learn(entry);
+      yield entry;
     }
-    if (!CONVERSATION_TYPES.has(event.type)) return;
-    const { label, body } = this.#items.render(entry);
-    this.#text.push(`\n### ${redact(label)}\n\n${cutBody(redact(body), DREAM_EVENT_BUDGET)}\n`);
   }
 
-  #start(entry: LogEntry): void {
-    const at = entry.event.processed_at;
-    this.#createdAt = typeof at === "string" ? at : "";
-    this.#text.push(`# Session ${this.#sessionId}\n`);
-  }
-
-  dream(): Dream {
-    return {
-      sessionId: this.#sessionId,
-      createdAt: this.#createdAt ?? "",
-      text: this.#text.text(),
-      turns: this.#turns,
-      elidedBytes: this.#text.elidedBytes,
-      firstUser: this.#firstUser ?? "",
-    };
+  #learn(entry: LogEntry): void {
+    const event = entry.event;
+    if (this.createdAt === undefined) {
+      const at = event.processed_at;
+      this.createdAt = typeof at === "string" ? at : "";
+    }
+    if (event.type !== "user.message") return;
+    this.turns++;
+    this.firstUser ??= oneLine(redact(contentText(event.content)));
   }
 }
 
-/** Whitespace runs collapsed to one space, trimmed, cut to 200 code points. */
+/**
+ * An item's text, with a code fence its cut left open closed before the cut
+ * note, so the next heading is not read as code.
+ */
+function closeFenceAtCut(item: ConversationItem): string {
+  if (item.cutBytes === 0) return item.text;
+  const note = cutNote(item.cutBytes);
+  const head = item.text.slice(0, item.text.length - note.length);
+  const close = fenceClose(head);
+  return close === "" ? item.text : head + close + note;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+
+/** `\n` and the fence that closes a Markdown code fence left open at the end of `text`; `""` when none is. */
+function fenceClose(text: string): string {
+  let open: string | undefined;
+  for (const line of text.split("\n")) {
+    const match = FENCE.exec(line);
+    if (match === null) continue;
+    const [, fence, rest] = match as unknown as [string, string, string];
+    if (open === undefined) {
+      // A backtick fence's info string holds no backtick (CommonMark).
+      if (!(fence[0] === "`" && rest.includes("`"))) open = fence;
+    } else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") {
+      open = undefined;
+    }
+  }
+  return open === undefined ? "" : `\n${open}`;
+}
+
+/**
+ * Whitespace runs collapsed to one space, trimmed, cut to 200 code points,
+ * reading no more of a huge text than the words it keeps: it never copies or
+ * splits the whole.
+ */
 function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return [...line].slice(0, FIRST_USER_CODE_POINTS).join("");
+  const words = /\S+/g;
+  let line = "";
+  let points = 0;
+  for (let match; points < FIRST_USER_CODE_POINTS && (match = words.exec(text)) !== null;) {
+    if (line !== "") {
+      line += " ";
+      points++;
+    }
+    for (const point of match[0]) {
+      if (points === FIRST_USER_CODE_POINTS) break;
+      line += point;
+      points++;
+    }
+  }
+  return line;
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { EntryIterable } from "../events/from_entries.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
-import { utf8Length } from "./_utf8.ts";
+import { utf8Length } from "./utf8.ts";
 import type { Renderer } from "./registry.ts";
 
 /**

@@ -2,13 +2,10 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../events/from_entries.ts";
-import type { LogEntry } from "../events/types.ts";
-import { cutBody, joinWithinBudget } from "./_budget.ts";
-import { consumptionOrder, type OrderedItem } from "./_consumption.ts";
-import { GraderClassifier } from "./_grader_classify.ts";
-import { ItemRenderer } from "./_items.ts";
+import { joinWithinBudget } from "./budget.ts";
+import { conversationItems } from "./_conversation.ts";
+import type { ConversationItem } from "./conversation.ts";
 import { oneSession } from "./_session.ts";
-import { ThreadBook } from "./_threads.ts";
 import type { Renderer } from "./registry.ts";
 
 /**
@@ -134,33 +131,26 @@ export function renderGrader(source: EntryIterable, options: GraderOptions = {})
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
   );
-  const entries = oneSession(source, "grader", options.signal);
-  return joinWithinBudget(pieces(entries, itemBudget), transcriptBudget, transcriptNote);
+  const items = conversationItems(oneSession(source, "grader", options.signal), {
+    view: "grader",
+    itemBudget,
+    transcriptBudget,
+    redact: false,
+  });
+  return joinWithinBudget(graderPieces(items), transcriptBudget, transcriptNote);
 }
 
-async function* pieces(
-  entries: AsyncIterable<LogEntry>,
-  itemBudget: number,
+/**
+ * The grader's text of items: each `[label]` on a line, then its text, items
+ * separated by a blank line.
+ */
+async function* graderPieces(
+  items: AsyncIterable<ConversationItem>,
 ): AsyncGenerator<string, void, undefined> {
-  const book = new ThreadBook();
-  const items = new ItemRenderer(book);
   let first = true;
-  for await (const { entry } of consumptionOrder(classified(entries, book))) {
-    const { label, body } = items.render(entry);
-    yield `${first ? "" : "\n"}[${label}]\n${cutBody(body, itemBudget)}\n`;
+  for await (const { label, text } of items) {
+    yield `${first ? "" : "\n"}[${label}]\n${text}\n`;
     first = false;
-  }
-}
-
-async function* classified(
-  entries: AsyncIterable<LogEntry>,
-  book: ThreadBook,
-): AsyncGenerator<OrderedItem, void, undefined> {
-  const classifier = new GraderClassifier(book);
-  for await (const entry of entries) {
-    book.learn(entry);
-    const role = classifier.classify(entry);
-    if (role !== "drop") yield { entry, movable: role === "movable" };
   }
 }
 

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { utf8Head, utf8Length, utf8Tail } from "./_utf8.ts";
+import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
 
 const encoded = (text: string): number => new TextEncoder().encode(text).length;
 /** Strings mixing ASCII, 2-, 3- and 4-byte characters and lone surrogates. */

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { CappedText } from "./_capped_text.ts";
+import { CappedText } from "./capped_text.ts";
 
 /** Pushes `count` pieces of `size` bytes; the most bytes the buffers held at once. */
 function peak(cap: number, count: number, size: number): number {

@@ -1,0 +1,134 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { utf8Head, utf8Length } from "./utf8.ts";
+
+/**
+ * The note that follows a body cut by {@linkcode cutBody}.
+ *
+ * @param bytes The UTF-8 bytes cut.
+ * @returns The note, with the line break before it.
+ *
+ * @example Usage
+ * ```ts
+ * import { cutNote } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(cutNote(1000), "\n[cut: 1000 more bytes]");
+ * ```
+ */
+export function cutNote(bytes: number): string {
+  return `\n[cut: ${bytes} more bytes]`;
+}
+
+/** What {@linkcode cutBodyParts} returns. */
+export interface CutBody {
+  /** The kept head: the whole body when it fits. */
+  head: string;
+  /** The UTF-8 bytes cut from the end; 0 when the body fits. */
+  cutBytes: number;
+}
+
+/**
+ * The per-item budget: the longest head of `body` within `budget` UTF-8
+ * bytes, on a code point boundary, and how many bytes were cut. The head is
+ * a copy, so keeping it never keeps a huge body alive.
+ *
+ * @param body The item's text.
+ * @param budget The most UTF-8 bytes to keep.
+ * @returns The head and the bytes cut.
+ *
+ * @example Usage
+ * ```ts
+ * import { cutBodyParts } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(cutBodyParts("héllo", 3), { head: "hé", cutBytes: 3 });
+ * assert.deepEqual(cutBodyParts("hi", 3), { head: "hi", cutBytes: 0 });
+ * ```
+ */
+export function cutBodyParts(body: string, budget: number): CutBody {
+  const size = utf8Length(body);
+  if (size <= budget) return { head: body, cutBytes: 0 };
+  const head = detach(utf8Head(body, budget));
+  return { head, cutBytes: size - utf8Length(head) };
+}
+
+/**
+ * The per-item budget as the built-ins apply it: a body of more than
+ * `budget` UTF-8 bytes is cut on a code point boundary and followed by
+ * {@linkcode cutNote}, which is not counted in the budget.
+ *
+ * @param body The item's text.
+ * @param budget The most UTF-8 bytes of the body to keep.
+ * @returns The body, whole or cut with its note.
+ *
+ * @example Usage
+ * ```ts
+ * import { cutBody } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(cutBody("x".repeat(10), 4), "xxxx\n[cut: 6 more bytes]");
+ * assert.equal(cutBody("short", 10), "short");
+ * ```
+ */
+export function cutBody(body: string, budget: number): string {
+  const { head, cutBytes } = cutBodyParts(body, budget);
+  return cutBytes === 0 ? head : head + cutNote(cutBytes);
+}
+
+/**
+ * The per-transcript budget: joins pieces into a text of at most `budget`
+ * UTF-8 bytes, final note included. When everything fits, everything is
+ * kept, note-free. Otherwise the head is kept up to the budget less the
+ * note's room, the note follows, and the pieces are no longer pulled: the
+ * iterator is returned as soon as the budget overflows, so a source behind it
+ * stops too.
+ *
+ * @param pieces The pieces, in order.
+ * @param budget The most UTF-8 bytes of the result, note included.
+ * @param note The note that ends a cut text, given the budget.
+ * @returns The joined text.
+ *
+ * @example Usage
+ * ```ts
+ * import { joinWithinBudget } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * let pulled = 0;
+ * async function* pieces(): AsyncGenerator<string> {
+ *   for (let i = 0; i < 1_000; i++, pulled++) yield "0123456789";
+ * }
+ * const text = await joinWithinBudget(pieces(), 30, () => "\n[cut]\n");
+ * assert.equal(text, "01234567890123456789012\n[cut]\n");
+ * assert.ok(pulled < 10);
+ * ```
+ */
+export async function joinWithinBudget(
+  pieces: AsyncIterable<string>,
+  budget: number,
+  note: (budget: number) => string,
+): Promise<string> {
+  const iterator = pieces[Symbol.asyncIterator]();
+  const parts: string[] = [];
+  let used = 0;
+  while (true) {
+    const next = await iterator.next();
+    if (next.done) return parts.join("");
+    parts.push(next.value);
+    used += utf8Length(next.value);
+    if (used > budget) break;
+  }
+  await iterator.return?.();
+  const noteText = note(budget);
+  return utf8Head(parts.join(""), Math.max(0, budget - utf8Length(noteText))) + noteText;
+}
+
+/**
+ * A copy of a short string cut from a long one. An engine may keep a slice
+ * as a view of its parent, so holding a 2 KB head would hold a 60 MB message;
+ * flattening a concatenation forces a string of its own.
+ */
+function detach(text: string): string {
+  return (text + " ").slice(0, -1);
+}

@@ -1,0 +1,185 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
+
+/**
+ * The marker that stands where a {@linkcode CappedText} elided the middle of
+ * its text.
+ *
+ * @param bytes The UTF-8 bytes elided.
+ * @returns The marker, with the blank lines around it.
+ *
+ * @example Usage
+ * ```ts
+ * import { elisionMarker } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(elisionMarker(42), "\n\n[… 42 bytes elided …]\n\n");
+ * ```
+ */
+export function elisionMarker(bytes: number): string {
+  return `\n\n[… ${bytes} bytes elided …]\n\n`;
+}
+
+/** The marker's room, reserved before the cap is split: enough for any byte count. */
+const MARKER_ROOM = utf8Length(elisionMarker(Number.MAX_SAFE_INTEGER));
+
+/** Options for {@linkcode CappedText.text}. */
+export interface CappedTextOptions {
+  /**
+   * Given the head of a text that was cut, what to write after it, before
+   * the marker: a format closes what the cut left open here (the dream closes
+   * a code fence). Its bytes are taken from the end of the head, so the text
+   * stays within the cap; they count as elided.
+   *
+   * @default {undefined}
+   */
+  closeHead?: (head: string) => string;
+}
+
+/**
+ * A text built piece by piece and capped at a number of UTF-8 bytes: while
+ * the whole fits it is kept whole; past the cap only a head and a rolling
+ * tail are held, each at most half of what the marker leaves, so memory stays
+ * near the cap however much is pushed. It knows no format: the marker is
+ * {@linkcode elisionMarker}, and `closeHead` lets a format close what a cut
+ * leaves open.
+ *
+ * @example Usage
+ * ```ts
+ * import { CappedText, utf8Length } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const capped = new CappedText(1_024);
+ * for (let i = 0; i < 1_000; i++) capped.push(`line ${i}\n`);
+ * const text = capped.text();
+ * assert.ok(utf8Length(text) <= 1_024);
+ * assert.ok(text.startsWith("line 0\n"));
+ * assert.ok(text.endsWith("line 999\n"));
+ * assert.match(text, /\[… \d+ bytes elided …\]/);
+ * assert.ok(capped.elidedBytes > 0);
+ * ```
+ */
+export class CappedText {
+  #cap: number;
+  #half: number;
+  #head = "";
+  #headBytes = 0;
+  #headFull = false;
+  #tail: string[] = [];
+  #tailSizes: number[] = [];
+  #tailBytes = 0;
+  #total = 0;
+
+  /**
+   * A capped text, empty.
+   *
+   * @param cap The most UTF-8 bytes of {@linkcode CappedText.text}, marker
+   * included; at least the marker's room (about 50 bytes).
+   * @throws {RangeError} When `cap` leaves no room around the marker.
+   */
+  constructor(cap: number) {
+    if (!Number.isSafeInteger(cap) || cap < MARKER_ROOM) {
+      throw new RangeError(
+        `Cannot cap a text at ${cap} bytes: the cap must be an integer of at least ${MARKER_ROOM}`,
+      );
+    }
+    this.#cap = cap;
+    this.#half = Math.floor((cap - MARKER_ROOM) / 2);
+  }
+
+  /** The bytes a head or a tail holds at most: what {@linkcode push} keeps in each buffer. */
+  get half(): number {
+    return this.#half;
+  }
+
+  /** UTF-8 bytes currently held in the head and tail buffers. */
+  get heldBytes(): number {
+    return this.#headBytes + this.#tailBytes;
+  }
+
+  /**
+   * Appends a piece.
+   *
+   * @param piece The text to append.
+   */
+  push(piece: string): void {
+    let rest = piece;
+    let size = utf8Length(piece);
+    this.#total += size;
+    if (!this.#headFull) {
+      if (this.#headBytes + size <= this.#half) {
+        this.#head += piece;
+        this.#headBytes += size;
+        return;
+      }
+      const fit = utf8Head(rest, this.#half - this.#headBytes);
+      const fitSize = utf8Length(fit);
+      this.#head += fit;
+      this.#headBytes += fitSize;
+      this.#headFull = true;
+      rest = rest.slice(fit.length);
+      size -= fitSize;
+    }
+    this.#tail.push(rest);
+    this.#tailSizes.push(size);
+    this.#tailBytes += size;
+    this.#trimTail();
+  }
+
+  /** Drops whole tail pieces no longer needed: only once the text is past the cap. */
+  #trimTail(): void {
+    if (this.#total <= this.#cap) return;
+    let drop = 0;
+    let bytes = this.#tailBytes;
+    while (drop < this.#tail.length - 1 && bytes - this.#tailSizes[drop]! >= this.#half) {
+      bytes -= this.#tailSizes[drop]!;
+      drop++;
+    }
+    if (drop === 0) return;
+    this.#tail.splice(0, drop);
+    this.#tailSizes.splice(0, drop);
+    this.#tailBytes = bytes;
+  }
+
+  /** The bytes the cap removed: 0 while the whole fits. */
+  get elidedBytes(): number {
+    if (this.#total <= this.#cap) return 0;
+    return this.#total - this.#headBytes - utf8Length(this.#tailText());
+  }
+
+  /**
+   * The text: whole when it fits the cap, else head, marker and tail.
+   *
+   * @param options A hook that closes what the cut leaves open in the head.
+   * @returns The text, at most `cap` UTF-8 bytes.
+   */
+  text(options: CappedTextOptions = {}): string {
+    return this.capped(options).text;
+  }
+
+  /**
+   * The text and the bytes elided from it, as {@linkcode CappedText.text}
+   * writes it with the same options.
+   *
+   * @param options A hook that closes what the cut leaves open in the head.
+   * @returns The text and the UTF-8 bytes elided (0 while the whole fits).
+   */
+  capped(options: CappedTextOptions = {}): { text: string; elidedBytes: number } {
+    if (this.#total <= this.#cap) return { text: this.#head + this.#tail.join(""), elidedBytes: 0 };
+    const tail = this.#tailText();
+    let head = this.#head;
+    if (options.closeHead !== undefined && options.closeHead(head) !== "") {
+      const close = options.closeHead(head);
+      head = utf8Head(head, Math.max(0, this.#headBytes - utf8Length(close)));
+      head += utf8Head(options.closeHead(head), this.#headBytes - utf8Length(head));
+    }
+    const elidedBytes = this.#total - utf8Length(head) - utf8Length(tail);
+    return { text: head + elisionMarker(elidedBytes) + tail, elidedBytes };
+  }
+
+  #tailText(): string {
+    return utf8Tail(this.#tail.join(""), this.#half);
+  }
+}

@@ -1,0 +1,209 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import type { EntryIterable } from "../events/from_entries.ts";
+import { conversationItems } from "./_conversation.ts";
+import { DREAM_EVENT_BUDGET } from "./dream.ts";
+import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET } from "./grader.ts";
+import { oneSession } from "./_session.ts";
+
+/**
+ * What a {@linkcode ConversationItem} is:
+ * - `message`: a user's message (`from: "user"`) or an agent's (`to: "user"`);
+ * - `tool_call`: a call of a tool, its input as JSON in `text`;
+ * - `tool_result`: what a tool gave back, `isError` set when it failed;
+ * - `thread_message`: a message between two threads of a multi-agent session;
+ * - `error`: a session error (`from: "session"`);
+ * - `system`: a system note (`from: "system"`).
+ */
+export type ConversationItemKind =
+  | "message"
+  | "tool_call"
+  | "tool_result"
+  | "thread_message"
+  | "error"
+  | "system";
+
+/**
+ * One item of a conversation, as {@linkcode conversation} yields it: a plain
+ * object (JSON round-trips it) saying who said what to whom, where in the
+ * log it came from, and the grader's label for it.
+ *
+ * Speakers are the grader's: `user`, `agent` (the primary thread), `@name`
+ * (a child thread, by agent name, else by thread id), `tool bash`,
+ * `mcp tool server/name`, `custom tool name`, `tool result` (a result whose
+ * call is not known), `system`, `session`.
+ */
+export interface ConversationItem {
+  /** What the item is. */
+  kind: ConversationItemKind;
+  /** Who speaks: `user`, `agent`, `@name`, `tool bash`, `system`, `session`… */
+  from: string;
+  /** Who is spoken to: `agent`, `@name`, `user`, `tool bash`… */
+  to: string;
+  /**
+   * The label the grader prints in brackets: `user`, `agent`, `@name`,
+   * `user → @name`, `agent → tool bash`, `tool bash → agent, error`,
+   * `agent → @name`, `system`, `session error`.
+   */
+  label: string;
+  /**
+   * The text: flattened content, a call's input as JSON, or an error's
+   * type and message; `(no content)` or `(no input)` when empty. Cut to the
+   * item budget with a `\n[cut: N more bytes]` note when longer.
+   */
+  text: string;
+  /** UTF-8 bytes the item budget cut from `text` (its note says so too); 0 when whole. */
+  cutBytes: number;
+  /**
+   * On a `tool_call`, the tool's name (`bash`, `server/name` for MCP); on a
+   * `tool_result`, the name of the call it answers, when that call is known.
+   */
+  tool?: string;
+  /** On a `tool_result`: whether the tool reported an error. */
+  isError?: boolean;
+  /**
+   * The thread the item belongs to: `null` for the primary thread, else the
+   * child thread's id. A call cross-posted to the primary belongs to the child
+   * that made it, and its result too.
+   */
+  thread: string | null;
+  /** The `seq` of the log entry the item came from. */
+  seq: number;
+  /** The entry's `processed_at`; `null` when the event has none. */
+  processedAt: string | null;
+}
+
+/** Which items {@linkcode conversation} yields, and in which order. */
+export type ConversationView = "grader" | "dream";
+
+/** Options for {@linkcode conversation}. */
+export interface ConversationOptions {
+  /**
+   * `"grader"`: every thread, in consumption order, each thread message and
+   * each cross-posted tool call once (what `grader` and `json` show).
+   * `"dream"`: the primary thread's rows (`thread_id === null`) in log order,
+   * a delegated task read as the report that came back (what `dream` shows).
+   *
+   * @default {"grader"}
+   */
+  view?: ConversationView;
+  /**
+   * The most UTF-8 bytes of an item's text; a longer text is cut on a code
+   * point boundary and ends with a `[cut: N more bytes]` note. `Infinity`
+   * keeps every text whole.
+   *
+   * @default {GRADER_ITEM_BUDGET in the grader view, DREAM_EVENT_BUDGET in the dream view}
+   */
+  itemBudget?: number;
+  /**
+   * The grader view's memory bound, in UTF-8 bytes: messages held for
+   * consumption order are released after everything shown before them, so
+   * once what was yielded plus what is held (labels and texts) exceeds this,
+   * a further message to hold could never be shown under the budget and is
+   * dropped instead of kept. `Infinity` keeps every held message.
+   *
+   * @default {GRADER_TRANSCRIPT_BUDGET}
+   */
+  transcriptBudget?: number;
+  /**
+   * Whether texts, speakers, labels, thread ids and `processedAt` go through
+   * `redact` (texts before any cut, so a cut never leaves half a secret).
+   *
+   * @default {true in the dream view, false in the grader view}
+   */
+  redact?: boolean;
+  /**
+   * Stops the iteration with the signal's reason when aborted.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * The conversation of one session as items: what the built-in renderers
+ * format, public so that a team's renderer inherits consumption order, the
+ * rule that shows each thread message and each cross-posted call once, tool
+ * names linked to their results, the grader's speakers and labels, content
+ * flattening, byte-safe cuts and redaction.
+ *
+ * In the grader view (the default), a message that arrives on a thread while
+ * its model request is in flight is yielded where that thread's next request
+ * consumed it. Items are produced as the source is read: the source is not
+ * pulled further when the consumer stops (a `break` out of `for await`).
+ *
+ * @param source One session's entries.
+ * @param options The view, the budgets, redaction and a signal.
+ * @returns The items, as an async iterable.
+ * @throws {RangeError} When a budget is not a positive integer or `Infinity`.
+ * @throws {EventSourceError} (while iterating) When an entry is malformed or a second session appears.
+ *
+ * @example Usage
+ * ```ts
+ * import { conversation, fromEntries, type SessionEvent } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const events: SessionEvent[] = [
+ *   { id: "sevt_1", type: "user.message", content: "List the files." },
+ *   { id: "sevt_2", type: "agent.tool_use", name: "bash", input: { command: "ls" } },
+ *   { id: "sevt_3", type: "agent.tool_result", tool_use_id: "sevt_2", content: "README.md" },
+ * ];
+ * const source = fromEntries(
+ *   events.map((event, i) => ({ seq: i + 1, session_id: "sesn_1", thread_id: null, event })),
+ * );
+ * const items = await Array.fromAsync(conversation(source));
+ * assert.deepEqual(items.map((item) => [item.kind, item.from, item.to, item.label]), [
+ *   ["message", "user", "agent", "user"],
+ *   ["tool_call", "agent", "tool bash", "agent → tool bash"],
+ *   ["tool_result", "tool bash", "agent", "tool bash → agent"],
+ * ]);
+ * assert.equal(items[1]!.text, '{"command":"ls"}');
+ * assert.equal(items[2]!.tool, "bash");
+ * assert.equal(items[2]!.isError, false);
+ * ```
+ *
+ * @example The dream's view is redacted
+ * ```ts
+ * import { conversation } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const [item] = await Array.fromAsync(conversation([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "user.message", content: "key sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3" },
+ * }], { view: "dream" }));
+ * assert.equal(item!.text, "key [REDACTED_SECRET]");
+ * ```
+ */
+export function conversation(
+  source: EntryIterable,
+  options: ConversationOptions = {},
+): AsyncGenerator<ConversationItem, void, undefined> {
+  const view = options.view ?? "grader";
+  if (view !== "grader" && view !== "dream") {
+    throw new RangeError(`Cannot read a conversation: view must be "grader" or "dream": ${view}`);
+  }
+  const itemBudget = budget(
+    "itemBudget",
+    options.itemBudget ?? (view === "dream" ? DREAM_EVENT_BUDGET : GRADER_ITEM_BUDGET),
+  );
+  const transcriptBudget = budget(
+    "transcriptBudget",
+    options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
+  );
+  return conversationItems(oneSession(source, "conversation", options.signal), {
+    view,
+    itemBudget,
+    transcriptBudget,
+    redact: options.redact ?? view === "dream",
+  });
+}
+
+function budget(name: string, value: number): number {
+  if (value === Infinity || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new RangeError(
+    `Cannot read a conversation: ${name} must be a positive integer or Infinity: ${value}`,
+  );
+}

@@ -1,0 +1,118 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// UTF-8 sizes and cuts on code point boundaries, computed from the UTF-16
+// string without encoding it. A lone surrogate counts as the three bytes of
+// the U+FFFD it becomes when the text is written as UTF-8.
+
+function isHigh(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
+}
+
+function isLow(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
+}
+
+const encoder = new TextEncoder();
+// Short texts are measured by the native encoder into this reused buffer: about
+// twice as fast as a JavaScript loop, and no allocation per call.
+const scratch = new Uint8Array(3 * 8192);
+
+/**
+ * The UTF-8 size of `text` in bytes, measured without encoding it (a lone
+ * surrogate counts as the three bytes of the U+FFFD it is written as).
+ *
+ * @param text The text.
+ * @returns Its size in UTF-8 bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Length } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(utf8Length("a€😀"), 1 + 3 + 4);
+ * ```
+ */
+export function utf8Length(text: string): number {
+  if (text.length <= 8192) return encoder.encodeInto(text, scratch).written;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+      bytes += 2; // four bytes over two units
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * The longest prefix of `text` whose UTF-8 size is at most `maxBytes`, cut on
+ * a code point boundary (never inside a character, never between the two
+ * halves of a surrogate pair).
+ *
+ * @param text The text.
+ * @param maxBytes The most UTF-8 bytes to keep.
+ * @returns The prefix.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Head } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(utf8Head("ab😀cd", 5), "ab"); // the emoji's 4 bytes would make 6
+ * assert.equal(utf8Head("ab😀cd", 6), "ab😀");
+ * ```
+ */
+export function utf8Head(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3) return text; // fast path: even all-3-byte text fits
+  if (maxBytes <= scratch.length) {
+    // encodeInto stops at the last whole code point that fits: `read` is that prefix's length.
+    return text.slice(0, encoder.encodeInto(text, scratch.subarray(0, maxBytes)).read);
+  }
+  let bytes = 0;
+  let i = 0;
+  while (i < text.length) {
+    const unit = text.charCodeAt(i);
+    const pair = isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1));
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    i += pair ? 2 : 1;
+  }
+  return text.slice(0, i);
+}
+
+/**
+ * The longest suffix of `text` whose UTF-8 size is at most `maxBytes`, cut on
+ * a code point boundary.
+ *
+ * @param text The text.
+ * @param maxBytes The most UTF-8 bytes to keep.
+ * @returns The suffix.
+ *
+ * @example Usage
+ * ```ts
+ * import { utf8Tail } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(utf8Tail("ab😀cd", 5), "cd");
+ * assert.equal(utf8Tail("ab😀cd", 6), "😀cd");
+ * ```
+ */
+export function utf8Tail(text: string, maxBytes: number): string {
+  if (text.length <= maxBytes / 3) return text;
+  let bytes = 0;
+  let i = text.length;
+  while (i > 0) {
+    const unit = text.charCodeAt(i - 1);
+    const pair = isLow(unit) && i >= 2 && isHigh(text.charCodeAt(i - 2));
+    const size = pair ? 4 : unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3;
+    if (bytes + size > maxBytes) break;
+    bytes += size;
+    i -= pair ? 2 : 1;
+  }
+  return text.slice(i);
+}

@@ -1,0 +1,201 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import {
+  conversation,
+  type ConversationItem,
+  fromNdjson,
+  type LogEntry,
+  renderDream,
+  renderGrader,
+} from "../mod.ts";
+import { agent, end, entries, id, start, user } from "./_entries.ts";
+
+const FIXTURES = new URL("../fixtures/", import.meta.url);
+const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];
+
+/** The grader's text of items, formatted as the grader formats them (no budget). */
+function asGrader(items: ConversationItem[]): string {
+  return items.map(({ label, text }) => `[${label}]\n${text}\n`).join("\n");
+}
+
+Deno.test("conversation() yields the grader's items: formatted, they are the grader's text", async (t) => {
+  for (const name of NAMES) {
+    await t.step(name, async () => {
+      const url = new URL(`${name}.ndjson`, FIXTURES);
+      const items = await Array.fromAsync(conversation(fromNdjson(url)));
+      assert.equal(asGrader(items), await renderGrader(fromNdjson(url)));
+    });
+  }
+});
+
+Deno.test("conversation() names kind, speakers, tool, error flag, thread and entry of each item", async () => {
+  const child = "sthr_child";
+  const log: LogEntry[] = entries([
+    [null, {
+      id: id(),
+      type: "session.thread_created",
+      session_thread_id: child,
+      agent_name: "researcher",
+    }],
+    [null, { ...user("Find the bug."), processed_at: "2026-09-14T10:00:00Z" }],
+    [null, {
+      id: "sevt_sent",
+      type: "agent.thread_message_sent",
+      to_session_thread_id: child,
+      content: "Look at the parser.",
+    }],
+    [child, { id: "sevt_call", type: "agent.tool_use", name: "bash", input: { cmd: "ls" } }],
+    [child, {
+      id: id(),
+      type: "agent.tool_result",
+      tool_use_id: "sevt_call",
+      is_error: true,
+      content: "denied",
+    }],
+    [null, { id: id(), type: "session.error", error: { type: "overloaded", message: "busy" } }],
+    [null, { id: id(), type: "system.message", content: "Be brief." }],
+  ]);
+  const items = await Array.fromAsync(conversation(log));
+  const shape = items.map(({ kind, from, to, label, tool, isError, thread, seq, processedAt }) => ({
+    kind,
+    from,
+    to,
+    label,
+    tool,
+    isError,
+    thread,
+    seq,
+    processedAt,
+  }));
+  const none = { tool: undefined, isError: undefined, processedAt: null };
+  assert.deepEqual(shape, [
+    {
+      ...none,
+      kind: "message",
+      from: "user",
+      to: "agent",
+      label: "user",
+      thread: null,
+      seq: 2,
+      processedAt: "2026-09-14T10:00:00Z",
+    },
+    {
+      ...none,
+      kind: "thread_message",
+      from: "agent",
+      to: "@researcher",
+      label: "agent → @researcher",
+      thread: null,
+      seq: 3,
+    },
+    {
+      ...none,
+      kind: "tool_call",
+      from: "@researcher",
+      to: "tool bash",
+      label: "@researcher → tool bash",
+      tool: "bash",
+      thread: child,
+      seq: 4,
+    },
+    {
+      ...none,
+      kind: "tool_result",
+      from: "tool bash",
+      to: "@researcher",
+      label: "tool bash → @researcher, error",
+      tool: "bash",
+      isError: true,
+      thread: child,
+      seq: 5,
+    },
+    {
+      ...none,
+      kind: "error",
+      from: "session",
+      to: "agent",
+      label: "session error",
+      thread: null,
+      seq: 6,
+    },
+    { ...none, kind: "system", from: "system", to: "agent", label: "system", thread: null, seq: 7 },
+  ]);
+  assert.equal(items[4]!.text, "overloaded: busy");
+  assert.equal(items[2]!.text, '{"cmd":"ls"}');
+  for (const item of items) assert.deepEqual(JSON.parse(JSON.stringify(item)), item);
+});
+
+Deno.test("conversation() yields items in consumption order", async () => {
+  const items = await Array.fromAsync(conversation(entries([
+    user("first"),
+    start("r1"),
+    user("while in flight"),
+    agent("reply to first"),
+    end("r1"),
+    start("r2"),
+    agent("reply to both"),
+    end("r2"),
+  ])));
+  assert.deepEqual(items.map((item) => item.text), [
+    "first",
+    "reply to first",
+    "while in flight",
+    "reply to both",
+  ]);
+});
+
+Deno.test("conversation() in the dream view reads the primary thread in log order, redacted", async () => {
+  const secret = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3";
+  const log = entries([
+    [null, start("r1")],
+    [null, user(`deploy with ${secret}`)],
+    ["sthr_c", agent("child work")],
+    [null, agent("done")],
+  ]);
+  const items = await Array.fromAsync(conversation(log, { view: "dream" }));
+  assert.deepEqual(items.map((item) => [item.label, item.text]), [
+    ["user", "deploy with [REDACTED_SECRET]"],
+    ["agent", "done"],
+  ]);
+  const dream = await renderDream(log);
+  for (const item of items) assert.ok(dream.text.includes(`### ${item.label}\n\n${item.text}\n`));
+});
+
+Deno.test("conversation() cuts texts to the item budget and says how much it cut", async () => {
+  const [item] = await Array.fromAsync(
+    conversation(entries([agent("é".repeat(10))]), { itemBudget: 5 }),
+  );
+  assert.equal(item!.text, "éé\n[cut: 16 more bytes]");
+  assert.equal(item!.cutBytes, 16);
+  const [whole] = await Array.fromAsync(
+    conversation(entries([agent("x".repeat(10_000))]), { itemBudget: Infinity }),
+  );
+  assert.equal(whole!.text.length, 10_000);
+  assert.equal(whole!.cutBytes, 0);
+});
+
+Deno.test("conversation() stops pulling the source when the consumer stops", async () => {
+  let pulled = 0;
+  let closed = false;
+  async function* source(): AsyncGenerator<LogEntry> {
+    try {
+      for (let seq = 1; seq <= 1_000_000; seq++, pulled++) {
+        yield { seq, session_id: "sesn_1", thread_id: null, event: agent(`reply ${seq}`) };
+      }
+    } finally {
+      closed = true;
+    }
+  }
+  let seen = 0;
+  for await (const _ of conversation(source())) if (++seen === 3) break;
+  assert.ok(pulled <= 4, `pulled ${pulled}`);
+  assert.ok(closed, "the source was closed");
+});
+
+Deno.test("conversation() refuses a budget that is not a positive integer or Infinity", () => {
+  for (const itemBudget of [0, -1, 1.5, NaN]) {
+    assert.throws(() => conversation([], { itemBudget }), RangeError);
+  }
+  assert.throws(() => conversation([], { transcriptBudget: 0 }), /transcriptBudget/);
+});
