@@ -30,7 +30,9 @@ const OPEN_REQUESTS_KEPT = 4_096;
 /**
  * Reorders a thread's messages to where its model consumed them. A movable
  * entry that arrives while its thread has a model request in flight (between
- * `span.model_request_start` and the end naming that start) is held and released just before that
+ * `span.model_request_start` and the end naming that start), or while its
+ * thread already holds a message (so the messages keep the order the model
+ * read them in), is held and released just before that
  * thread's next `span.model_request_start`; what is still held at the end
  * comes last, in arrival order. Windows are per thread. An end with no
  * matching start is ignored. The span events themselves are consumed here.
@@ -96,7 +98,7 @@ export class ConsumptionOrder {
   /** Whether a movable entry of this thread must be held now. */
   holds(entry: LogEntry): boolean {
     const thread = entry.thread_id ?? "";
-    return (this.#openPerThread.get(thread) ?? 0) > 0;
+    return (this.#openPerThread.get(thread) ?? 0) > 0 || this.#held.has(thread);
   }
 
   /** Holds a prepared movable entry, or counts it when the budget could not show it. */

@@ -155,6 +155,29 @@ Deno.test("renderGrader() renders messages in consumption order", async (t) => {
       assert.deepEqual(bodies(text), ["reply", "one", "two"]);
     },
   );
+  await t.step(
+    "a later message of a thread that holds joins the hold, so the model's reading order stays",
+    async () => {
+      const text = await renderGrader(entries([
+        start("r1"),
+        user("during r1"),
+        agent("reply to r1"),
+        end("r1"),
+        user("after r1, while the first is still held"),
+        agent("idle note"),
+        start("r2"),
+        agent("reply to both"),
+        end("r2"),
+      ]));
+      assert.deepEqual(bodies(text), [
+        "reply to r1",
+        "idle note",
+        "during r1",
+        "after r1, while the first is still held",
+        "reply to both",
+      ]);
+    },
+  );
   await t.step("a start never closed holds its thread's messages to the end", async () => {
     const text = await renderGrader(entries([start("r1"), user("held"), agent("reply")]));
     assert.deepEqual(bodies(text), ["reply", "held"]);
