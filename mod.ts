@@ -11,8 +11,11 @@
  * ({@linkcode fromEventLog}) or NDJSON ({@linkcode fromNdjson}). Renderers
  * turn a source into text; a {@linkcode RendererRegistry} holds them by name,
  * and {@linkcode registry} comes with the built-ins: `grader` (plain text for an
- * outcome grader), `dream` (redacted, capped markdown of one session) and
- * `index` (the INDEX.md of a batch of dreamed sessions).
+ * outcome grader), `dream` (redacted, capped markdown of one session), `index`
+ * (the INDEX.md of a batch of dreamed sessions) and `json` (the conversation
+ * as NDJSON items for machines). A team's renderer builds on the same kit:
+ * {@linkcode conversation} yields the conversation as items, beside byte-safe
+ * UTF-8 cuts, budgets, {@linkcode CappedText} and {@linkcode redact}.
  *
  * ```ts
  * import { fromNdjson, registry } from "@brigade/transcript";
@@ -39,6 +42,7 @@ export * from "./renderers/grader.ts";
 export * from "./renderers/dream.ts";
 export * from "./renderers/dream_index.ts";
 export * from "./renderers/conversation.ts";
+export * from "./renderers/json.ts";
 export * from "./renderers/utf8.ts";
 export * from "./renderers/budget.ts";
 export * from "./renderers/capped_text.ts";

@@ -4,6 +4,7 @@
 import { type DreamOptions, dreamRenderer } from "./dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader.ts";
 import { type IndexOptions, indexRenderer } from "./dream_index.ts";
+import { type JsonOptions, jsonRenderer } from "./json.ts";
 import { RendererRegistry } from "./registry.ts";
 
 /** The built-in renderers' names, each mapped to its options. */
@@ -14,6 +15,8 @@ export type BuiltinRenderers = {
   dream: DreamOptions;
   /** {@linkcode renderIndex}'s options. */
   index: IndexOptions;
+  /** {@linkcode renderJson}'s options. */
+  json: JsonOptions;
 };
 
 /**
@@ -35,7 +38,8 @@ export function createRegistry(): RendererRegistry<BuiltinRenderers> {
   return new RendererRegistry()
     .register(graderRenderer)
     .register(dreamRenderer)
-    .register(indexRenderer);
+    .register(indexRenderer)
+    .register(jsonRenderer);
 }
 
 /**

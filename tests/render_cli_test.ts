@@ -68,7 +68,10 @@ Deno.test("render --help lists the options and the renderers", async () => {
 Deno.test("render exits 2 on usage errors, without a stack trace", async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [["--bogus"], /Unknown option '--bogus'/],
-    [["--renderer", "nope"], /Unknown renderer "nope": known renderers are grader, dream, index/],
+    [
+      ["--renderer", "nope"],
+      /Unknown renderer "nope": known renderers are grader, dream, index, json/,
+    ],
     [["--scope", "half"], /Unknown scope "half"/],
   ];
   for (const [args, pattern] of cases) {
