@@ -3,6 +3,7 @@
 
 import type { EntryIterable } from "../events/from_entries.ts";
 import type { LogEntry } from "../events/types.ts";
+import { visibleControls } from "../events/_excerpt.ts";
 import { redact } from "../redact/mod.ts";
 import { cutNote } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
@@ -80,17 +81,26 @@ export interface DreamOptions {
 
 /** One session rendered for a memory-consolidation ("dream") run. */
 export interface Dream {
-  /** The session's id; `""` for an empty source. */
+  /**
+   * The session's id, redacted (a file name derived from it is then safe to
+   * show); `""` for an empty source.
+   */
   sessionId: string;
-  /** The first kept entry's `processed_at`; `""` when unknown. */
+  /** The first kept entry's `processed_at`, redacted; `""` when unknown. */
   createdAt: string;
   /** The rendered markdown: redacted, each event cut, the whole capped. */
   text: string;
-  /** How many `user.message` events the session scope holds, elided or not. */
+  /** How many `user.message` events the session scope holds, elided or not, commands included. */
   turns: number;
   /** UTF-8 bytes the cap removed; 0 when it was not hit. */
   elidedBytes: number;
-  /** The first user message: redacted, one line, at most 200 code points; `""` when none. */
+  /**
+   * The first prompt: the text of the first `user.message` without a string
+   * `command` member (a slash command, as `fromClaudeCode` marks one), or of
+   * the first command when the session holds no prompt at all; redacted,
+   * whitespace runs collapsed to one space, trimmed, at most 200 code points;
+   * `""` when there is no user message.
+   */
   firstUser: string;
 }
 
@@ -105,7 +115,21 @@ export interface Dream {
  * cut, then cut to {@linkcode DREAM_EVENT_BUDGET} bytes. The whole is capped
  * at `cap` bytes: past it, a head and a rolling tail of at most half of what
  * the marker leaves are kept around a marker naming the bytes elided, so
- * memory stays near the cap however long the log.
+ * memory stays near the cap however long the log. A cut (of an event or by
+ * the cap) that leaves a Markdown code fence open closes it before its note
+ * or marker, so the next heading is not read as code.
+ *
+ * Every field is redacted: the text, `sessionId`, `createdAt` and
+ * `firstUser`. One-line fields written into the markdown (the `# Session`
+ * heading, each `### label`) show control characters and line breaks as
+ * visible escapes (`\n`, `\x1b`), so no field can add a heading. A slash
+ * command (a `user.message` with a string `command` member) counts as a turn
+ * but is the first user message only when there is no prompt.
+ *
+ * Memory: one huge event is never copied or split whole beyond what its
+ * budget keeps (redaction makes at most one copy, and only when it finds a
+ * secret; the kept head is a copy of its own), and `firstUser` reads only the
+ * words it keeps.
  *
  * @param source One session's entries.
  * @param options The cap and a signal.
@@ -154,7 +178,7 @@ export async function renderDream(
   for await (const item of items) {
     if (!headed) text.push(facts.heading());
     headed = true;
-    text.push(`\n### ${item.label}\n\n${closeFenceAtCut(item)}\n`);
+    text.push(`\n### ${oneLineField(item.label)}\n\n${closeFenceAtCut(item)}\n`);
   }
   if (!headed && facts.started) text.push(facts.heading());
   const { text: markdown, elidedBytes } = text.capped({ closeHead: fenceClose });
@@ -164,7 +188,7 @@ export async function renderDream(
     text: markdown,
     turns: facts.turns,
     elidedBytes,
-    firstUser: facts.firstUser ?? "",
+    firstUser: facts.firstPrompt ?? facts.firstCommand ?? "",
   };
 }
 
@@ -173,20 +197,21 @@ class DreamFacts {
   sessionId = "";
   createdAt: string | undefined;
   turns = 0;
-  firstUser: string | undefined;
+  firstPrompt: string | undefined;
+  firstCommand: string | undefined;
 
   get started(): boolean {
     return this.createdAt !== undefined;
   }
 
   heading(): string {
-    return `# Session ${this.sessionId}\n`;
+    return `# Session ${oneLineField(this.sessionId)}\n`;
   }
 
   /** Passes the entries through, learning from each primary-thread one as it goes. */
   async *observe(entries: AsyncIterable<LogEntry>): AsyncGenerator<LogEntry, void, undefined> {
     for await (const entry of entries) {
-      if (this.sessionId === "") this.sessionId = entry.session_id;
+      if (this.sessionId === "") this.sessionId = redact(entry.session_id);
       if (entry.thread_id === null) this.#learn(entry);
       yield entry;
     }
@@ -196,12 +221,21 @@ class DreamFacts {
     const event = entry.event;
     if (this.createdAt === undefined) {
       const at = event.processed_at;
-      this.createdAt = typeof at === "string" ? at : "";
+      this.createdAt = typeof at === "string" ? redact(at) : "";
     }
     if (event.type !== "user.message") return;
     this.turns++;
-    this.firstUser ??= oneLine(redact(contentText(event.content)));
+    if (typeof (event as Record<string, unknown>).command === "string") {
+      this.firstCommand ??= oneLine(redact(contentText(event.content)));
+    } else {
+      this.firstPrompt ??= oneLine(redact(contentText(event.content)));
+    }
   }
+}
+
+/** A field written on one line of the markdown: controls and line breaks shown as escapes. */
+function oneLineField(text: string): string {
+  return visibleControls(text, { oneLine: true });
 }
 
 /**

@@ -1,9 +1,11 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
+import { visibleControls } from "../events/_excerpt.ts";
 import type { EntryIterable } from "../events/from_entries.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
+import { redact } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import type { Renderer } from "./registry.ts";
 
@@ -28,7 +30,9 @@ export const INDEX_COLUMNS: string =
  * `{bytes}` is the UTF-8 size of the dream's text, marker included; when the
  * cap elided something it says so inside the column (`24576 (+103877 elided)`),
  * so the one free-text field stays last and a `·` inside it cannot look like
- * another column.
+ * another column. The text fields are redacted and written on one line:
+ * control characters and line breaks show as escapes (`\n`, `\x1b`), so no
+ * field can add a row or a heading.
  *
  * @param seq The row's number, from 1.
  * @param dream The dreamed session.
@@ -56,7 +60,10 @@ export const INDEX_COLUMNS: string =
 export function indexLine(seq: number, dream: Dream): string {
   const bytes = utf8Length(dream.text);
   const size = dream.elidedBytes > 0 ? `${bytes} (+${dream.elidedBytes} elided)` : `${bytes}`;
-  return `- ${seq} · ${dream.sessionId} · ${dream.createdAt} · ${dream.turns} · ${size} · ${dream.firstUser}`;
+  const [id, at, first] = [dream.sessionId, dream.createdAt, dream.firstUser].map((field) =>
+    visibleControls(redact(field), { oneLine: true })
+  );
+  return `- ${seq} · ${id} · ${at} · ${dream.turns} · ${size} · ${first}`;
 }
 
 /** Options for {@linkcode renderIndex}: each session is dreamed with them. */

@@ -196,3 +196,94 @@ Deno.test("renderDream() remembers only the latest tool calls, so its memory doe
   assert.match(dream.text, /### tool bash → agent\n\nresult of call_4999\n/);
   assert.match(dream.text, /### tool result → agent\n\nresult of call_0\n$/);
 });
+
+Deno.test("renderDream() redacts every field, and no field can inject a row or a heading", async () => {
+  const sessionId = `sesn_1\n# Injected heading\n- 9 · ${KEY}`;
+  const at = "2026-09-14T10:00:00Z\n- 10 · AKIAIOSFODNN7EXAMPLE";
+  const dream = await renderDream([
+    {
+      seq: 1,
+      session_id: sessionId,
+      thread_id: null,
+      event: {
+        id: "sevt_1",
+        type: "user.message",
+        processed_at: at,
+        content: `hi\x1b]0;pwn\x07 ${KEY}`,
+      },
+    },
+    {
+      seq: 2,
+      session_id: sessionId,
+      thread_id: null,
+      event: { id: "sevt_2", type: "agent.tool_use", name: "x\n# Fake heading", input: {} },
+    },
+  ]);
+  const all = [dream.sessionId, dream.createdAt, dream.firstUser, dream.text].join("\n");
+  assert.ok(!all.includes("sk-proj") && !all.includes("AKIA"), all);
+  assert.equal(dream.sessionId, "sesn_1\n# Injected heading\n- 9 · [REDACTED_SECRET]");
+  assert.equal(dream.createdAt, "2026-09-14T10:00:00Z\n- 10 · [REDACTED_SECRET]");
+  const headings = dream.text.split("\n").filter((line) => line.startsWith("#"));
+  assert.deepEqual(headings, [
+    "# Session sesn_1\\n# Injected heading\\n- 9 · [REDACTED_SECRET]",
+    "### user",
+    "### agent → tool x\\n# Fake heading",
+  ]);
+  const row = indexLine(1, dream);
+  assert.ok(!row.includes("\n") && !row.includes("\x1b") && !row.includes("\x07"), row);
+  assert.equal(
+    row,
+    `- 1 · sesn_1\\n# Injected heading\\n- 9 · [REDACTED_SECRET] · 2026-09-14T10:00:00Z\\n- 10 · [REDACTED_SECRET] · 1 · ${
+      utf8(dream.text)
+    } · hi\\x1b]0;pwn\\x07 [REDACTED_SECRET]`,
+  );
+});
+
+Deno.test("renderDream() takes the first prompt as firstUser: a slash command only when there is none", async (t) => {
+  const command = (text: string): SessionEvent => ({
+    id: id(),
+    type: "user.message",
+    command: text.split(" ")[0]!,
+    content: text,
+  });
+  await t.step("a command before the prompt is a turn, not the first user message", async () => {
+    const dream = await renderDream(
+      entries([command("/clear"), user("Fix the build"), command("/exit")]),
+    );
+    assert.equal(dream.firstUser, "Fix the build");
+    assert.equal(dream.turns, 3);
+  });
+  await t.step("a session of commands alone gives its first command", async () => {
+    const dream = await renderDream(entries([command("/model opus"), command("/exit")]));
+    assert.equal(dream.firstUser, "/model opus");
+    assert.equal(dream.turns, 2);
+  });
+  await t.step("a command member that is not a string does not make a command", async () => {
+    const dream = await renderDream(entries([{ ...user("prompt"), command: 1 }, user("later")]));
+    assert.equal(dream.firstUser, "prompt");
+  });
+});
+
+Deno.test("renderDream() closes a code fence its cut leaves open, before the note or the marker", async (t) => {
+  const fenced = "Here is the log:\n```text\n" + "line of output\n".repeat(400);
+  await t.step("an event cut inside a fence", async () => {
+    const dream = await renderDream(entries([agent(fenced), user("next")]));
+    assert.match(dream.text, /\nline of ou\n```\n\[cut: \d+ more bytes\]\n\n### user\n/);
+  });
+  await t.step("a fence closed before the cut stays as it is", async () => {
+    const closed = "```\ncode\n```\n" + "prose ".repeat(1_000);
+    const dream = await renderDream(entries([agent(closed)]));
+    assert.match(dream.text, /prose p\n\[cut: \d+ more bytes\]\n$/);
+  });
+  await t.step("the cap's head cut inside a fence", async () => {
+    const code = "```ts\n" +
+      Array.from({ length: 90 }, (_, i) => `const x${i} = ${i};`).join("\n") + "\n```";
+    const rows = Array.from({ length: 30 }, () => agent(code));
+    const dream = await renderDream(entries(rows), { cap: 4_096 });
+    assert.ok(dream.elidedBytes > 0);
+    assert.ok(utf8(dream.text) <= 4_096);
+    const head = dream.text.slice(0, dream.text.indexOf("\n\n[… "));
+    assert.equal((head.match(/^```/gm) ?? []).length % 2, 0, "every fence in the head is closed");
+    assert.match(dream.text, new RegExp(`\\[… ${dream.elidedBytes} bytes elided …\\]`));
+  });
+});
