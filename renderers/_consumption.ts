@@ -39,7 +39,7 @@ const OPEN_REQUESTS_KEPT = 4_096;
  *
  * Memory is bounded by the transcript budget: held messages are released
  * after everything shown so far, so once what is shown plus what is held
- * (counting only text, a lower bound of any rendering) exceeds the budget, a
+ * (labels and texts, a lower bound of any rendering) exceeds the budget, a
  * further message to hold could not be shown: it is counted in
  * {@linkcode ConsumptionOrder.dropped}, not kept.
  */
@@ -101,9 +101,14 @@ export class ConsumptionOrder {
     return (this.#openPerThread.get(thread) ?? 0) > 0 || this.#held.has(thread);
   }
 
-  /** Holds a prepared movable entry, or counts it when the budget could not show it. */
+  /**
+   * Holds a prepared movable entry, or counts it when the budget could not
+   * show it. The message that takes what is shown and held past the budget is
+   * kept (a renderer shows its head and then its cut note); those after it
+   * could not be shown at all.
+   */
   hold(prepared: Prepared, bytes: number): void {
-    if (this.#shown + this.#heldBytes + bytes > this.#budget) {
+    if (this.#shown + this.#heldBytes > this.#budget) {
       this.#dropped++;
       return;
     }

@@ -4,6 +4,7 @@
 import type { LogEntry } from "../events/types.ts";
 import { redact } from "../redact/mod.ts";
 import { cutBodyParts, cutNote } from "./budget.ts";
+import { compact } from "./_compact.ts";
 import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
 import type { ConversationItem } from "./conversation.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
@@ -33,8 +34,9 @@ async function* dreamView(
 ): AsyncGenerator<ConversationItem, void, undefined> {
   const book = new ThreadBook();
   const items = new ItemRenderer(book);
-  for await (const entry of entries) {
-    if (entry.thread_id !== null) continue;
+  for await (const whole of entries) {
+    if (whole.thread_id !== null) continue;
+    const entry = boundedIds(whole);
     book.learn(entry);
     if (!CONVERSATION_TYPES.has(entry.event.type)) continue;
     const { text, cutBytes } = prepare(items.text(entry), options);
@@ -52,10 +54,11 @@ async function* graderView(
   const order = new ConsumptionOrder(options.transcriptBudget);
   const out = (prepared: Prepared): ConversationItem => {
     const item = finish(items.render(prepared.entry, prepared.text), prepared.cutBytes, options);
-    order.shown(utf8Length(item.label) + utf8Length(item.text));
+    order.shown(renderedBytes(item));
     return item;
   };
-  for await (const entry of entries) {
+  for await (const whole of entries) {
+    const entry = boundedIds(whole);
     book.learn(entry);
     const role = classifier.classify(entry);
     if (role === "drop") continue;
@@ -65,7 +68,8 @@ async function* graderView(
     }
     const prepared = { entry, ...prepare(items.text(entry), options) };
     if (role === "movable" && order.holds(entry)) {
-      order.hold({ ...prepared, entry: withoutContent(entry) }, utf8Length(prepared.text));
+      const held = { ...prepared, entry: slim(entry) };
+      order.hold(held, renderedBytes(items.render(held.entry, held.text)));
     } else {
       yield out(prepared);
     }
@@ -91,8 +95,67 @@ function finish(item: Item, cutBytes: number, options: Resolved): ConversationIt
   return item;
 }
 
-/** A held message's entry: its text is worked out, so its content need not be kept. */
-function withoutContent(entry: LogEntry): LogEntry {
-  const { content: _, ...event } = entry.event as Record<string, unknown>;
-  return { ...entry, event: event as LogEntry["event"] };
+/**
+ * The least any renderer writes for an item: its label and text, and the
+ * grader's `[`, `]\n` and `\n` around them. Held messages are bounded by this,
+ * so a message is dropped only when no rendering could show it.
+ */
+function renderedBytes(item: Item): number {
+  return utf8Length(item.label) + utf8Length(item.text) + 3;
+}
+
+/** What a held message's entry keeps: what its label needs, not its content or its ids. */
+function slim(entry: LogEntry): LogEntry {
+  const { type, processed_at, from_session_thread_id } = entry.event as Record<string, unknown>;
+  const event: Record<string, unknown> = { type };
+  if (processed_at !== undefined) event.processed_at = processed_at;
+  if (from_session_thread_id !== undefined) event.from_session_thread_id = from_session_thread_id;
+  return {
+    seq: entry.seq,
+    session_id: "",
+    thread_id: entry.thread_id,
+    event: event as LogEntry["event"],
+  };
+}
+
+/**
+ * Ids, names and timestamps are keys and labels, not payloads: one longer
+ * than this many UTF-16 units is kept as its head, a digest and its length,
+ * so that what the renderers remember of threads, requests and tool calls
+ * stays bounded whatever a log holds.
+ */
+const ID_UNITS_KEPT = 256;
+
+const ID_FIELDS = [
+  "id",
+  "session_thread_id",
+  "to_session_thread_id",
+  "from_session_thread_id",
+  "tool_use_id",
+  "mcp_tool_use_id",
+  "custom_tool_use_id",
+  "model_request_start_id",
+  "name",
+  "mcp_server_name",
+  "processed_at",
+];
+
+/** The entry, or a copy of it with its over-long ids compacted (the caller's entry is never changed). */
+function boundedIds(entry: LogEntry): LogEntry {
+  const event = entry.event as Record<string, unknown>;
+  let copy: Record<string, unknown> | undefined;
+  for (const field of ID_FIELDS) {
+    const value = event[field];
+    if (typeof value === "string" && value.length > ID_UNITS_KEPT) {
+      (copy ??= { ...event })[field] = compact(value, ID_UNITS_KEPT);
+    }
+  }
+  const thread = entry.thread_id;
+  const longThread = thread !== null && thread.length > ID_UNITS_KEPT;
+  if (copy === undefined && !longThread) return entry;
+  return {
+    ...entry,
+    thread_id: longThread ? compact(thread, ID_UNITS_KEPT) : thread,
+    event: (copy ?? event) as LogEntry["event"],
+  };
 }

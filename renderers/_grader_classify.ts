@@ -3,6 +3,7 @@
 
 import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
+import { compact } from "./_compact.ts";
 import { CONVERSATION_TYPES } from "./_items.ts";
 import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
 
@@ -19,7 +20,7 @@ const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custo
  */
 const PENDING_KEPT = 4_096;
 
-/** Keys longer than this are kept as their length, a digest, and a head and a tail. */
+/** Keys longer than this are kept as a head, a digest and a length. */
 const KEY_UNITS_KEPT = 512;
 
 /**
@@ -84,21 +85,9 @@ function callKey(thread: string, event: Record<string, unknown>): string {
   );
 }
 
-/**
- * A key short enough to remember: a long one (a huge message's JSON) becomes
- * its length, two 32-bit digests, and its first and last 128 units, copied
- * so the map never holds the whole text.
- */
+/** A key short enough to remember: a huge message's JSON as a head, a digest and a length. */
 function compactKey(key: string): string {
-  if (key.length <= KEY_UNITS_KEPT) return key;
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < key.length; i++) {
-    const unit = key.charCodeAt(i);
-    a = Math.imul(a ^ unit, 0x01000193);
-    b = Math.imul(b ^ unit, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return [key.length, a >>> 0, b >>> 0, key.slice(0, 128), key.slice(-128)].join("\u0000");
+  return compact(key, KEY_UNITS_KEPT);
 }
 
 function increment(counts: Map<string, number>, key: string): void {

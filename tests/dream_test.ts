@@ -13,6 +13,7 @@ import {
   type SessionEvent,
 } from "../mod.ts";
 import { agent, entries, id, user } from "./_entries.ts";
+import { renderBounded } from "./_bounded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
@@ -286,4 +287,24 @@ Deno.test("renderDream() closes a code fence its cut leaves open, before the not
     assert.equal((head.match(/^```/gm) ?? []).length % 2, 0, "every fence in the head is closed");
     assert.match(dream.text, new RegExp(`\\[… ${dream.elidedBytes} bytes elided …\\]`));
   });
+});
+
+Deno.test("renderDream() remembers a bounded number of threads: 160 MiB of new threads under a 16 MiB heap", async () => {
+  const run = await renderBounded("threads", "dream", 160, 16);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 160);
+  assert.equal(run.report!.head, "# Session sesn_hostile\n");
+});
+
+Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240 MiB under a 24 MiB heap", async () => {
+  // The first message holds a key at both ends; the heap cannot hold six copies of a message.
+  const run = await renderBounded("huge", "dream", 240, 24);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 240);
+  assert.equal(run.report!.leaked, false);
+  assert.ok(run.report!.outputBytes <= DREAM_TRANSCRIPT_CAP);
+  assert.match(
+    run.report!.head,
+    /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
+  );
 });

@@ -2,16 +2,19 @@
 
 import assert from "node:assert/strict";
 import {
+  conversation,
   EventSourceError,
   fromEntries,
   fromNdjson,
   GRADER_ITEM_BUDGET,
   GRADER_TRANSCRIPT_BUDGET,
+  joinWithinBudget,
   type LogEntry,
   renderGrader,
   type SessionEvent,
 } from "../mod.ts";
 import { agent, deepFreeze, end, entries, id, start, user } from "./_entries.ts";
+import { renderBounded } from "./_bounded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
@@ -444,4 +447,50 @@ Deno.test("renderGrader() fails on a malformed entry with its position, not a ba
 Deno.test("renderGrader() refuses a budget that is not a positive integer", () => {
   assert.throws(() => renderGrader([], { itemBudget: 0 }), RangeError);
   assert.throws(() => renderGrader([], { transcriptBudget: 1.5 }), RangeError);
+});
+
+Deno.test("renderGrader() holds no more than its budget: 160 MiB of held messages under a 16 MiB heap", async () => {
+  // A request that never ends holds every later user message for consumption order.
+  const run = await renderBounded("held", "grader", 160, 16);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 160, "the whole log was read");
+  assert.ok(run.report!.outputBytes <= GRADER_TRANSCRIPT_BUDGET);
+  assert.match(run.report!.head, /^\[user\]\n2 lorem ipsum/);
+  assert.match(run.report!.tail, /\[transcript cut: the 200000-byte budget is reached/);
+});
+
+Deno.test("renderGrader() remembers a bounded number of threads, names and open requests", async () => {
+  // Thread after thread with 500-character ids and names, a request open on each, a message held.
+  const run = await renderBounded("threads", "grader", 160, 16);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 160);
+  assert.match(run.report!.head, /^\[user → @sthr_0_t+$/);
+  assert.match(
+    run.report!.tail,
+    /t…[0-9a-f]{16}\/\d+\]\n\d+\n\n\[user → @sthr_/,
+    "long ids compacted",
+  );
+  assert.match(run.report!.tail, /\[transcript cut: the 200000-byte budget is reached/);
+});
+
+Deno.test("renderGrader()'s bound on held messages changes nothing on one thread", async () => {
+  const log = entries([
+    user("before"),
+    start("r1"),
+    ...Array.from({ length: 400 }, (_, i) => user(`held ${i} ${"·".repeat(i * 7)}`)),
+    agent("reply"),
+  ]);
+  const note = (b: number): string =>
+    `\n[transcript cut: the ${b}-byte budget is reached; the rest of the session is not shown]\n`;
+  async function* pieces(): AsyncGenerator<string> {
+    let first = true;
+    for await (const item of conversation(log, { transcriptBudget: Infinity })) {
+      yield `${first ? "" : "\n"}[${item.label}]\n${item.text}\n`;
+      first = false;
+    }
+  }
+  for (const budget of [1_000, 20_000, 150_000]) {
+    const unbounded = await joinWithinBudget(pieces(), budget, note);
+    assert.equal(await renderGrader(log, { transcriptBudget: budget }), unbounded, `at ${budget}`);
+  }
 });

@@ -1,0 +1,110 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// Renders a hostile log generated as a byte stream (never held whole) and
+// prints what came out, for the memory-bound tests, which run it under a
+// small V8 heap: `deno run --v8-flags=--max-old-space-size=N _bounded_render.ts
+// SCENARIO RENDERER MEGABYTES`.
+//
+// - held: a model request that never ends, then user messages of 2 KB each:
+//   the grader holds them all for consumption order.
+// - threads: thread after thread (500-character ids and names), each with a
+//   request started on it and a message to it held.
+// - huge: user messages of 4 MiB each, the first with a secret at both ends.
+
+import { fromNdjson, registry } from "../mod.ts";
+
+const [scenario, renderer, megabytes] = Deno.args;
+const total = Number(megabytes) * 1024 * 1024;
+const encoder = new TextEncoder();
+let streamed = 0;
+const KEY = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3gH6jK0aY";
+
+function line(seq: number, thread: string | null, event: Record<string, unknown>): string {
+  return JSON.stringify({ seq, session_id: "sesn_hostile", thread_id: thread, event });
+}
+
+/** The lines of a scenario (a huge one in byte pieces), until `total` bytes were streamed. */
+function* lines(): Generator<string | Uint8Array> {
+  let seq = 0;
+  const pad = "lorem ipsum dolor sit amet ".repeat(80);
+  if (scenario === "held") {
+    yield `${line(++seq, null, { id: "req_1", type: "span.model_request_start" })}\n`;
+    while (true) {
+      yield `${
+        line(++seq, null, { id: `sevt_${seq}`, type: "user.message", content: `${seq} ${pad}` })
+      }\n`;
+    }
+  }
+  if (scenario === "threads") {
+    const long = "t".repeat(480);
+    while (true) {
+      const thread = `sthr_${seq}_${long}`;
+      yield `${
+        line(++seq, null, {
+          id: `sevt_${seq}`,
+          type: "session.thread_created",
+          session_thread_id: thread,
+          agent_name: `agent ${seq} ${long}`,
+        })
+      }\n`;
+      yield `${line(++seq, thread, { id: `req_${seq}`, type: "span.model_request_start" })}\n`;
+      yield `${
+        line(++seq, thread, { id: `sevt_${seq}`, type: "user.message", content: `${seq}` })
+      }\n`;
+    }
+  }
+  if (scenario === "huge") {
+    // The body is bytes outside the JavaScript heap, so that only what the
+    // renderer holds counts against the heap limit.
+    const body = encoder.encode("word ".repeat(4 * 1024 * 1024 / 5));
+    while (true) {
+      const [open, close] = line(++seq, null, {
+        id: `sevt_${seq}`,
+        type: "user.message",
+        content: seq === 1 ? `${KEY} \u0000 ${KEY}` : `${seq} \u0000`,
+      }).split("\\u0000");
+      yield `${open}`;
+      yield body.slice();
+      yield `${close}\n`;
+    }
+  }
+  throw new Error(`unknown scenario ${scenario}`);
+}
+
+const source = lines();
+let atLineEnd = true;
+const stream = new ReadableStream<Uint8Array>({
+  // About 64 KiB a chunk, as a file read gives them; a huge line's body alone.
+  pull(controller): void {
+    let text = "";
+    const flush = (): void => {
+      const bytes = encoder.encode(text);
+      streamed += bytes.length;
+      if (bytes.length > 0) controller.enqueue(bytes);
+      text = "";
+    };
+    while ((streamed + text.length < total || !atLineEnd) && text.length < 65_536) {
+      const piece = source.next().value!;
+      if (typeof piece === "string") {
+        text += piece;
+        atLineEnd = piece.endsWith("\n");
+        continue;
+      }
+      flush();
+      streamed += piece.length;
+      atLineEnd = false;
+      controller.enqueue(piece);
+      return;
+    }
+    flush();
+    if (streamed >= total && atLineEnd) controller.close();
+  },
+});
+const text = await registry.resolve(renderer!).render(fromNdjson(stream));
+console.log(JSON.stringify({
+  streamedMiB: Math.round(streamed / 1024 / 1024),
+  outputBytes: encoder.encode(text).length,
+  head: text.slice(0, 200),
+  tail: text.slice(-200),
+  leaked: text.includes("sk-proj"),
+}));
