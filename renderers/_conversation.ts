@@ -18,6 +18,12 @@ export interface Resolved {
   itemBudget: number;
   transcriptBudget: number;
   redact: boolean;
+  /**
+   * Called with each item's text once worked out (flattened, redacted if
+   * asked) and before it is cut: the dream reads its first prompt from it, so
+   * a huge message is redacted once.
+   */
+  onText?: (entry: LogEntry, text: string) => void;
 }
 
 /** The items of one session's checked entries, in the view asked for. */
@@ -39,7 +45,7 @@ async function* dreamView(
     const entry = boundedIds(whole);
     book.learn(entry);
     if (!CONVERSATION_TYPES.has(entry.event.type)) continue;
-    const { text, cutBytes } = prepare(items.text(entry), options);
+    const { text, cutBytes } = prepare(entry, items.text(entry), options);
     yield finish(items.render(entry, text), cutBytes, options);
   }
 }
@@ -66,7 +72,7 @@ async function* graderView(
       for (const released of order.span(entry)) yield out(released);
       continue;
     }
-    const prepared = { entry, ...prepare(items.text(entry), options) };
+    const prepared = { entry, ...prepare(entry, items.text(entry), options) };
     if (role === "movable" && order.holds(entry)) {
       const held = { ...prepared, entry: slim(entry) };
       order.hold(held, renderedBytes(items.render(held.entry, held.text)));
@@ -78,8 +84,14 @@ async function* graderView(
 }
 
 /** An item's text, redacted if asked (before any cut) and cut to the item budget. */
-function prepare(text: string, options: Resolved): { text: string; cutBytes: number } {
-  const { head, cutBytes } = cutBodyParts(options.redact ? redact(text) : text, options.itemBudget);
+function prepare(
+  entry: LogEntry,
+  text: string,
+  options: Resolved,
+): { text: string; cutBytes: number } {
+  const clean = options.redact ? redact(text) : text;
+  options.onText?.(entry, clean);
+  const { head, cutBytes } = cutBodyParts(clean, options.itemBudget);
   return { text: cutBytes === 0 ? head : head + cutNote(cutBytes), cutBytes };
 }
 

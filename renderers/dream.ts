@@ -173,6 +173,7 @@ export async function renderDream(
     itemBudget: DREAM_EVENT_BUDGET,
     transcriptBudget: Infinity,
     redact: true,
+    onText: (entry, text) => facts.text(entry, text),
   });
   let headed = false;
   for await (const item of items) {
@@ -223,13 +224,19 @@ class DreamFacts {
       const at = event.processed_at;
       this.createdAt = typeof at === "string" ? redact(at) : "";
     }
+    if (event.type === "user.message") this.turns++;
+  }
+
+  /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
+  text(entry: LogEntry, text: string): void {
+    const event = entry.event as Record<string, unknown>;
     if (event.type !== "user.message") return;
-    this.turns++;
-    if (typeof (event as Record<string, unknown>).command === "string") {
-      this.firstCommand ??= oneLine(redact(contentText(event.content)));
-    } else {
-      this.firstPrompt ??= oneLine(redact(contentText(event.content)));
-    }
+    const isCommand = typeof event.command === "string";
+    if (isCommand ? this.firstCommand !== undefined : this.firstPrompt !== undefined) return;
+    // The item says "(no content)" for an empty message; the first prompt is then empty.
+    const line = contentText(event.content).trim() === "" ? "" : oneLine(text);
+    if (isCommand) this.firstCommand = line;
+    else this.firstPrompt = line;
   }
 }
 

@@ -289,10 +289,10 @@ Deno.test("renderDream() closes a code fence its cut leaves open, before the not
   });
 });
 
-Deno.test("renderDream() remembers a bounded number of threads: 160 MiB of new threads under a 16 MiB heap", async () => {
-  const run = await renderBounded("threads", "dream", 160, 16);
+Deno.test("renderDream() remembers a bounded number of threads: 240 MiB of new threads under a 24 MiB heap", async () => {
+  const run = await renderBounded("threads", "dream", 240, 24);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.report!.streamedMiB, 160);
+  assert.equal(run.report!.streamedMiB, 240);
   assert.equal(run.report!.head, "# Session sesn_hostile\n");
 });
 

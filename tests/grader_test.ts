@@ -461,9 +461,9 @@ Deno.test("renderGrader() holds no more than its budget: 160 MiB of held message
 
 Deno.test("renderGrader() remembers a bounded number of threads, names and open requests", async () => {
   // Thread after thread with 500-character ids and names, a request open on each, a message held.
-  const run = await renderBounded("threads", "grader", 160, 16);
+  const run = await renderBounded("threads", "grader", 240, 24);
   assert.equal(run.code, 0, run.stderr);
-  assert.equal(run.report!.streamedMiB, 160);
+  assert.equal(run.report!.streamedMiB, 240);
   assert.match(run.report!.head, /^\[user → @sthr_0_t+$/);
   assert.match(
     run.report!.tail,

@@ -1,0 +1,162 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * One huge user message (60 MiB of text, a key at both ends) through `dream`
+ * and through `grader`, against JSON.parse of the same lines: medians of
+ * several runs, ratios from the same run, and each case's peak RSS (VmHWM,
+ * runtime included), every case in its own process. Every case reads the
+ * file with the same byte-level line splitter, so the figures isolate the
+ * renderers from the source (`fromNdjson` has its own benchmark).
+ *
+ *   deno task bench:huge [--runs=3]
+ *
+ * @module
+ */
+
+import type { LogEntry } from "../mod.ts";
+
+const MESSAGE_MIB = 60;
+const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
+const DATA = new URL("./.data/", import.meta.url);
+const KEY = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3gH6jK0aY";
+
+interface Sample {
+  ms: number;
+  peakKb: number;
+  note: string;
+}
+
+/** Writes the log once: the huge message, then an agent's short reply. */
+async function ensureLog(): Promise<string> {
+  const path = new URL(`huge_${MESSAGE_MIB}mib.ndjson`, DATA).pathname;
+  try {
+    if ((await Deno.stat(path)).size > MESSAGE_MIB * 2 ** 20) return path;
+  } catch { /* not written yet */ }
+  await Deno.mkdir(DATA, { recursive: true });
+  const encoder = new TextEncoder();
+  const words = "the build log says nothing new here; ".repeat(2 ** 20 / 37);
+  const body = encoder.encode(words.repeat(Math.ceil(MESSAGE_MIB * 2 ** 20 / words.length)));
+  using file = await Deno.open(path, { write: true, create: true, truncate: true });
+  const write = async (bytes: Uint8Array): Promise<void> => {
+    for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+  };
+  const entry = (seq: number, event: Record<string, unknown>): string =>
+    JSON.stringify({ seq, session_id: "sesn_huge", thread_id: null, event });
+  const [open, close] = entry(1, {
+    id: "sevt_1",
+    type: "user.message",
+    content: `${KEY} \u0000 ${KEY}`,
+  }).split("\\u0000");
+  await write(encoder.encode(open!));
+  await write(body.subarray(0, MESSAGE_MIB * 2 ** 20));
+  await write(encoder.encode(`${close}\n`));
+  await write(
+    encoder.encode(`${entry(2, { id: "sevt_2", type: "agent.message", content: "Done." })}\n`),
+  );
+  return path;
+}
+
+/** The file's lines, parsed: chunks are gathered until a newline and decoded once. */
+async function* lines(path: string): AsyncGenerator<LogEntry> {
+  const decoder = new TextDecoder();
+  let pending: Uint8Array[] = [];
+  using file = await Deno.open(path);
+  for await (const chunk of file.readable) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      pending.push(chunk.subarray(start, end));
+      const parts = pending;
+      pending = [];
+      yield parse(parts, decoder);
+      start = end + 1;
+    }
+    if (start < chunk.length) pending.push(chunk.slice(start));
+  }
+}
+
+/** A line's value; its bytes and text are garbage once it returns, so only the value stays. */
+function parse(parts: Uint8Array[], decoder: TextDecoder): LogEntry {
+  return JSON.parse(decoder.decode(concat(parts)));
+}
+
+/** The parts joined; the parts are let go as soon as they are copied. */
+function concat(parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1) return parts.pop()!;
+  const whole = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    whole.set(part, at);
+    at += part.length;
+  }
+  parts.length = 0;
+  return whole;
+}
+
+async function child(kind: string, path: string): Promise<Sample> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", import.meta.filename!, "--child", kind, path],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout));
+}
+
+function peakKb(): number {
+  const status = Deno.readTextFileSync("/proc/self/status");
+  return Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
+}
+
+async function runChild(kind: string, path: string): Promise<void> {
+  const { renderDream, renderGrader } = await import("../mod.ts");
+  const started = performance.now();
+  let note = "";
+  if (kind === "parse") {
+    let count = 0;
+    for await (const _ of lines(path)) count++;
+    note = `${count} lines`;
+  } else if (kind === "dream") {
+    const dream = await renderDream(lines(path));
+    note = `${dream.text.length} chars, firstUser ${dream.firstUser.length} chars, ${
+      dream.text.includes("sk-proj") ? "LEAKED" : "redacted"
+    }`;
+  } else if (kind === "runtime") {
+    note = "an empty run";
+  } else {
+    const text = await renderGrader(lines(path));
+    note = `${text.length} chars`;
+  }
+  const ms = performance.now() - started;
+  console.log(JSON.stringify({ ms, peakKb: peakKb(), note }));
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function main(): Promise<void> {
+  const path = await ensureLog();
+  const kinds = ["runtime", "parse", "dream", "grader"];
+  const samples: Record<string, Sample[]> = Object.fromEntries(kinds.map((k) => [k, []]));
+  for (let i = 0; i < runs; i++) {
+    for (const kind of kinds) samples[kind]!.push(await child(kind, path));
+  }
+  const ms = (kind: string): number => median(samples[kind]!.map((s) => s.ms));
+  const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;
+  console.log(`one ${MESSAGE_MIB} MiB user message; runs: ${runs} (medians)\n`);
+  console.log("| case | median | vs parse | peak RSS | (peak − runtime) / message | |");
+  console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+  for (const kind of kinds.slice(1)) {
+    console.log(
+      `| ${kind} | ${ms(kind).toFixed(0)} ms | ${(ms(kind) / ms("parse")).toFixed(2)}× | ${
+        peak(kind).toFixed(0)
+      } MB | ${((peak(kind) - peak("runtime")) / MESSAGE_MIB).toFixed(2)}× | ${
+        samples[kind]![0]!.note
+      } |`,
+    );
+  }
+  console.log(`\nruntime alone: ${peak("runtime").toFixed(0)} MB peak RSS`);
+}
+
+if (Deno.args[0] === "--child") await runChild(Deno.args[1]!, Deno.args[2]!);
+else await main();
