@@ -54,74 +54,49 @@ export class ItemRenderer {
   }
 
   /**
-   * The item for an entry whose type is in {@linkcode CONVERSATION_TYPES}.
-   * `body`, when given, is the entry's text already worked out (a held
+   * The item for an entry whose type is in {@linkcode CONVERSATION_TYPES},
+   * with `body` as its text: {@linkcode ItemRenderer.text}, worked out (a held
    * message keeps its text, not its event).
    */
-  render(entry: LogEntry, body?: string): Item {
+  render(entry: LogEntry, body: string): Item {
     const event = entry.event as Record<string, unknown>;
     const here = entry.thread_id ?? PRIMARY;
-    const at = { seq: entry.seq, processedAt: processedAt(event) };
+    const make = (kind: Item["kind"], from: string, to: string, label = from): Item => ({
+      kind,
+      from,
+      to,
+      label,
+      text: body,
+      cutBytes: 0,
+      thread: here === PRIMARY ? null : here,
+      seq: entry.seq,
+      processedAt: typeof event.processed_at === "string" ? event.processed_at : null,
+    });
     switch (event.type) {
       case "user.message": {
         const to = this.#speaker(here);
-        const label = here === PRIMARY ? "user" : `user → ${to}`;
-        return item("message", "user", to, label, body ?? text(event.content), here, at);
+        return make("message", "user", to, here === PRIMARY ? "user" : `user → ${to}`);
       }
       case "system.message":
-        return item(
-          "system",
-          "system",
-          this.#speaker(here),
-          "system",
-          body ?? text(event.content),
-          here,
-          at,
-        );
-      case "agent.message": {
-        const from = this.#speaker(here);
-        return item("message", from, "user", from, body ?? text(event.content), here, at);
-      }
+        return make("system", "system", this.#speaker(here));
+      case "agent.message":
+        return make("message", this.#speaker(here), "user");
       case "agent.thread_message_sent": {
         const from = this.#speaker(here);
         const to = this.#speaker(this.#book.key(event.to_session_thread_id));
-        return item(
-          "thread_message",
-          from,
-          to,
-          `${from} → ${to}`,
-          body ?? text(event.content),
-          here,
-          at,
-        );
+        return make("thread_message", from, to, `${from} → ${to}`);
       }
       case "agent.thread_message_received": {
         const from = this.#speaker(this.#book.key(event.from_session_thread_id));
         const to = this.#speaker(here);
-        return item(
-          "thread_message",
-          from,
-          to,
-          `${from} → ${to}`,
-          body ?? text(event.content),
-          here,
-          at,
-        );
+        return make("thread_message", from, to, `${from} → ${to}`);
       }
       case "session.error":
-        return item(
-          "error",
-          "session",
-          this.#speaker(here),
-          "session error",
-          body ?? errorText(event.error),
-          here,
-          at,
-        );
+        return make("error", "session", this.#speaker(here), "session error");
       default:
         return Object.hasOwn(RESULT_LINKS, String(event.type))
-          ? this.#result(event, here, at, body)
-          : this.#call(event, here, at, body);
+          ? this.#result(event, here, make)
+          : this.#call(event, here, make);
     }
   }
 
@@ -150,7 +125,7 @@ export class ItemRenderer {
     return this.#book.speaker(key);
   }
 
-  #call(event: Record<string, unknown>, here: string, at: At, body?: string): Item {
+  #call(event: Record<string, unknown>, here: string, make: Make): Item {
     const tool = toolName(event);
     const name = tool.slice(tool.indexOf("tool ") + 5);
     if (typeof event.id === "string") this.#remember(event.id, tool, name);
@@ -158,20 +133,13 @@ export class ItemRenderer {
       ? this.#book.key(event.session_thread_id)
       : here;
     const from = this.#speaker(caller);
-    const call = item(
-      "tool_call",
-      from,
-      tool,
-      `${from} → ${tool}`,
-      body ?? inputText(event.input),
-      caller,
-      at,
-    );
+    const call = make("tool_call", from, tool, `${from} → ${tool}`);
+    call.thread = caller === PRIMARY ? null : caller;
     call.tool = name;
     return call;
   }
 
-  #result(event: Record<string, unknown>, here: string, at: At, body?: string): Item {
+  #result(event: Record<string, unknown>, here: string, make: Make): Item {
     const link = event[RESULT_LINKS[event.type as string]!];
     const known = typeof link === "string" ? this.#tools.get(link) : undefined;
     const from = known?.[0] ?? "tool result";
@@ -180,18 +148,12 @@ export class ItemRenderer {
       : here;
     const to = this.#speaker(routed);
     const isError = event.is_error === true;
-    const label = `${from} → ${to}${isError ? ", error" : ""}`;
-    const result = item("tool_result", from, to, label, body ?? text(event.content), routed, at);
+    const result = make("tool_result", from, to, `${from} → ${to}${isError ? ", error" : ""}`);
+    result.thread = routed === PRIMARY ? null : routed;
     if (known !== undefined) result.tool = known[1];
     result.isError = isError;
     return result;
   }
-}
-
-/** Where an item came from in the log. */
-interface At {
-  seq: number;
-  processedAt: string | null;
 }
 
 const TOOL_CALL_TYPES: ReadonlySet<string> = new Set([
@@ -200,31 +162,8 @@ const TOOL_CALL_TYPES: ReadonlySet<string> = new Set([
   "agent.custom_tool_use",
 ]);
 
-function item(
-  kind: ConversationItem["kind"],
-  from: string,
-  to: string,
-  label: string,
-  text: string,
-  thread: string,
-  at: At,
-): Item {
-  return {
-    kind,
-    from,
-    to,
-    label,
-    text,
-    cutBytes: 0,
-    thread: thread === PRIMARY ? null : thread,
-    seq: at.seq,
-    processedAt: at.processedAt,
-  };
-}
-
-function processedAt(event: Record<string, unknown>): string | null {
-  return typeof event.processed_at === "string" ? event.processed_at : null;
-}
+/** Builds an item of the entry being rendered; the label defaults to the speaker. */
+type Make = (kind: Item["kind"], from: string, to: string, label?: string) => Item;
 
 function toolName(event: Record<string, unknown>): string {
   const name = typeof event.name === "string" ? event.name : "?";
