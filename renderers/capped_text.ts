@@ -30,8 +30,8 @@ export interface CappedTextOptions {
   /**
    * Given the head of a text that was cut, what to write after it, before
    * the marker: a format closes what the cut left open here (the dream closes
-   * a code fence). Its bytes are taken from the end of the head, so the text
-   * stays within the cap; they count as elided.
+   * a code fence). Its room is taken from the end of the head, so the text
+   * stays within the cap; the head bytes it replaces count as elided.
    *
    * @default {undefined}
    */
@@ -170,13 +170,15 @@ export class CappedText {
     if (this.#total <= this.#cap) return { text: this.#head + this.#tail.join(""), elidedBytes: 0 };
     const tail = this.#tailText();
     let head = this.#head;
-    if (options.closeHead !== undefined && options.closeHead(head) !== "") {
-      const close = options.closeHead(head);
+    let close = options.closeHead?.(head) ?? "";
+    if (close !== "") {
+      // Room for the closing text is taken from the head's end; what that
+      // leaves open is closed again (never more than the head held).
       head = utf8Head(head, Math.max(0, this.#headBytes - utf8Length(close)));
-      head += utf8Head(options.closeHead(head), this.#headBytes - utf8Length(head));
+      close = utf8Head(options.closeHead!(head), this.#headBytes - utf8Length(head));
     }
     const elidedBytes = this.#total - utf8Length(head) - utf8Length(tail);
-    return { text: head + elisionMarker(elidedBytes) + tail, elidedBytes };
+    return { text: head + close + elisionMarker(elidedBytes) + tail, elidedBytes };
   }
 
   #tailText(): string {

@@ -28,3 +28,15 @@ Deno.test("CappedText's buffers shrink with a lowered cap", () => {
   assert.ok(small.half < big.half);
   assert.ok(peak(4 * 1024, 5_000, 500) <= 4 * 1024 + 500);
 });
+
+Deno.test("CappedText.capped() makes room for what closeHead writes, within the cap, counted as elided", () => {
+  const text = new CappedText(1_024);
+  for (let i = 0; i < 200; i++) text.push(`line ${i}\n`);
+  const plain = text.capped();
+  const closed = text.capped({ closeHead: (head) => head.endsWith("<") ? "" : "<" });
+  assert.ok(new TextEncoder().encode(closed.text).length <= 1_024);
+  assert.equal(closed.elidedBytes, plain.elidedBytes + 1);
+  assert.match(closed.text, /<\n\n\[… \d+ bytes elided …\]/);
+  assert.equal(closed.text.length, plain.text.length, "one byte taken from the head, one written");
+  assert.equal(text.text(), plain.text);
+});

@@ -92,7 +92,11 @@ function transcriptNote(budget: number): string {
  *
  * Messages render in consumption order: a user message (or a thread message
  * whose sent half is not in the input) that arrives while its thread has a
- * model request in flight renders just before that thread's next request.
+ * model request in flight renders just before that thread's next request;
+ * while a thread holds one, a later message of that thread joins it, so the
+ * messages keep the order the model read them in. Memory is bounded by the
+ * budget: a held message the transcript could no longer show is dropped, not
+ * kept. The items are {@linkcode conversation}'s, in its grader view.
  *
  * A body longer than `itemBudget` bytes is cut with a note; the transcript
  * stops at `transcriptBudget` bytes with a final note, and the source is not
