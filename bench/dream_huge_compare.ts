@@ -26,8 +26,8 @@ interface Sample {
   note: string;
 }
 
-/** Writes the log once: the huge message, then an agent's short reply. */
-async function ensureLog(): Promise<string> {
+/** Writes the log once (`bench/.data/huge_60mib.ndjson`): the huge message, then a short reply. */
+export async function ensureHugeLog(): Promise<string> {
   const path = new URL(`huge_${MESSAGE_MIB}mib.ndjson`, DATA).pathname;
   try {
     if ((await Deno.stat(path)).size > MESSAGE_MIB * 2 ** 20) return path;
@@ -57,7 +57,7 @@ async function ensureLog(): Promise<string> {
 }
 
 /** The file's lines, parsed: chunks are gathered until a newline and decoded once. */
-async function* lines(path: string): AsyncGenerator<LogEntry> {
+export async function* lines(path: string): AsyncGenerator<LogEntry> {
   const decoder = new TextDecoder();
   let pending: Uint8Array[] = [];
   using file = await Deno.open(path);
@@ -135,7 +135,7 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const path = await ensureLog();
+  const path = await ensureHugeLog();
   const kinds = ["runtime", "parse", "dream", "grader"];
   const samples: Record<string, Sample[]> = Object.fromEntries(kinds.map((k) => [k, []]));
   for (let i = 0; i < runs; i++) {
@@ -158,5 +158,7 @@ async function main(): Promise<void> {
   console.log(`\nruntime alone: ${peak("runtime").toFixed(0)} MB peak RSS`);
 }
 
-if (Deno.args[0] === "--child") await runChild(Deno.args[1]!, Deno.args[2]!);
-else await main();
+if (import.meta.main) {
+  if (Deno.args[0] === "--child") await runChild(Deno.args[1]!, Deno.args[2]!);
+  else await main();
+}
