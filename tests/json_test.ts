@@ -108,3 +108,30 @@ Deno.test("renderJson() is registered as json and refuses a budget without room 
   assert.equal(await registry.render("json", []), "");
   await assert.rejects(() => renderJson([], { transcriptBudget: 100 }), /at least 256/);
 });
+
+Deno.test("deno task render --renderer json lists json in --help and writes NDJSON from another directory", async () => {
+  const config = new URL("../deno.json", import.meta.url).pathname;
+  const cwd = await Deno.makeTempDir();
+  try {
+    const task = async (...args: string[]): Promise<{ code: number; stdout: string }> => {
+      const { code, stdout } = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "--quiet", "--config", config, "render", ...args],
+        cwd,
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      }).output();
+      return { code, stdout: new TextDecoder().decode(stdout) };
+    };
+    const help = await task("--help");
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^\s+json\s+The conversation as NDJSON items/m);
+    const run = await task("--renderer", "json");
+    assert.equal(run.code, 0);
+    const lines = parse(run.stdout) as ConversationItem[];
+    const example = new URL("../fixtures/coordinator_all_threads.ndjson", import.meta.url);
+    assert.deepEqual(lines, await Array.fromAsync(conversation(fromNdjson(example))));
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
