@@ -53,9 +53,15 @@ export class ConsumptionOrder {
   #shown = 0;
   #dropped = 0;
 
-  /** @param budget The transcript budget the held messages are bounded by, in UTF-8 bytes. */
-  constructor(budget: number) {
+  #onDropped: ((seq: number) => void) | undefined;
+
+  /**
+   * @param budget The transcript budget the held messages are bounded by, in UTF-8 bytes.
+   * @param onDropped Told the `seq` of each held message dropped.
+   */
+  constructor(budget: number, onDropped?: (seq: number) => void) {
     this.#budget = budget;
+    this.#onDropped = onDropped;
   }
 
   /** Held messages dropped because the budget could no longer show them. */
@@ -110,6 +116,7 @@ export class ConsumptionOrder {
   hold(prepared: Prepared, bytes: number): void {
     if (this.#shown + this.#heldBytes > this.#budget) {
       this.#dropped++;
+      this.#onDropped?.(prepared.entry.seq);
       return;
     }
     const thread = prepared.entry.thread_id ?? "";

@@ -24,6 +24,8 @@ export interface Resolved {
    * a huge message is redacted once.
    */
   onText?: (entry: LogEntry, text: string) => void;
+  /** Told the `seq` of each held message the grader view drops. */
+  onDropped?: (seq: number) => void;
 }
 
 /** The items of one session's checked entries, in the view asked for. */
@@ -57,7 +59,7 @@ async function* graderView(
   const book = new ThreadBook();
   const items = new ItemRenderer(book);
   const classifier = new GraderClassifier(book);
-  const order = new ConsumptionOrder(options.transcriptBudget);
+  const order = new ConsumptionOrder(options.transcriptBudget, options.onDropped);
   const out = (prepared: Prepared): ConversationItem => {
     const item = finish(items.render(prepared.entry, prepared.text), prepared.cutBytes, options);
     order.shown(renderedBytes(item));

@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../events/from_entries.ts";
-import { conversationItems } from "./_conversation.ts";
+import { conversationItems, type Resolved } from "./_conversation.ts";
 import { DREAM_EVENT_BUDGET } from "./dream.ts";
 import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET } from "./grader.ts";
 import { oneSession } from "./_session.ts";
@@ -114,6 +114,15 @@ export interface ConversationOptions {
    */
   redact?: boolean;
   /**
+   * Told the `seq` of each message the grader view drops under
+   * `transcriptBudget` (counted for a cut note, never kept); a renderer
+   * whose own budget is larger than `transcriptBudget` learns here that its
+   * transcript is incomplete.
+   *
+   * @default {undefined}
+   */
+  onDropped?: (seq: number) => void;
+  /**
    * Stops the iteration with the signal's reason when aborted.
    *
    * @default {undefined}
@@ -193,12 +202,14 @@ export function conversation(
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
   );
-  return conversationItems(oneSession(source, "conversation", options.signal), {
+  const resolved: Resolved = {
     view,
     itemBudget,
     transcriptBudget,
     redact: options.redact ?? view === "dream",
-  });
+  };
+  if (options.onDropped !== undefined) resolved.onDropped = options.onDropped;
+  return conversationItems(oneSession(source, "conversation", options.signal), resolved);
 }
 
 function budget(name: string, value: number): number {

@@ -199,3 +199,22 @@ Deno.test("conversation() refuses a budget that is not a positive integer or Inf
   }
   assert.throws(() => conversation([], { transcriptBudget: 0 }), /transcriptBudget/);
 });
+
+Deno.test("conversation() drops held messages its transcriptBudget could no longer show, and says which", async () => {
+  const log = entries([
+    start("r1"),
+    ...Array.from({ length: 50 }, (_, i) => user(`held ${i} ${"x".repeat(100)}`)),
+    agent("reply"),
+  ]);
+  const dropped: number[] = [];
+  const items = await Array.fromAsync(
+    conversation(log, { transcriptBudget: 1_000, onDropped: (seq) => dropped.push(seq) }),
+  );
+  assert.deepEqual(items.map((item) => item.seq), [
+    52,
+    ...Array.from({ length: 9 }, (_, i) => i + 2),
+  ]);
+  assert.deepEqual(dropped, Array.from({ length: 41 }, (_, i) => i + 11));
+  const all = await Array.fromAsync(conversation(log, { transcriptBudget: Infinity }));
+  assert.equal(all.length, 51);
+});
