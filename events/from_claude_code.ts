@@ -10,9 +10,15 @@ export interface FromClaudeCodeOptions {
    * The `session_id` of every entry. One file is one session: the records'
    * own `sessionId` fields (several in a resumed file) are not used.
    *
-   * @default {the file's base name without its extension}
+   * @default {the file's base name without its extension; "stream" for a stream}
    */
   sessionId?: string;
+  /**
+   * The name errors give the input.
+   *
+   * @default {the path as given; "stream" for a stream}
+   */
+  name?: string;
   /**
    * The longest line read, in bytes; a longer line is skipped whole, without
    * ever being held in memory.
@@ -27,15 +33,26 @@ export interface FromClaudeCodeOptions {
    */
   signal?: AbortSignal;
   /**
-   * Called with the 1-based line number and the reason for each line skipped
-   * as unreadable (not JSON, not an object, wrong member types, over the cap).
-   * Lines skipped by the mapping (bookkeeping records, unknown types, meta and
-   * synthetic records) are not reported.
+   * Called, as it happens, with the 1-based line number and the reason for
+   * each line skipped as unreadable (not JSON, not an object, wrong member
+   * types, over the cap). Records skipped on purpose (bookkeeping records,
+   * unknown types, meta and synthetic records) are not reported.
    *
+   * @default {undefined}
+   */
+  onInvalid?: (line: number, reason: string) => void;
+  /**
+   * The former name of `onInvalid`, called the same way when `onInvalid` is
+   * not given.
+   *
+   * @deprecated Use `onInvalid`.
    * @default {undefined}
    */
   onSkipped?: (line: number, reason: string) => void;
 }
+
+/** What {@linkcode fromClaudeCode} reads: a file path, a `file:` URL or a byte stream. */
+export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
 
 /** The default of {@linkcode FromClaudeCodeOptions.maxLineBytes}. */
 const MAX_LINE_BYTES = 64 << 20;
@@ -72,13 +89,14 @@ const MAX_LINE_BYTES = 64 << 20;
  * more than one event (a `tool_use` keeps its block's id).
  *
  * Tolerance: a line that is not JSON, not an object, or whose members have
- * the wrong types is skipped (reported to `onSkipped`), as is a line longer
- * than `maxLineBytes`; invalid UTF-8 decodes as U+FFFD; a final line without
- * a newline is read. The file is read a chunk at a time, in bounded memory,
- * and closed when the iteration ends, however it ends. Needs Deno
- * (`--allow-read`), only when called.
+ * the wrong types is skipped and reported to `onInvalid` as it is met, as is
+ * a line longer than `maxLineBytes`; invalid UTF-8 decodes as U+FFFD; a final
+ * line without a newline is read. The input is read a chunk at a time, in
+ * bounded memory, and a file is closed (a stream cancelled) when the
+ * iteration ends, however it ends. Reading a path needs Deno
+ * (`--allow-read`), only when called; a stream works on any runtime.
  *
- * @param path The transcript's path or `file:` URL.
+ * @param input The transcript's path, its `file:` URL, or a stream of its bytes.
  * @param options Options.
  * @returns A lazy event source of one session.
  * @throws {EventSourceError} When the file cannot be opened; the error names the path.
@@ -115,9 +133,25 @@ const MAX_LINE_BYTES = 64 << 20;
  *   await Deno.remove(path);
  * }
  * ```
+ *
+ * @example A stream, with the bad lines reported
+ * ```ts
+ * import { fromClaudeCode } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const text = '{"type":"user","uuid":"u1","message":{"content":"Hi"}}\nnot json\n';
+ * const invalid: number[] = [];
+ * const entries = await Array.fromAsync(
+ *   fromClaudeCode(ReadableStream.from([new TextEncoder().encode(text)]), {
+ *     onInvalid: (line) => invalid.push(line),
+ *   }),
+ * );
+ * assert.deepEqual(entries.map((e) => [e.session_id, e.event.type]), [["stream", "user.message"]]);
+ * assert.deepEqual(invalid, [2]);
+ * ```
  */
 export async function* fromClaudeCode(
-  path: string | URL,
+  input: ClaudeCodeInput,
   options: FromClaudeCodeOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -126,14 +160,16 @@ export async function* fromClaudeCode(
       `Cannot read a Claude Code transcript as maxLineBytes must be a positive integer: current value is ${maxLineBytes}`,
     );
   }
-  const name = pathText(path);
-  const sessionId = options.sessionId ?? baseName(name);
-  const stream = await openFile(path, name, "Claude Code transcript");
+  const isStream = input instanceof ReadableStream;
+  const name = options.name ?? (isStream ? "stream" : pathText(input));
+  const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
+  const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
+  const onInvalid = options.onInvalid ?? options.onSkipped;
   const decoder = new TextDecoder();
   let seq = 0;
   for await (const raw of byteLines(stream, maxLineBytes, options.signal)) {
     if (raw.bytes === undefined) {
-      options.onSkipped?.(
+      onInvalid?.(
         raw.line,
         `the line is ${raw.over} bytes, over the ${maxLineBytes}-byte cap`,
       );
@@ -143,7 +179,7 @@ export async function* fromClaudeCode(
     if (text.trim() === "") continue;
     const mapped = mapLine(text);
     if (typeof mapped === "string") {
-      options.onSkipped?.(raw.line, mapped);
+      onInvalid?.(raw.line, mapped);
       continue;
     }
     for (const { threadId, event } of mapped) {

@@ -315,3 +315,65 @@ Deno.test("fromClaudeCode() fails on a missing file, naming it", async () => {
   );
   await assert.rejects(fromClaudeCode(path, { maxLineBytes: 0 }).next(), RangeError);
 });
+
+Deno.test("fromClaudeCode() reads a stream like a file, reporting bad lines to onInvalid", async (t) => {
+  const bytes = syntheticBytes();
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    await Deno.writeFile(path, bytes);
+    const fromFile = await Array.fromAsync(fromClaudeCode(path, { maxLineBytes: 300 }));
+
+    await t.step("same events, session id and name from the stream", async () => {
+      const invalid: [number, string][] = [];
+      const fromStream = await Array.fromAsync(
+        fromClaudeCode(ReadableStream.from([bytes.subarray(0, 333), bytes.subarray(333)]), {
+          maxLineBytes: 300,
+          onInvalid: (n, why) => invalid.push([n, why]),
+        }),
+      );
+      assert.deepEqual(fromStream.map((e) => e.event), fromFile.map((e) => e.event));
+      assert.ok(fromStream.every((e) => e.session_id === "stream"));
+      assert.deepEqual(invalid.map(([n]) => n), [4, 5, 6, 11]);
+    });
+
+    await t.step("onSkipped still works, and onInvalid wins over it", async () => {
+      const old: number[] = [];
+      const current: number[] = [];
+      await Array.fromAsync(
+        fromClaudeCode(path, { maxLineBytes: 300, onSkipped: (n) => old.push(n) }),
+      );
+      assert.deepEqual(old, [4, 5, 6, 11]);
+      old.length = 0;
+      await Array.fromAsync(
+        fromClaudeCode(path, {
+          maxLineBytes: 300,
+          onSkipped: (n) => old.push(n),
+          onInvalid: (n) => current.push(n),
+        }),
+      );
+      assert.deepEqual([old, current], [[], [4, 5, 6, 11]]);
+    });
+
+    await t.step("an early stop cancels the stream", async () => {
+      let cancelled = false;
+      const stream = new ReadableStream<Uint8Array>({
+        pull: (controller) =>
+          controller.enqueue(encoder.encode(line({
+            type: "user",
+            uuid: "u",
+            message: { content: "again" },
+          }))),
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+      for await (const entry of fromClaudeCode(stream, { sessionId: "s" })) {
+        assert.equal(entry.session_id, "s");
+        break;
+      }
+      assert.ok(cancelled);
+    });
+  } finally {
+    await Deno.remove(path);
+  }
+});
