@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { byteLines } from "./_claude_code_lines.ts";
+import { MAX_LINE_BYTES } from "./_byte_lines.ts";
+import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
 import { baseName, openFile, pathText } from "./_file_source.ts";
 import type { ContentBlock, LogEntry, SessionEvent } from "./types.ts";
 
@@ -20,10 +21,10 @@ export interface FromClaudeCodeOptions {
    */
   name?: string;
   /**
-   * The longest line read, in bytes; a longer line is skipped whole, without
-   * ever being held in memory.
+   * The longest line read, in bytes; a longer line is reported to `onInvalid`
+   * and skipped, without ever being held whole in memory.
    *
-   * @default {64 << 20}
+   * @default {MAX_LINE_BYTES}
    */
   maxLineBytes?: number;
   /**
@@ -53,9 +54,6 @@ export interface FromClaudeCodeOptions {
 
 /** What {@linkcode fromClaudeCode} reads: a file path, a `file:` URL or a byte stream. */
 export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
-
-/** The default of {@linkcode FromClaudeCodeOptions.maxLineBytes}. */
-const MAX_LINE_BYTES = 64 << 20;
 
 /**
  * Reads a Claude Code transcript (`~/.claude/projects/…/<session>.jsonl`) as
@@ -154,36 +152,27 @@ export async function* fromClaudeCode(
   input: ClaudeCodeInput,
   options: FromClaudeCodeOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
-  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
-    throw new RangeError(
-      `Cannot read a Claude Code transcript as maxLineBytes must be a positive integer: current value is ${maxLineBytes}`,
-    );
-  }
+  const maxLineBytes = checkMaxLineBytes(
+    options.maxLineBytes ?? MAX_LINE_BYTES,
+    "a Claude Code transcript",
+  );
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
-  const decoder = new TextDecoder();
+  const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
   let seq = 0;
-  for await (const raw of byteLines(stream, maxLineBytes, options.signal)) {
-    if (raw.bytes === undefined) {
-      onInvalid?.(
-        raw.line,
-        `the line is ${raw.over} bytes, over the ${maxLineBytes}-byte cap`,
-      );
-      continue;
-    }
-    const text = decoder.decode(raw.bytes);
-    if (text.trim() === "") continue;
-    const mapped = mapLine(text);
-    if (typeof mapped === "string") {
-      onInvalid?.(raw.line, mapped);
-      continue;
-    }
-    for (const { threadId, event } of mapped) {
-      yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
+  for await (const batch of lines) {
+    for (const { line, value, reason } of batch) {
+      const mapped = reason ?? mapRecord(value);
+      if (typeof mapped === "string") {
+        onInvalid?.(line, mapped);
+        continue;
+      }
+      for (const { threadId, event } of mapped) {
+        yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
+      }
     }
   }
 }
@@ -203,14 +192,8 @@ function optional(value: unknown, type: "string" | "boolean"): boolean {
   return value === undefined || value === null || typeof value === type;
 }
 
-/** The events of one line, or why the line is unreadable. */
-function mapLine(text: string): Mapped[] | string {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return `Cannot parse the line as JSON: ${(error as SyntaxError).message}`;
-  }
+/** The events of one line's record, or why the record is unreadable. */
+function mapRecord(record: unknown): Mapped[] | string {
   if (!isObject(record)) return "the line is not a JSON object";
   if (typeof record.type !== "string") return 'the record has no string member "type"';
   if (record.type !== "user" && record.type !== "assistant") return [];
