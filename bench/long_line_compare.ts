@@ -74,7 +74,7 @@ async function runChild(kind: string, path: string): Promise<void> {
   const started = performance.now();
   const length = kind === "parse" ? await parseWhole(path) : await drainNdjson(path);
   const ms = performance.now() - started;
-  const status = Deno.readTextFileSync("/proc/self/status");
+  const status = await Deno.readTextFile("/proc/self/status");
   const peakKb = Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
   if (length === 0) throw new Error("nothing read");
   console.log(JSON.stringify({ ms, peakKb }));
