@@ -3,7 +3,8 @@
 import { MAX_LINE_BYTES } from "./_byte_lines.ts";
 import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
 import { baseName, openFile, pathText } from "./_file_source.ts";
-import type { ContentBlock, LogEntry, SessionEvent } from "./types.ts";
+import { ClaudeCodeMapper } from "./_claude_code_map.ts";
+import type { LogEntry } from "./types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
 export interface FromClaudeCodeOptions {
@@ -65,30 +66,51 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *
  * - `user` record, string content or `text`/`image` blocks → `user.message`
  *   (one per block).
+ * - `user` record that is a slash command (`<command-name>/model</command-name>`
+ *   with `<command-args>opus</command-args>` and `<command-message>`) → one
+ *   `user.message` whose content is the command line (`"/model opus"`) and
+ *   whose `command` member is the command's name (`"/model"`), so a renderer
+ *   can tell a command from a prompt.
+ * - `user` record holding a command's local output
+ *   (`<local-command-stdout>…</local-command-stdout>`, or `-stderr`) →
+ *   `system.message` `"Output of /model:\n…"` (`"Error output of …"` for
+ *   stderr), naming the latest command, its terminal styling (ANSI escape
+ *   sequences) removed; an empty output gives nothing.
+ * - `user` record with `isCompactSummary: true` (the summary a compaction
+ *   leaves) → one `system.message` `"Compaction summary:\n…"`.
  * - `user` record, `tool_result` block → `agent.tool_result` with the block's
  *   `tool_use_id`, `content` (text or blocks, unchanged) and `is_error`.
- * - `user` record with `isCompactSummary: true` → `system.message` whose text
- *   starts with `[compaction summary]\n`.
  * - `assistant` record, `text` block → `agent.message`; `tool_use` block →
  *   `agent.tool_use` whose `id` is the block's `id` (the link a result names),
  *   with its `name` and `input`; `thinking`, `redacted_thinking` and other
  *   blocks are skipped.
+ * - `progress` record with `data.type: "agent_progress"` (a subagent's turn,
+ *   as recent Claude Code versions write it into the main transcript) → the
+ *   events of the record in `data.message`, mapped as above, on the
+ *   subagent's thread `"sidechain:<data.agentId>"`. Before a subagent's first
+ *   event comes a `session.thread_created` on the main thread naming it
+ *   (`agent_name`) after the call that started it (`parentToolUseID`):
+ *   `"<subagent_type> (<description>)"` from the `Task` call's input, else
+ *   `"subagent <agentId>"`. A subagent record seen again (same `uuid`; the
+ *   last 10,000 are remembered) is skipped.
  * - Skipped whole: records with `isMeta: true`, assistant records of model
  *   `<synthetic>`, `system` records (a `compact_boundary` too: the summary
- *   record that follows it carries the compaction), and every other type
- *   (`progress`, `file-history-snapshot`, `queue-operation`, `summary`,
- *   `attachment`, …).
+ *   record that follows it carries the compaction), other `progress` records
+ *   (hooks), and every other type (`file-history-snapshot`,
+ *   `queue-operation`, `summary`, `attachment`, …).
  *
  * Every entry has `seq` 1, 2, 3… in emitted order, `session_id` from the
- * option (else the file's base name), `thread_id` `null`, or for a record
- * with `isSidechain: true`, `"sidechain:<agentId>"` (`"sidechain"` without an
- * `agentId`). An event's `processed_at` is its record's `timestamp` and its
- * `id` the record's `uuid`, suffixed `:<block index>` when the record yields
- * more than one event (a `tool_use` keeps its block's id).
+ * option (else the file's base name), `thread_id` `null`, or for a
+ * subagent's record (an `agent_progress` one, or one with `isSidechain:
+ * true`), `"sidechain:<agentId>"` (`"sidechain"` without an `agentId`). An
+ * event's `processed_at` is its record's `timestamp` and its `id` the
+ * record's `uuid` (`"line-<n>"` for a record without one), suffixed
+ * `:<block index>` when the record yields more than one event (a `tool_use`
+ * keeps its block's id).
  *
  * Tolerance: a line that is not JSON, not an object, or whose members have
- * the wrong types is skipped and reported to `onInvalid` as it is met, as is
- * a line longer than `maxLineBytes`; invalid UTF-8 decodes as U+FFFD; a final
+ * the wrong types is skipped and reported to `onInvalid` with its line number
+ * as it is met, as is a line longer than `maxLineBytes` (never held whole); invalid UTF-8 decodes as U+FFFD; a final
  * line without a newline is read. The input is read a chunk at a time, in
  * bounded memory, and a file is closed (a stream cancelled) when the
  * iteration ends, however it ends. Reading a path needs Deno
@@ -162,10 +184,11 @@ export async function* fromClaudeCode(
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
   const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
+  const mapper = new ClaudeCodeMapper();
   let seq = 0;
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
-      const mapped = reason ?? mapRecord(value);
+      const mapped = reason ?? mapper.map(value, line);
       if (typeof mapped === "string") {
         onInvalid?.(line, mapped);
         continue;
@@ -174,156 +197,5 @@ export async function* fromClaudeCode(
         yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
       }
     }
-  }
-}
-
-interface Mapped {
-  threadId: string | null;
-  event: SessionEvent;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function optional(value: unknown, type: "string" | "boolean"): boolean {
-  return value === undefined || value === null || typeof value === type;
-}
-
-/** The events of one line's record, or why the record is unreadable. */
-function mapRecord(record: unknown): Mapped[] | string {
-  if (!isObject(record)) return "the line is not a JSON object";
-  if (typeof record.type !== "string") return 'the record has no string member "type"';
-  if (record.type !== "user" && record.type !== "assistant") return [];
-  const problem = envelopeProblem(record);
-  if (problem !== undefined) return problem;
-  if (record.isMeta === true) return [];
-  const message = record.message as Json;
-  if (record.type === "assistant" && message.model === "<synthetic>") return [];
-  const threadId = record.isSidechain !== true
-    ? null
-    : typeof record.agentId === "string"
-    ? `sidechain:${record.agentId}`
-    : "sidechain";
-  const uuid = record.uuid as string;
-  const at = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
-  const content = message.content as string | unknown[];
-
-  if (record.type === "user" && record.isCompactSummary === true) {
-    const body = typeof content === "string" ? content : content
-      .filter((b): b is { type: "text"; text: string } => isObject(b) && b.type === "text")
-      .map((b) => b.text).join("\n");
-    const event: SessionEvent = {
-      id: uuid,
-      type: "system.message",
-      ...at,
-      content: `[compaction summary]\n${body}`,
-    };
-    return [{ threadId, event }];
-  }
-  if (typeof content === "string") {
-    const type = record.type === "user" ? "user.message" : "agent.message";
-    return [{ threadId, event: { id: uuid, type, ...at, content } }];
-  }
-
-  const out: { index: number; event: SessionEvent; keepId?: boolean }[] = [];
-  for (const [index, block] of content.entries()) {
-    const event = blockEvent(record.type, block, uuid, at);
-    if (typeof event === "string") return event;
-    if (event !== undefined) out.push({ index, ...event });
-  }
-  const suffix = out.length > 1;
-  return out.map(({ index, event, keepId }) => ({
-    threadId,
-    event: keepId || !suffix ? event : { ...event, id: `${uuid}:${index}` },
-  }));
-}
-
-/** Why a user or assistant record's members have the wrong types, if they do. */
-function envelopeProblem(record: Json): string | undefined {
-  if (typeof record.uuid !== "string") return 'the record has no string member "uuid"';
-  if (!optional(record.timestamp, "string")) return 'the record\'s "timestamp" is not a string';
-  if (!optional(record.isSidechain, "boolean")) {
-    return 'the record\'s "isSidechain" is not a boolean';
-  }
-  if (!optional(record.agentId, "string")) return 'the record\'s "agentId" is not a string';
-  if (!isObject(record.message)) return 'the record has no object member "message"';
-  const content = record.message.content;
-  if (typeof content !== "string" && !Array.isArray(content)) {
-    return 'the record\'s "message.content" is neither a string nor an array';
-  }
-  return undefined;
-}
-
-/** One block's event, undefined for a skipped block, or why the block is malformed. */
-function blockEvent(
-  role: "user" | "assistant",
-  block: unknown,
-  uuid: string,
-  at: { processed_at?: string },
-): { event: SessionEvent; keepId?: boolean } | undefined | string {
-  if (!isObject(block) || typeof block.type !== "string") {
-    return 'a content block is not an object with a string "type"';
-  }
-  switch (block.type) {
-    case "text":
-      if (typeof block.text !== "string") return 'a "text" block has no string "text"';
-      return {
-        event: {
-          id: uuid,
-          type: role === "user" ? "user.message" : "agent.message",
-          ...at,
-          content: [{ type: "text", text: block.text }],
-        },
-      };
-    case "image":
-      if (role !== "user") return undefined;
-      return { event: { id: uuid, type: "user.message", ...at, content: [block as ContentBlock] } };
-    case "tool_use":
-      if (role !== "assistant") return undefined;
-      if (typeof block.id !== "string" || typeof block.name !== "string") {
-        return 'a "tool_use" block has no string "id" and "name"';
-      }
-      if (!isObject(block.input)) return 'a "tool_use" block\'s "input" is not an object';
-      return {
-        event: {
-          id: block.id,
-          type: "agent.tool_use",
-          ...at,
-          name: block.name,
-          input: block.input,
-        },
-        keepId: true,
-      };
-    case "tool_result": {
-      if (role !== "user") return undefined;
-      if (typeof block.tool_use_id !== "string") {
-        return 'a "tool_result" block has no string "tool_use_id"';
-      }
-      const content = block.content;
-      if (
-        content !== undefined && content !== null && typeof content !== "string" &&
-        !Array.isArray(content)
-      ) {
-        return 'a "tool_result" block\'s "content" is neither a string nor an array';
-      }
-      if (!optional(block.is_error, "boolean")) {
-        return 'a "tool_result" block\'s "is_error" is not a boolean';
-      }
-      return {
-        event: {
-          id: uuid,
-          type: "agent.tool_result",
-          ...at,
-          tool_use_id: block.tool_use_id,
-          content: (content ?? null) as string | ContentBlock[] | null,
-          is_error: (block.is_error ?? null) as boolean | null,
-        },
-      };
-    }
-    default:
-      return undefined;
   }
 }

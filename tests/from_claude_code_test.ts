@@ -19,7 +19,10 @@ function realFiles(): URL[] {
     .sort((a, b) => a.href.localeCompare(b.href));
 }
 
-/** The file's user prompts, found naively: string content, not meta, not a summary. */
+/**
+ * The file's user prompts, found naively: string content, not meta, not a
+ * summary, not a command's local output; a slash command as its command line.
+ */
 function naivePrompts(text: string): string[] {
   const prompts: string[] = [];
   for (const line of text.split("\n")) {
@@ -32,8 +35,12 @@ function naivePrompts(text: string): string[] {
     const message = record?.message as { content?: unknown } | undefined;
     if (
       record?.type === "user" && record.isMeta !== true && record.isCompactSummary !== true &&
-      typeof message?.content === "string" && message.content.trim() !== ""
-    ) prompts.push(message.content);
+      typeof message?.content === "string" && message.content.trim() !== "" &&
+      !message.content.startsWith("<local-command-")
+    ) {
+      const command = /<command-name>(.*?)<\/command-name>/.exec(message.content)?.[1];
+      prompts.push(command ?? message.content);
+    }
   }
   return prompts;
 }
@@ -236,7 +243,7 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
     await t.step("compaction summary, invalid UTF-8, final line", () => {
       assert.equal(
         (entries[6]!.event as { content: unknown }).content,
-        "[compaction summary]\nEarlier we fixed the build.",
+        "Compaction summary:\nEarlier we fixed the build.",
       );
       assert.equal((entries[7]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
       assert.deepEqual((entries[8]!.event as { content: unknown }).content, [
@@ -256,7 +263,7 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         text,
         /\[agent → tool Bash\]\n\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
       );
-      assert.ok(text.includes("[compaction summary]"));
+      assert.ok(text.includes("[system]\nCompaction summary:\nEarlier we fixed the build."));
       assert.ok(text.includes("Sub task."));
     });
 
