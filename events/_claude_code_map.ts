@@ -45,7 +45,7 @@ class RecentSet {
  */
 export class ClaudeCodeMapper {
   #seen = new RecentSet(UUIDS_KEPT);
-  #named = new RecentSet(CALLS_KEPT);
+  #announced = new RecentSet(CALLS_KEPT);
   #calls = new Map<string, string>();
   #lastCommand: string | undefined;
 
@@ -60,30 +60,39 @@ export class ClaudeCodeMapper {
     if (typeof record.type !== "string") return 'the record has no string member "type"';
     if (record.type === "progress") return this.#progress(record, line);
     if (record.type !== "user" && record.type !== "assistant") return [];
-    const threadId = record.isSidechain !== true
-      ? null
-      : typeof record.agentId === "string"
-      ? `sidechain:${record.agentId}`
-      : "sidechain";
-    return this.#message(record, line, threadId);
+    if (record.isSidechain !== true) return this.#message(record, line, null);
+    const agentId = typeof record.agentId === "string" ? record.agentId : undefined;
+    return this.#announce(this.#message(record, line, threadOf(agentId)), agentId, undefined);
   }
 
-  /** A subagent's record carried by an `agent_progress` record: its thread's event. */
+  /** A subagent's record carried by an `agent_progress` record: its thread's events. */
   #progress(record: Json, line: number): Mapped[] | string {
     const data = record.data;
     if (!isObject(data) || data.type !== "agent_progress" || !isObject(data.message)) return [];
     const inner = data.message;
     if (inner.type !== "user" && inner.type !== "assistant") return [];
     const agentId = typeof data.agentId === "string" ? data.agentId : undefined;
-    const threadId = agentId === undefined ? "sidechain" : `sidechain:${agentId}`;
-    const mapped = this.#message(inner, line, threadId);
-    if (typeof mapped === "string" || mapped.length === 0 || this.#named.has(threadId)) {
+    const call = typeof record.parentToolUseID === "string" ? record.parentToolUseID : undefined;
+    return this.#announce(this.#message(inner, line, threadOf(agentId)), agentId, call);
+  }
+
+  /**
+   * Puts a `session.thread_created` before the first events of a subagent's
+   * thread, naming it after the call that started it when known, else after
+   * its agent id.
+   */
+  #announce(
+    mapped: Mapped[] | string,
+    agentId: string | undefined,
+    call: string | undefined,
+  ): Mapped[] | string {
+    const threadId = threadOf(agentId);
+    if (typeof mapped === "string" || mapped.length === 0 || this.#announced.has(threadId)) {
       return mapped;
     }
-    this.#named.add(threadId);
-    const call = typeof record.parentToolUseID === "string" ? record.parentToolUseID : "";
-    const name = this.#calls.get(call) ??
-      (agentId === undefined ? "subagent" : `subagent ${agentId}`);
+    this.#announced.add(threadId);
+    const known = call === undefined ? undefined : this.#calls.get(call);
+    const name = known ?? (agentId === undefined ? "subagent" : `subagent ${agentId}`);
     const first = mapped[0]!.event;
     const created: SessionEvent = {
       id: `${first.id}:thread`,
@@ -175,6 +184,11 @@ export class ClaudeCodeMapper {
     this.#calls.set(block.id as string, name);
     if (this.#calls.size > CALLS_KEPT) this.#calls.delete(this.#calls.keys().next().value!);
   }
+}
+
+/** A subagent's thread: `sidechain:<agentId>`, `sidechain` without an id. */
+function threadOf(agentId: string | undefined): string {
+  return agentId === undefined ? "sidechain" : `sidechain:${agentId}`;
 }
 
 function isObject(value: unknown): value is Json {

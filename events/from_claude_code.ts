@@ -87,12 +87,14 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  * - `progress` record with `data.type: "agent_progress"` (a subagent's turn,
  *   as recent Claude Code versions write it into the main transcript) → the
  *   events of the record in `data.message`, mapped as above, on the
- *   subagent's thread `"sidechain:<data.agentId>"`. Before a subagent's first
- *   event comes a `session.thread_created` on the main thread naming it
- *   (`agent_name`) after the call that started it (`parentToolUseID`):
- *   `"<subagent_type> (<description>)"` from the `Task` call's input, else
- *   `"subagent <agentId>"`. A subagent record seen again (same `uuid`; the
- *   last 10,000 are remembered) is skipped.
+ *   subagent's thread `"sidechain:<data.agentId>"`, the thread its
+ *   `isSidechain` records get.
+ * - A subagent's thread (from either kind of record): before its first event
+ *   comes a `session.thread_created` on the main thread naming it
+ *   (`agent_name`) after the call that started it (the progress record's
+ *   `parentToolUseID`): `"<subagent_type> (<description>)"` from the `Task`
+ *   call's input, else `"subagent <agentId>"`. A subagent record seen again
+ *   (same `uuid`; the last 10,000 are remembered) is skipped.
  * - Skipped whole: records with `isMeta: true`, assistant records of model
  *   `<synthetic>`, `system` records (a `compact_boundary` too: the summary
  *   record that follows it carries the compaction), other `progress` records

@@ -220,13 +220,23 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         ["agent.message", "a1:1", null],
         ["agent.tool_use", "toolu_1", null],
         ["agent.tool_result", "u2", null],
+        ["session.thread_created", "s1:thread", null],
         ["user.message", "s1", "sidechain:ag1"],
+        ["session.thread_created", "s2:thread", null],
         ["agent.message", "s2", "sidechain"],
         ["system.message", "c1", null],
         ["user.message", "u3", null],
         ["agent.message", "a9", null],
       ]);
       assert.equal(entries[0]!.event.processed_at, T);
+      const named = entries.filter((e) => e.event.type === "session.thread_created");
+      assert.deepEqual(
+        named.map((e) => {
+          const { session_thread_id, agent_name } = e.event as Record<string, unknown>;
+          return [session_thread_id, agent_name];
+        }),
+        [["sidechain:ag1", "subagent ag1"], ["sidechain", "subagent"]],
+      );
     });
 
     await t.step("tool_use and tool_result are linked", () => {
@@ -242,11 +252,11 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
 
     await t.step("compaction summary, invalid UTF-8, final line", () => {
       assert.equal(
-        (entries[6]!.event as { content: unknown }).content,
+        (entries[8]!.event as { content: unknown }).content,
         "Compaction summary:\nEarlier we fixed the build.",
       );
-      assert.equal((entries[7]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
-      assert.deepEqual((entries[8]!.event as { content: unknown }).content, [
+      assert.equal((entries[9]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
+      assert.deepEqual((entries[10]!.event as { content: unknown }).content, [
         { type: "text", text: "End." },
       ]);
     });
