@@ -1,6 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
+import { excerpt } from "./_excerpt.ts";
+
 /** Returns why `value` is not an object, or undefined when it is one. */
 function notAnObject(value: unknown): string | undefined {
   if (value === null) return "null";
@@ -41,9 +43,11 @@ export function entryProblem(value: unknown): string | undefined {
   return eventProblem(entry.event);
 }
 
-/** Describes a value for an error message without dumping it whole. */
+/**
+ * Describes a value for an error message without dumping it whole: redacted,
+ * cut to 40 code points, control characters visible.
+ */
 export function describe(value: unknown): string {
   if (value === undefined) return "missing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return excerpt(JSON.stringify(value) ?? String(value), { maxCodePoints: 40 });
 }

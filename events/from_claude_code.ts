@@ -1,8 +1,10 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { byteLines } from "./_claude_code_lines.ts";
+import { MAX_LINE_BYTES } from "./_byte_lines.ts";
+import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
 import { baseName, openFile, pathText } from "./_file_source.ts";
-import type { ContentBlock, LogEntry, SessionEvent } from "./types.ts";
+import { ClaudeCodeMapper } from "./_claude_code_map.ts";
+import type { LogEntry } from "./types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
 export interface FromClaudeCodeOptions {
@@ -10,14 +12,20 @@ export interface FromClaudeCodeOptions {
    * The `session_id` of every entry. One file is one session: the records'
    * own `sessionId` fields (several in a resumed file) are not used.
    *
-   * @default {the file's base name without its extension}
+   * @default {the file's base name without its extension; "stream" for a stream}
    */
   sessionId?: string;
   /**
-   * The longest line read, in bytes; a longer line is skipped whole, without
-   * ever being held in memory.
+   * The name errors give the input.
    *
-   * @default {64 << 20}
+   * @default {the path as given; "stream" for a stream}
+   */
+  name?: string;
+  /**
+   * The longest line read, in bytes; a longer line is reported to `onInvalid`
+   * and skipped, without ever being held whole in memory.
+   *
+   * @default {MAX_LINE_BYTES}
    */
   maxLineBytes?: number;
   /**
@@ -27,18 +35,26 @@ export interface FromClaudeCodeOptions {
    */
   signal?: AbortSignal;
   /**
-   * Called with the 1-based line number and the reason for each line skipped
-   * as unreadable (not JSON, not an object, wrong member types, over the cap).
-   * Lines skipped by the mapping (bookkeeping records, unknown types, meta and
-   * synthetic records) are not reported.
+   * Called, as it happens, with the 1-based line number and the reason for
+   * each line skipped as unreadable (not JSON, not an object, wrong member
+   * types, over the cap). Records skipped on purpose (bookkeeping records,
+   * unknown types, meta and synthetic records) are not reported.
    *
+   * @default {undefined}
+   */
+  onInvalid?: (line: number, reason: string) => void;
+  /**
+   * The former name of `onInvalid`, called the same way when `onInvalid` is
+   * not given.
+   *
+   * @deprecated Use `onInvalid`.
    * @default {undefined}
    */
   onSkipped?: (line: number, reason: string) => void;
 }
 
-/** The default of {@linkcode FromClaudeCodeOptions.maxLineBytes}. */
-const MAX_LINE_BYTES = 64 << 20;
+/** What {@linkcode fromClaudeCode} reads: a file path, a `file:` URL or a byte stream. */
+export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
 
 /**
  * Reads a Claude Code transcript (`~/.claude/projects/…/<session>.jsonl`) as
@@ -50,38 +66,63 @@ const MAX_LINE_BYTES = 64 << 20;
  *
  * - `user` record, string content or `text`/`image` blocks → `user.message`
  *   (one per block).
+ * - `user` record that is a slash command (`<command-name>/model</command-name>`
+ *   with `<command-args>opus</command-args>` and `<command-message>`) → one
+ *   `user.message` whose content is the command line (`"/model opus"`) and
+ *   whose `command` member is the command's name (`"/model"`), so a renderer
+ *   can tell a command from a prompt.
+ * - `user` record holding a command's local output
+ *   (`<local-command-stdout>…</local-command-stdout>`, or `-stderr`) →
+ *   `system.message` `"Output of /model:\n…"` (`"Error output of …"` for
+ *   stderr), naming the latest command, its terminal styling (ANSI escape
+ *   sequences) removed; an empty output gives nothing.
+ * - `user` record with `isCompactSummary: true` (the summary a compaction
+ *   leaves) → one `system.message` `"Compaction summary:\n…"`.
  * - `user` record, `tool_result` block → `agent.tool_result` with the block's
  *   `tool_use_id`, `content` (text or blocks, unchanged) and `is_error`.
- * - `user` record with `isCompactSummary: true` → `system.message` whose text
- *   starts with `[compaction summary]\n`.
  * - `assistant` record, `text` block → `agent.message`; `tool_use` block →
  *   `agent.tool_use` whose `id` is the block's `id` (the link a result names),
  *   with its `name` and `input`; `thinking`, `redacted_thinking` and other
  *   blocks are skipped.
+ * - `progress` record with `data.type: "agent_progress"` (a subagent's turn,
+ *   as recent Claude Code versions write it into the main transcript) → the
+ *   events of the record in `data.message`, mapped as above, on the
+ *   subagent's thread `"sidechain:<data.agentId>"`, the thread its
+ *   `isSidechain` records get.
+ * - A subagent's thread (from either kind of record): before its first event
+ *   comes a `session.thread_created` on the main thread naming it
+ *   (`agent_name`) after the call that started it (the progress record's
+ *   `parentToolUseID`): `"<subagent_type> (<description>)"` from the `Task`
+ *   call's input, else `"subagent <agentId>"`. A subagent record seen again
+ *   (same `uuid`; the last 10,000 are remembered) is skipped.
  * - Skipped whole: records with `isMeta: true`, assistant records of model
  *   `<synthetic>`, `system` records (a `compact_boundary` too: the summary
- *   record that follows it carries the compaction), and every other type
- *   (`progress`, `file-history-snapshot`, `queue-operation`, `summary`,
- *   `attachment`, …).
+ *   record that follows it carries the compaction), other `progress` records
+ *   (hooks), and every other type (`file-history-snapshot`,
+ *   `queue-operation`, `summary`, `attachment`, …).
  *
  * Every entry has `seq` 1, 2, 3… in emitted order, `session_id` from the
- * option (else the file's base name), `thread_id` `null`, or for a record
- * with `isSidechain: true`, `"sidechain:<agentId>"` (`"sidechain"` without an
- * `agentId`). An event's `processed_at` is its record's `timestamp` and its
- * `id` the record's `uuid`, suffixed `:<block index>` when the record yields
- * more than one event (a `tool_use` keeps its block's id).
+ * option (else the file's base name), `thread_id` `null`, or for a
+ * subagent's record (an `agent_progress` one, or one with `isSidechain:
+ * true`), `"sidechain:<agentId>"` (`"sidechain"` without an `agentId`). An
+ * event's `processed_at` is its record's `timestamp` and its `id` the
+ * record's `uuid` (`"line-<n>"` for a record without one), suffixed
+ * `:<block index>` when the record yields more than one event (a `tool_use`
+ * keeps its block's id).
  *
  * Tolerance: a line that is not JSON, not an object, or whose members have
- * the wrong types is skipped (reported to `onSkipped`), as is a line longer
- * than `maxLineBytes`; invalid UTF-8 decodes as U+FFFD; a final line without
- * a newline is read. The file is read a chunk at a time, in bounded memory,
- * and closed when the iteration ends, however it ends. Needs Deno
- * (`--allow-read`), only when called.
+ * the wrong types is skipped and reported to `onInvalid` with its line number
+ * as it is met, as is a line longer than `maxLineBytes` (never held whole); invalid UTF-8 decodes as U+FFFD; a final
+ * line without a newline is read. The input is read a chunk at a time, in
+ * bounded memory, and a file is closed (a stream cancelled) when the
+ * iteration ends, however it ends. Reading a path needs Deno
+ * (`--allow-read`), only when called; a stream works on any runtime.
  *
- * @param path The transcript's path or `file:` URL.
+ * @param input The transcript's path, its `file:` URL, or a stream of its bytes.
  * @param options Options.
  * @returns A lazy event source of one session.
- * @throws {EventSourceError} When the file cannot be opened; the error names the path.
+ * @throws {EventSourceError} When the file cannot be opened or the input read; the error
+ * names the input.
  * @throws {RangeError} When `maxLineBytes` is not a positive integer.
  *
  * @example Usage
@@ -115,196 +156,49 @@ const MAX_LINE_BYTES = 64 << 20;
  *   await Deno.remove(path);
  * }
  * ```
+ *
+ * @example A stream, with the bad lines reported
+ * ```ts
+ * import { fromClaudeCode } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const text = '{"type":"user","uuid":"u1","message":{"content":"Hi"}}\nnot json\n';
+ * const invalid: number[] = [];
+ * const entries = await Array.fromAsync(
+ *   fromClaudeCode(ReadableStream.from([new TextEncoder().encode(text)]), {
+ *     onInvalid: (line) => invalid.push(line),
+ *   }),
+ * );
+ * assert.deepEqual(entries.map((e) => [e.session_id, e.event.type]), [["stream", "user.message"]]);
+ * assert.deepEqual(invalid, [2]);
+ * ```
  */
 export async function* fromClaudeCode(
-  path: string | URL,
+  input: ClaudeCodeInput,
   options: FromClaudeCodeOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
-  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) {
-    throw new RangeError(
-      `Cannot read a Claude Code transcript as maxLineBytes must be a positive integer: current value is ${maxLineBytes}`,
-    );
-  }
-  const name = pathText(path);
-  const sessionId = options.sessionId ?? baseName(name);
-  const stream = await openFile(path, name, "Claude Code transcript");
-  const decoder = new TextDecoder();
+  const maxLineBytes = checkMaxLineBytes(
+    options.maxLineBytes ?? MAX_LINE_BYTES,
+    "a Claude Code transcript",
+  );
+  const isStream = input instanceof ReadableStream;
+  const name = options.name ?? (isStream ? "stream" : pathText(input));
+  const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
+  const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
+  const onInvalid = options.onInvalid ?? options.onSkipped;
+  const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
+  const mapper = new ClaudeCodeMapper();
   let seq = 0;
-  for await (const raw of byteLines(stream, maxLineBytes, options.signal)) {
-    if (raw.bytes === undefined) {
-      options.onSkipped?.(
-        raw.line,
-        `the line is ${raw.over} bytes, over the ${maxLineBytes}-byte cap`,
-      );
-      continue;
-    }
-    const text = decoder.decode(raw.bytes);
-    if (text.trim() === "") continue;
-    const mapped = mapLine(text);
-    if (typeof mapped === "string") {
-      options.onSkipped?.(raw.line, mapped);
-      continue;
-    }
-    for (const { threadId, event } of mapped) {
-      yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
-    }
-  }
-}
-
-interface Mapped {
-  threadId: string | null;
-  event: SessionEvent;
-}
-
-type Json = Record<string, unknown>;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function optional(value: unknown, type: "string" | "boolean"): boolean {
-  return value === undefined || value === null || typeof value === type;
-}
-
-/** The events of one line, or why the line is unreadable. */
-function mapLine(text: string): Mapped[] | string {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return `Cannot parse the line as JSON: ${(error as SyntaxError).message}`;
-  }
-  if (!isObject(record)) return "the line is not a JSON object";
-  if (typeof record.type !== "string") return 'the record has no string member "type"';
-  if (record.type !== "user" && record.type !== "assistant") return [];
-  const problem = envelopeProblem(record);
-  if (problem !== undefined) return problem;
-  if (record.isMeta === true) return [];
-  const message = record.message as Json;
-  if (record.type === "assistant" && message.model === "<synthetic>") return [];
-  const threadId = record.isSidechain !== true
-    ? null
-    : typeof record.agentId === "string"
-    ? `sidechain:${record.agentId}`
-    : "sidechain";
-  const uuid = record.uuid as string;
-  const at = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
-  const content = message.content as string | unknown[];
-
-  if (record.type === "user" && record.isCompactSummary === true) {
-    const body = typeof content === "string" ? content : content
-      .filter((b): b is { type: "text"; text: string } => isObject(b) && b.type === "text")
-      .map((b) => b.text).join("\n");
-    const event: SessionEvent = {
-      id: uuid,
-      type: "system.message",
-      ...at,
-      content: `[compaction summary]\n${body}`,
-    };
-    return [{ threadId, event }];
-  }
-  if (typeof content === "string") {
-    const type = record.type === "user" ? "user.message" : "agent.message";
-    return [{ threadId, event: { id: uuid, type, ...at, content } }];
-  }
-
-  const out: { index: number; event: SessionEvent; keepId?: boolean }[] = [];
-  for (const [index, block] of content.entries()) {
-    const event = blockEvent(record.type, block, uuid, at);
-    if (typeof event === "string") return event;
-    if (event !== undefined) out.push({ index, ...event });
-  }
-  const suffix = out.length > 1;
-  return out.map(({ index, event, keepId }) => ({
-    threadId,
-    event: keepId || !suffix ? event : { ...event, id: `${uuid}:${index}` },
-  }));
-}
-
-/** Why a user or assistant record's members have the wrong types, if they do. */
-function envelopeProblem(record: Json): string | undefined {
-  if (typeof record.uuid !== "string") return 'the record has no string member "uuid"';
-  if (!optional(record.timestamp, "string")) return 'the record\'s "timestamp" is not a string';
-  if (!optional(record.isSidechain, "boolean")) {
-    return 'the record\'s "isSidechain" is not a boolean';
-  }
-  if (!optional(record.agentId, "string")) return 'the record\'s "agentId" is not a string';
-  if (!isObject(record.message)) return 'the record has no object member "message"';
-  const content = record.message.content;
-  if (typeof content !== "string" && !Array.isArray(content)) {
-    return 'the record\'s "message.content" is neither a string nor an array';
-  }
-  return undefined;
-}
-
-/** One block's event, undefined for a skipped block, or why the block is malformed. */
-function blockEvent(
-  role: "user" | "assistant",
-  block: unknown,
-  uuid: string,
-  at: { processed_at?: string },
-): { event: SessionEvent; keepId?: boolean } | undefined | string {
-  if (!isObject(block) || typeof block.type !== "string") {
-    return 'a content block is not an object with a string "type"';
-  }
-  switch (block.type) {
-    case "text":
-      if (typeof block.text !== "string") return 'a "text" block has no string "text"';
-      return {
-        event: {
-          id: uuid,
-          type: role === "user" ? "user.message" : "agent.message",
-          ...at,
-          content: [{ type: "text", text: block.text }],
-        },
-      };
-    case "image":
-      if (role !== "user") return undefined;
-      return { event: { id: uuid, type: "user.message", ...at, content: [block as ContentBlock] } };
-    case "tool_use":
-      if (role !== "assistant") return undefined;
-      if (typeof block.id !== "string" || typeof block.name !== "string") {
-        return 'a "tool_use" block has no string "id" and "name"';
+  for await (const batch of lines) {
+    for (const { line, value, reason } of batch) {
+      const mapped = reason ?? mapper.map(value, line);
+      if (typeof mapped === "string") {
+        onInvalid?.(line, mapped);
+        continue;
       }
-      if (!isObject(block.input)) return 'a "tool_use" block\'s "input" is not an object';
-      return {
-        event: {
-          id: block.id,
-          type: "agent.tool_use",
-          ...at,
-          name: block.name,
-          input: block.input,
-        },
-        keepId: true,
-      };
-    case "tool_result": {
-      if (role !== "user") return undefined;
-      if (typeof block.tool_use_id !== "string") {
-        return 'a "tool_result" block has no string "tool_use_id"';
+      for (const { threadId, event } of mapped) {
+        yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
       }
-      const content = block.content;
-      if (
-        content !== undefined && content !== null && typeof content !== "string" &&
-        !Array.isArray(content)
-      ) {
-        return 'a "tool_result" block\'s "content" is neither a string nor an array';
-      }
-      if (!optional(block.is_error, "boolean")) {
-        return 'a "tool_result" block\'s "is_error" is not a boolean';
-      }
-      return {
-        event: {
-          id: uuid,
-          type: "agent.tool_result",
-          ...at,
-          tool_use_id: block.tool_use_id,
-          content: (content ?? null) as string | ContentBlock[] | null,
-          is_error: (block.is_error ?? null) as boolean | null,
-        },
-      };
     }
-    default:
-      return undefined;
   }
 }

@@ -2,8 +2,12 @@
 
 import { EventSourceError } from "./errors.ts";
 import { baseName, openFile, pathText } from "./_file_source.ts";
+import { MAX_LINE_BYTES } from "./_byte_lines.ts";
+import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
 import type { LogEntry, SessionEvent } from "./types.ts";
 import { entryProblem, eventProblem } from "./_validate.ts";
+
+export { MAX_LINE_BYTES };
 
 /** Options for {@linkcode fromNdjson}. */
 export interface FromNdjsonOptions {
@@ -20,12 +24,22 @@ export interface FromNdjsonOptions {
    */
   skipInvalid?: boolean;
   /**
-   * Called with the 1-based line number and the reason for each line skipped
-   * under `skipInvalid`.
+   * Called, as it happens, with the 1-based line number and the reason for
+   * each line skipped under `skipInvalid`: not JSON, not an object, not a
+   * valid entry, or over `maxLineBytes`. A reason quotes the line only
+   * redacted, cut short and with its control characters visible.
    *
    * @default {undefined}
    */
   onInvalid?: (line: number, reason: string) => void;
+  /**
+   * The longest line read, in bytes. A longer line is never held whole: it is
+   * an error as soon as it passes the cap, or under `skipInvalid` reported
+   * and skipped.
+   *
+   * @default {MAX_LINE_BYTES}
+   */
+  maxLineBytes?: number;
   /**
    * The name errors give the input.
    *
@@ -48,18 +62,25 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * whose value has an object member `event` is a {@linkcode LogEntry}; any
  * other object is a bare API event, given `seq` = its line number (from 1),
  * `thread_id: null` and the `sessionId` option (else the file's base name).
- * Blank lines, CRLF line ends and a leading byte order mark are accepted.
+ * Blank lines, CRLF line ends and a leading byte order mark are accepted;
+ * invalid UTF-8 decodes as U+FFFD.
  *
  * The file is opened when iteration starts, read a chunk at a time, and
- * closed when the iteration ends, however it ends. Reading a path needs Deno
- * (`--allow-read`); a stream works on any runtime.
+ * closed when the iteration ends, however it ends. Time is linear in the
+ * input, however long a line; memory holds one chunk and one line, and a
+ * line longer than `maxLineBytes` is never held whole: it fails the reading
+ * as soon as it passes the cap, or under `skipInvalid` is reported and
+ * skipped. Reading a path needs Deno (`--allow-read`); a stream works on any
+ * runtime.
  *
  * @param input A path, a `file:` URL, or a stream of UTF-8 bytes.
  * @param options Options.
  * @returns A lazy event source.
- * @throws {EventSourceError} When the file cannot be opened, or a line is not
- * JSON, not an object, or not a valid entry (unless `skipInvalid`); the error
- * names the input and the line.
+ * @throws {EventSourceError} When the file cannot be opened or read, or a line
+ * is not JSON, not an object, not a valid entry or over `maxLineBytes`
+ * (unless `skipInvalid`); the error names the input and the line, and quotes
+ * the line only redacted, cut short and with its control characters visible.
+ * @throws {RangeError} When `maxLineBytes` is not a positive integer.
  *
  * @example Usage
  * ```ts
@@ -75,92 +96,54 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  *   [3, "sesn_1", "agent.message"],
  * ]);
  * ```
+ *
+ * @example Bad lines skipped and reported as they are met
+ * ```ts
+ * import { fromNdjson } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const text = '{"id":"sevt_1","type":"user.message","content":"Hi"}\n' +
+ *   "password=hunter2abc\n" + `{"id":"sevt_3","type":"user.message","content":"${"x".repeat(100)}"}\n`;
+ * const invalid: string[] = [];
+ * const entries = await Array.fromAsync(
+ *   fromNdjson(ReadableStream.from([new TextEncoder().encode(text)]), {
+ *     skipInvalid: true,
+ *     maxLineBytes: 80,
+ *     onInvalid: (line, reason) => invalid.push(`${line}: ${reason}`),
+ *   }),
+ * );
+ * assert.deepEqual(entries.map((e) => e.event.id), ["sevt_1"]);
+ * assert.deepEqual(invalid, [
+ *   `2: Cannot parse the line as JSON: Unexpected token 'p', "password=[REDACTED_SECRET]" is not valid JSON`,
+ *   "3: the line is over the 80-byte cap",
+ * ]);
+ * ```
  */
 export async function* fromNdjson(
   input: NdjsonInput,
   options: FromNdjsonOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
+  const maxLineBytes = checkMaxLineBytes(options.maxLineBytes ?? MAX_LINE_BYTES, "NDJSON");
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "file");
-  const parse = lineParser({ ...options, name, sessionId });
-  let lineNumber = 0;
-  for await (const batch of lineBatches(stream, name, options.signal)) {
-    for (const line of batch) {
-      const entry = parse(line, ++lineNumber);
-      if (entry !== undefined) yield entry;
-    }
-  }
-}
-
-/**
- * Splits a byte stream into text lines (without their `\n`), decoding UTF-8
- * leniently; one batch per chunk read, so a line costs no await of its own.
- * The stream is cancelled, closing a file behind it, when the consumer stops
- * early.
- */
-async function* lineBatches(
-  stream: ReadableStream<Uint8Array>,
-  name: string,
-  signal: AbortSignal | undefined,
-): AsyncGenerator<string[], void, undefined> {
-  const decoder = new TextDecoder();
-  const reader = stream.getReader();
-  let rest = "";
-  try {
-    while (true) {
-      signal?.throwIfAborted();
-      const { done, value } = await reader.read().catch((error: unknown) => {
-        throw new EventSourceError(`Cannot read the input: ${(error as Error)?.message}`, {
-          source: name,
-          cause: error,
-        });
-      });
-      if (done) break;
-      const text = rest + decoder.decode(value, { stream: true });
-      const batch: string[] = [];
-      let start = 0;
-      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-        batch.push(text.slice(start, end));
-        start = end + 1;
+  const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
+  for await (const batch of lines) {
+    for (const { line, value, reason } of batch) {
+      const result = reason ?? toEntry(value, line, sessionId);
+      if (typeof result !== "string") {
+        yield result;
+        continue;
       }
-      rest = text.slice(start);
-      if (batch.length > 0) yield batch;
+      if (!options.skipInvalid) throw new EventSourceError(result, { source: name, line });
+      options.onInvalid?.(line, result);
     }
-    rest += decoder.decode();
-    if (rest !== "") yield [rest];
-  } finally {
-    await reader.cancel().catch(() => {});
-    reader.releaseLock();
   }
 }
 
-type ParseOptions = FromNdjsonOptions & { name: string; sessionId: string };
-
-/** Turns one line into an entry, undefined for a blank or skipped line. */
-function lineParser(options: ParseOptions): (line: string, n: number) => LogEntry | undefined {
-  return (line, n) => {
-    const text = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (text.trim() === "") return undefined;
-    const result = toEntry(text, n, options.sessionId);
-    if (typeof result !== "string") return result;
-    if (!options.skipInvalid) {
-      throw new EventSourceError(result, { source: options.name, line: n });
-    }
-    options.onInvalid?.(n, result);
-    return undefined;
-  };
-}
-
-/** Parses one non-blank line: the entry, or why it is not one. */
-function toEntry(text: string, n: number, sessionId: string): LogEntry | string {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return `Cannot parse the line as JSON: ${(error as SyntaxError).message}`;
-  }
+/** One line's value as an entry, or why it is not one. */
+function toEntry(value: unknown, n: number, sessionId: string): LogEntry | string {
   const member = (value as { event?: unknown } | null)?.event;
   if (typeof member === "object" && member !== null && !Array.isArray(member)) {
     const problem = entryProblem(value);

@@ -113,6 +113,12 @@ export interface UserMessageEvent extends EventEnvelope {
   type: "user.message";
   /** The message. */
   content: Content;
+  /**
+   * Set when the message is a slash command the user typed rather than a
+   * prompt: the command's name with its slash (`"/exit"`). `fromClaudeCode`
+   * sets it; the content is then the command line (`"/model opus"`).
+   */
+  command?: string;
 }
 
 /** `user.interrupt`: the user stopped a thread, or every thread. */

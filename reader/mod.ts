@@ -40,24 +40,14 @@ import { type Facts, FactsState } from "./_facts.ts";
 import { type OpenTranscript, openTranscript } from "./_open.ts";
 import { LineScanner, READ_BUFFER_BYTES, READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
 import { TranscriptError } from "./_error.ts";
+import { MAX_LINE_BYTES } from "../events/_byte_lines.ts";
 
 export type { Facts } from "./_facts.ts";
 export { TranscriptError, type TranscriptErrorCode } from "./_error.ts";
 
-/**
- * The longest transcript line read, in bytes, newline excluded: 64 MiB. A real line is at
- * most a few MB (a tool result, an image); a longer one is skipped whole and the offset moved
- * past it, so a runaway record costs no memory and never stalls the facts behind it.
- *
- * @example Usage
- * ```ts
- * import { MAX_LINE_BYTES } from "@brigade/transcript/reader";
- * import assert from "node:assert/strict";
- *
- * assert.equal(MAX_LINE_BYTES, 64 * 1024 * 1024);
- * ```
- */
-export const MAX_LINE_BYTES: number = 64 << 20;
+// One cap for the reader and the sources (fromNdjson, fromClaudeCode), defined beside the
+// sources' line splitter.
+export { MAX_LINE_BYTES };
 
 /** How many leading bytes of a file fingerprint it, to notice a replacement. */
 const HEAD_BYTES = 1024;

@@ -39,7 +39,9 @@ export function contentText(content: unknown): string {
 /**
  * Renders a content-block array as plain text, one block a line: `text`
  * blocks give their text; a `search_result` gives its title, source and
- * nested text (so web search answers do not vanish); `image`, `document` and
+ * nested text (so web search answers do not vanish; past 10 nested search
+ * results, the deeper ones give one note, `[… nested N levels deeper not
+ * shown]`, so no depth overflows the stack); `image`, `document` and
  * `redacted` blocks give a bracketed placeholder (a plain-text document its
  * text); an unknown block its `text` when it has one, else its type in
  * brackets.
@@ -63,15 +65,26 @@ export function contentText(content: unknown): string {
  * ```
  */
 export function flattenBlocks(blocks: readonly unknown[]): FlattenedBlocks {
+  return flattenAt(blocks, 0);
+}
+
+/**
+ * How many `search_result` blocks deep nested text is still shown; deeper
+ * text is summarised by a note, so flattening never recurses further than
+ * this, however deep the input.
+ */
+const MAX_NESTING = 10;
+
+function flattenAt(blocks: readonly unknown[], depth: number): FlattenedBlocks {
   const parts: string[] = [];
   for (const block of blocks) {
-    const text = blockText(block);
+    const text = blockText(block, depth);
     if (text !== "") parts.push(text);
   }
   return { text: parts.join("\n"), found: parts.length > 0 };
 }
 
-function blockText(block: unknown): string {
+function blockText(block: unknown, depth: number): string {
   if (typeof block === "string") return block;
   if (typeof block !== "object" || block === null) return "";
   const fields = block as Record<string, unknown>;
@@ -79,7 +92,7 @@ function blockText(block: unknown): string {
     case "text":
       return stringOr(fields.text, "");
     case "search_result":
-      return searchResultText(fields);
+      return searchResultText(fields, depth + 1);
     case "image":
       return placeholder("image", sourceUrl(fields.source));
     case "document":
@@ -93,11 +106,37 @@ function blockText(block: unknown): string {
   }
 }
 
-function searchResultText(fields: Record<string, unknown>): string {
-  const nested = Array.isArray(fields.content) ? flattenBlocks(fields.content).text : "";
+function searchResultText(fields: Record<string, unknown>, depth: number): string {
+  if (depth > MAX_NESTING) {
+    const levels = nestedDepth(fields).toLocaleString("en-US");
+    return `[… nested ${levels} ${levels === "1" ? "level" : "levels"} deeper not shown]`;
+  }
+  const nested = Array.isArray(fields.content) ? flattenAt(fields.content, depth).text : "";
   return [stringOr(fields.title, ""), stringOr(fields.source, ""), nested]
     .filter((part) => part !== "")
     .join("\n");
+}
+
+/**
+ * How many levels of `search_result` a block holds, itself included: found
+ * with a stack of its own, not the call stack, so no depth overflows it.
+ */
+function nestedDepth(root: Record<string, unknown>): number {
+  let deepest = 0;
+  const seen = new Set<unknown>(); // entries built in memory may hold a cycle
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [block, depth] = stack.pop()!;
+    const fields = block as Record<string, unknown> | null;
+    if (typeof fields !== "object" || fields === null || fields.type !== "search_result") continue;
+    if (seen.has(fields)) continue;
+    seen.add(fields);
+    deepest = Math.max(deepest, depth);
+    if (Array.isArray(fields.content)) {
+      for (const child of fields.content) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
 }
 
 function documentText(fields: Record<string, unknown>): string {

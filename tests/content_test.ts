@@ -1,7 +1,14 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { contentText, flattenBlocks } from "../mod.ts";
+import {
+  contentText,
+  flattenBlocks,
+  fromNdjson,
+  type LogEntry,
+  renderDream,
+  renderGrader,
+} from "../mod.ts";
 
 Deno.test("contentText() accepts a string, a block array, a single block, or nothing", () => {
   assert.equal(contentText("plain"), "plain");
@@ -47,5 +54,55 @@ Deno.test("flattenBlocks() reports when nothing was found", () => {
   assert.deepEqual(flattenBlocks([{ type: "text", text: "" }, null, 3]), {
     text: "",
     found: false,
+  });
+});
+
+/** A `search_result` nested `levels` deep, each level's text naming its depth. */
+function nested(levels: number): unknown {
+  let block: unknown = { type: "text", text: "bottom" };
+  for (let depth = levels; depth >= 1; depth--) {
+    block = {
+      type: "search_result",
+      title: `level ${depth}`,
+      source: "https://example.org",
+      content: [{ type: "text", text: `text ${depth}` }, block],
+    };
+  }
+  return block;
+}
+
+Deno.test("flattenBlocks() summarises search results nested past 10 levels, however deep", async (t) => {
+  const deep = nested(100_000);
+  await t.step("100,000 levels: no stack overflow, the first 10 shown, then one note", () => {
+    const { text, found } = flattenBlocks([deep]);
+    assert.ok(found);
+    const lines = text.split("\n");
+    assert.deepEqual(lines.slice(0, 4), ["level 1", "https://example.org", "text 1", "level 2"]);
+    assert.ok(text.includes("text 10\n"));
+    assert.ok(!text.includes("level 11"));
+    assert.equal(lines.at(-1), "[… nested 99,990 levels deeper not shown]");
+    assert.equal(contentText([deep]), text);
+  });
+
+  await t.step("exactly 10 levels are shown whole; 11 give a note of 1 level", () => {
+    assert.ok(flattenBlocks([nested(10)]).text.endsWith("text 10\nbottom"));
+    assert.ok(
+      flattenBlocks([nested(11)]).text.endsWith("text 10\n[… nested 1 level deeper not shown]"),
+    );
+  });
+
+  await t.step("the same from a parsed NDJSON line through the grader and the dream", async () => {
+    const event = { id: "sevt_1", type: "user.message", content: [deep] };
+    const line = JSON.stringify(event);
+    const source = (): AsyncIterable<LogEntry> =>
+      fromNdjson(ReadableStream.from([new TextEncoder().encode(line)]));
+    assert.ok((await renderGrader(source())).includes("[… nested 99,990 levels deeper not shown]"));
+    assert.ok((await renderDream(source())).text.includes("nested 99,990 levels deeper"));
+  });
+
+  await t.step("a cycle built in memory ends", () => {
+    const loop: Record<string, unknown> = { type: "search_result", title: "loop", content: [] };
+    (loop.content as unknown[]).push(loop);
+    assert.match(flattenBlocks([loop]).text, /\[… nested 1 level deeper not shown\]$/);
   });
 });

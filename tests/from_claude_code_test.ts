@@ -19,7 +19,10 @@ function realFiles(): URL[] {
     .sort((a, b) => a.href.localeCompare(b.href));
 }
 
-/** The file's user prompts, found naively: string content, not meta, not a summary. */
+/**
+ * The file's user prompts, found naively: string content, not meta, not a
+ * summary, not a command's local output; a slash command as its command line.
+ */
 function naivePrompts(text: string): string[] {
   const prompts: string[] = [];
   for (const line of text.split("\n")) {
@@ -32,8 +35,12 @@ function naivePrompts(text: string): string[] {
     const message = record?.message as { content?: unknown } | undefined;
     if (
       record?.type === "user" && record.isMeta !== true && record.isCompactSummary !== true &&
-      typeof message?.content === "string" && message.content.trim() !== ""
-    ) prompts.push(message.content);
+      typeof message?.content === "string" && message.content.trim() !== "" &&
+      !message.content.startsWith("<local-command-")
+    ) {
+      const command = /<command-name>(.*?)<\/command-name>/.exec(message.content)?.[1];
+      prompts.push(command ?? message.content);
+    }
   }
   return prompts;
 }
@@ -213,13 +220,23 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         ["agent.message", "a1:1", null],
         ["agent.tool_use", "toolu_1", null],
         ["agent.tool_result", "u2", null],
+        ["session.thread_created", "s1:thread", null],
         ["user.message", "s1", "sidechain:ag1"],
+        ["session.thread_created", "s2:thread", null],
         ["agent.message", "s2", "sidechain"],
         ["system.message", "c1", null],
         ["user.message", "u3", null],
         ["agent.message", "a9", null],
       ]);
       assert.equal(entries[0]!.event.processed_at, T);
+      const named = entries.filter((e) => e.event.type === "session.thread_created");
+      assert.deepEqual(
+        named.map((e) => {
+          const { session_thread_id, agent_name } = e.event as Record<string, unknown>;
+          return [session_thread_id, agent_name];
+        }),
+        [["sidechain:ag1", "subagent ag1"], ["sidechain", "subagent"]],
+      );
     });
 
     await t.step("tool_use and tool_result are linked", () => {
@@ -235,11 +252,11 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
 
     await t.step("compaction summary, invalid UTF-8, final line", () => {
       assert.equal(
-        (entries[6]!.event as { content: unknown }).content,
-        "[compaction summary]\nEarlier we fixed the build.",
+        (entries[8]!.event as { content: unknown }).content,
+        "Compaction summary:\nEarlier we fixed the build.",
       );
-      assert.equal((entries[7]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
-      assert.deepEqual((entries[8]!.event as { content: unknown }).content, [
+      assert.equal((entries[9]!.event as { content: unknown }).content, "caf\uFFFD\uFFFD");
+      assert.deepEqual((entries[10]!.event as { content: unknown }).content, [
         { type: "text", text: "End." },
       ]);
     });
@@ -256,7 +273,7 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         text,
         /\[agent → tool Bash\]\n\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
       );
-      assert.ok(text.includes("[compaction summary]"));
+      assert.ok(text.includes("[system]\nCompaction summary:\nEarlier we fixed the build."));
       assert.ok(text.includes("Sub task."));
     });
 
@@ -314,4 +331,66 @@ Deno.test("fromClaudeCode() fails on a missing file, naming it", async () => {
       /no such file/.test(error.message),
   );
   await assert.rejects(fromClaudeCode(path, { maxLineBytes: 0 }).next(), RangeError);
+});
+
+Deno.test("fromClaudeCode() reads a stream like a file, reporting bad lines to onInvalid", async (t) => {
+  const bytes = syntheticBytes();
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    await Deno.writeFile(path, bytes);
+    const fromFile = await Array.fromAsync(fromClaudeCode(path, { maxLineBytes: 300 }));
+
+    await t.step("same events, session id and name from the stream", async () => {
+      const invalid: [number, string][] = [];
+      const fromStream = await Array.fromAsync(
+        fromClaudeCode(ReadableStream.from([bytes.subarray(0, 333), bytes.subarray(333)]), {
+          maxLineBytes: 300,
+          onInvalid: (n, why) => invalid.push([n, why]),
+        }),
+      );
+      assert.deepEqual(fromStream.map((e) => e.event), fromFile.map((e) => e.event));
+      assert.ok(fromStream.every((e) => e.session_id === "stream"));
+      assert.deepEqual(invalid.map(([n]) => n), [4, 5, 6, 11]);
+    });
+
+    await t.step("onSkipped still works, and onInvalid wins over it", async () => {
+      const old: number[] = [];
+      const current: number[] = [];
+      await Array.fromAsync(
+        fromClaudeCode(path, { maxLineBytes: 300, onSkipped: (n) => old.push(n) }),
+      );
+      assert.deepEqual(old, [4, 5, 6, 11]);
+      old.length = 0;
+      await Array.fromAsync(
+        fromClaudeCode(path, {
+          maxLineBytes: 300,
+          onSkipped: (n) => old.push(n),
+          onInvalid: (n) => current.push(n),
+        }),
+      );
+      assert.deepEqual([old, current], [[], [4, 5, 6, 11]]);
+    });
+
+    await t.step("an early stop cancels the stream", async () => {
+      let cancelled = false;
+      const stream = new ReadableStream<Uint8Array>({
+        pull: (controller) =>
+          controller.enqueue(encoder.encode(line({
+            type: "user",
+            uuid: "u",
+            message: { content: "again" },
+          }))),
+        cancel: () => {
+          cancelled = true;
+        },
+      });
+      for await (const entry of fromClaudeCode(stream, { sessionId: "s" })) {
+        assert.equal(entry.session_id, "s");
+        break;
+      }
+      assert.ok(cancelled);
+    });
+  } finally {
+    await Deno.remove(path);
+  }
 });

@@ -1,0 +1,128 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { EventSourceError } from "./errors.ts";
+import { excerpt } from "./_excerpt.ts";
+
+/**
+ * The longest line read, in bytes, newline excluded: 64 MiB. A real line is
+ * at most a few MB (a tool result, an image); a longer one is never held in
+ * memory. The Claude Code reader skips it whole and moves its offset past it,
+ * so a runaway record never stalls the facts behind it; the sources
+ * (`fromNdjson`, `fromClaudeCode`) report it, and take another cap through
+ * their option `maxLineBytes`.
+ *
+ * @example Usage
+ * ```ts
+ * import { MAX_LINE_BYTES } from "@brigade/transcript/reader";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MAX_LINE_BYTES, 64 * 1024 * 1024);
+ * ```
+ */
+export const MAX_LINE_BYTES: number = 64 << 20;
+
+/** One line of a byte stream: its bytes, or the mark that it passed the cap. */
+export type ByteLine =
+  | { line: number; bytes: Uint8Array; overCap?: undefined }
+  | { line: number; bytes?: undefined; overCap: true };
+
+/** How {@linkcode byteLineBatches} reads. */
+export interface ByteLinesOptions {
+  /** The longest line kept, in bytes. */
+  maxLineBytes: number;
+  /** The input's name, for the error a failed read becomes. */
+  name: string;
+  /** Stops the splitting with the signal's reason when aborted. */
+  signal?: AbortSignal | undefined;
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * Splits a byte stream into lines (without their `\n`), numbered from 1, one
+ * batch per chunk read, so a line costs no await of its own. Linear in the
+ * input: a line split over many chunks is gathered once, at its end.
+ *
+ * A line longer than `maxLineBytes` is never held: it is reported once, with
+ * `overCap`, as soon as it passes the cap (so a caller that stops there reads
+ * no further), and its remaining bytes are dropped up to its newline. A final
+ * line without a newline is yielded too. A failed read is an
+ * {@linkcode EventSourceError} naming the input. The reader is cancelled
+ * (closing a file behind it) however the iteration ends.
+ *
+ * A batch's `bytes` may be views of the chunk just read: use them before
+ * asking for the next batch.
+ *
+ * @param stream The bytes.
+ * @param options The cap, the input's name and the signal.
+ * @returns The batches of lines.
+ */
+export async function* byteLineBatches(
+  stream: ReadableStream<Uint8Array>,
+  options: ByteLinesOptions,
+): AsyncGenerator<ByteLine[], void, undefined> {
+  const { maxLineBytes, signal } = options;
+  const reader = stream.getReader();
+  let parts: Uint8Array[] = [];
+  let length = 0;
+  let skipping = false;
+  let lineNumber = 0;
+  try {
+    while (true) {
+      signal?.throwIfAborted();
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        throw new EventSourceError(`Cannot read the input: ${excerpt(String(error))}`, {
+          source: options.name,
+          cause: error,
+        });
+      });
+      if (done) break;
+      const batch: ByteLine[] = [];
+      let start = 0;
+      while (start <= value.length) {
+        const newline = value.indexOf(NEWLINE, start);
+        const end = newline === -1 ? value.length : newline;
+        if (!skipping) {
+          const segment = value.subarray(start, end);
+          if (length + segment.length > maxLineBytes) {
+            batch.push({ line: lineNumber + 1, overCap: true });
+            skipping = true;
+            parts = [];
+          } else if (newline !== -1 && parts.length === 0) {
+            batch.push({ line: lineNumber + 1, bytes: segment });
+          } else if (segment.length > 0) {
+            parts.push(segment.slice());
+          }
+          length += segment.length;
+        }
+        if (newline === -1) break;
+        if (!skipping && parts.length > 0) {
+          batch.push({ line: lineNumber + 1, bytes: concat(parts, length) });
+        }
+        lineNumber++;
+        parts = [];
+        length = 0;
+        skipping = false;
+        start = newline + 1;
+      }
+      if (batch.length > 0) yield batch;
+    }
+    signal?.throwIfAborted();
+    if (length > 0 && !skipping) yield [{ line: lineNumber + 1, bytes: concat(parts, length) }];
+  } finally {
+    await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1) return parts[0]!;
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.length;
+  }
+  return bytes;
+}

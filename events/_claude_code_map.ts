@@ -1,0 +1,311 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { commandOutput, slashCommand } from "./_claude_code_commands.ts";
+import type { ContentBlock, SessionEvent } from "./types.ts";
+
+/** One event a record maps to, and the thread it is on. */
+export interface Mapped {
+  /** `null` for the main conversation, `sidechain:<agentId>` for a subagent's. */
+  threadId: string | null;
+  /** The event. */
+  event: SessionEvent;
+}
+
+type Json = Record<string, unknown>;
+type At = { processed_at?: string };
+
+/**
+ * How many subagent record uuids are remembered to drop a repeat. Repeats of
+ * a progress record come close together; a bound keeps a huge transcript's
+ * memory flat (a repeat further back than this renders twice).
+ */
+const UUIDS_KEPT = 10_000;
+/** How many subagent calls (`Task` tool uses) are remembered to name their thread. */
+const CALLS_KEPT = 1_000;
+
+/** A set that forgets its oldest members past a size. */
+class RecentSet {
+  #members = new Set<string>();
+  constructor(readonly size: number) {}
+  has(value: string): boolean {
+    return this.#members.has(value);
+  }
+  add(value: string): void {
+    this.#members.add(value);
+    if (this.#members.size > this.size) this.#members.delete(this.#members.values().next().value!);
+  }
+}
+
+/**
+ * Maps Claude Code transcript records to session events, one record at a
+ * time, remembering (boundedly) what later records need: which subagent
+ * records were already seen, what each subagent call was for, which threads
+ * were named, and the last slash command.
+ */
+export class ClaudeCodeMapper {
+  #seen = new RecentSet(UUIDS_KEPT);
+  #announced = new RecentSet(CALLS_KEPT);
+  #calls = new Map<string, string>();
+  #lastCommand: string | undefined;
+
+  /**
+   * The events of one record, or why the record is unreadable.
+   *
+   * @param record The line's JSON value.
+   * @param line The line number, for the id of a record without `uuid`.
+   */
+  map(record: unknown, line: number): Mapped[] | string {
+    if (!isObject(record)) return "the line is not a JSON object";
+    if (typeof record.type !== "string") return 'the record has no string member "type"';
+    if (record.type === "progress") return this.#progress(record, line);
+    if (record.type !== "user" && record.type !== "assistant") return [];
+    if (record.isSidechain !== true) return this.#message(record, line, null);
+    const agentId = typeof record.agentId === "string" ? record.agentId : undefined;
+    return this.#announce(this.#message(record, line, threadOf(agentId)), agentId, undefined);
+  }
+
+  /** A subagent's record carried by an `agent_progress` record: its thread's events. */
+  #progress(record: Json, line: number): Mapped[] | string {
+    const data = record.data;
+    if (!isObject(data) || data.type !== "agent_progress" || !isObject(data.message)) return [];
+    const inner = data.message;
+    if (inner.type !== "user" && inner.type !== "assistant") return [];
+    const agentId = typeof data.agentId === "string" ? data.agentId : undefined;
+    const call = typeof record.parentToolUseID === "string" ? record.parentToolUseID : undefined;
+    return this.#announce(this.#message(inner, line, threadOf(agentId)), agentId, call);
+  }
+
+  /**
+   * Puts a `session.thread_created` before the first events of a subagent's
+   * thread, naming it after the call that started it when known, else after
+   * its agent id.
+   */
+  #announce(
+    mapped: Mapped[] | string,
+    agentId: string | undefined,
+    call: string | undefined,
+  ): Mapped[] | string {
+    const threadId = threadOf(agentId);
+    if (typeof mapped === "string" || mapped.length === 0 || this.#announced.has(threadId)) {
+      return mapped;
+    }
+    this.#announced.add(threadId);
+    const known = call === undefined ? undefined : this.#calls.get(call);
+    const name = known ?? (agentId === undefined ? "subagent" : `subagent ${agentId}`);
+    const first = mapped[0]!.event;
+    const created: SessionEvent = {
+      id: `${first.id}:thread`,
+      type: "session.thread_created",
+      ...(typeof first.processed_at === "string" ? { processed_at: first.processed_at } : {}),
+      session_thread_id: threadId,
+      agent_name: name,
+    };
+    return [{ threadId: null, event: created }, ...mapped];
+  }
+
+  /** A user or assistant record's events on `threadId`. */
+  #message(record: Json, line: number, threadId: string | null): Mapped[] | string {
+    const problem = envelopeProblem(record);
+    if (problem !== undefined) return problem;
+    if (record.isMeta === true) return [];
+    const message = record.message as Json;
+    if (record.type === "assistant" && message.model === "<synthetic>") return [];
+    const uuid = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    if (threadId !== null && typeof record.uuid === "string") {
+      if (this.#seen.has(uuid)) return [];
+      this.#seen.add(uuid);
+    }
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const content = message.content as string | unknown[];
+    const on = (event: SessionEvent): Mapped[] => [{ threadId, event }];
+
+    if (record.type === "user") {
+      const text = plainText(content);
+      if (record.isCompactSummary === true) {
+        const body = text ?? blocksText(content as unknown[]);
+        return on({
+          id: uuid,
+          type: "system.message",
+          ...at,
+          content: `Compaction summary:\n${body}`,
+        });
+      }
+      const special = text === undefined ? undefined : this.#command(text, uuid, at);
+      if (special !== undefined) return special === null ? [] : on(special);
+    }
+    if (typeof content === "string") {
+      const type = record.type === "user" ? "user.message" : "agent.message";
+      return on({ id: uuid, type, ...at, content });
+    }
+    const out: { index: number; event: SessionEvent; keepId?: boolean }[] = [];
+    for (const [index, block] of content.entries()) {
+      const event = blockEvent(record.type as "user" | "assistant", block, uuid, at);
+      if (typeof event === "string") return event;
+      if (event === undefined) continue;
+      out.push({ index, ...event });
+      if (event.event.type === "agent.tool_use") this.#rememberCall(block as Json);
+    }
+    const suffix = out.length > 1;
+    return out.map(({ index, event, keepId }) => ({
+      threadId,
+      event: keepId || !suffix ? event : { ...event, id: `${uuid}:${index}` },
+    }));
+  }
+
+  /**
+   * A slash command as one user message marked with `command`, or its local
+   * output as a system message; null for an empty output, undefined for any
+   * other text.
+   */
+  #command(text: string, id: string, at: At): SessionEvent | null | undefined {
+    const command = slashCommand(text);
+    if (command !== undefined) {
+      this.#lastCommand = command.name;
+      return { id, type: "user.message", ...at, content: command.line, command: command.name };
+    }
+    const output = commandOutput(text);
+    if (output === undefined) return undefined;
+    if (output.text === "") return null;
+    const of = this.#lastCommand ?? "a command";
+    const what = output.stderr ? `Error output of ${of}` : `Output of ${of}`;
+    return { id, type: "system.message", ...at, content: `${what}:\n${output.text}` };
+  }
+
+  /** Remembers what a subagent call (a tool use with `subagent_type`) is for. */
+  #rememberCall(block: Json): void {
+    const input = block.input as Json;
+    const type = typeof input.subagent_type === "string" ? input.subagent_type.trim() : "";
+    const description = typeof input.description === "string" ? input.description.trim() : "";
+    if (type === "" && block.name !== "Task" && block.name !== "Agent") return;
+    const name = type !== "" && description !== ""
+      ? `${type} (${description})`
+      : type || description || "subagent";
+    this.#calls.set(block.id as string, name);
+    if (this.#calls.size > CALLS_KEPT) this.#calls.delete(this.#calls.keys().next().value!);
+  }
+}
+
+/** A subagent's thread: `sidechain:<agentId>`, `sidechain` without an id. */
+function threadOf(agentId: string | undefined): string {
+  return agentId === undefined ? "sidechain" : `sidechain:${agentId}`;
+}
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function optional(value: unknown, type: "string" | "boolean"): boolean {
+  return value === undefined || value === null || typeof value === type;
+}
+
+/** The text of a string content or of a content made only of text blocks; else undefined. */
+function plainText(content: string | unknown[]): string | undefined {
+  if (typeof content === "string") return content;
+  if (content.length === 0) return undefined;
+  const texts: string[] = [];
+  for (const block of content) {
+    if (!isObject(block) || block.type !== "text" || typeof block.text !== "string") {
+      return undefined;
+    }
+    texts.push(block.text);
+  }
+  return texts.join("\n");
+}
+
+function blocksText(content: unknown[]): string {
+  return content
+    .filter((b): b is { type: "text"; text: string } =>
+      isObject(b) && b.type === "text" && typeof b.text === "string"
+    )
+    .map((b) => b.text).join("\n");
+}
+
+/** Why a user or assistant record's members have the wrong types, if they do. */
+function envelopeProblem(record: Json): string | undefined {
+  if (!optional(record.uuid, "string")) return 'the record\'s "uuid" is not a string';
+  if (!optional(record.timestamp, "string")) return 'the record\'s "timestamp" is not a string';
+  if (!optional(record.isSidechain, "boolean")) {
+    return 'the record\'s "isSidechain" is not a boolean';
+  }
+  if (!optional(record.agentId, "string")) return 'the record\'s "agentId" is not a string';
+  if (!isObject(record.message)) return 'the record has no object member "message"';
+  const content = record.message.content;
+  if (typeof content !== "string" && !Array.isArray(content)) {
+    return 'the record\'s "message.content" is neither a string nor an array';
+  }
+  return undefined;
+}
+
+/** One block's event, undefined for a skipped block, or why the block is malformed. */
+function blockEvent(
+  role: "user" | "assistant",
+  block: unknown,
+  uuid: string,
+  at: At,
+): { event: SessionEvent; keepId?: boolean } | undefined | string {
+  if (!isObject(block) || typeof block.type !== "string") {
+    return 'a content block is not an object with a string "type"';
+  }
+  switch (block.type) {
+    case "text":
+      if (typeof block.text !== "string") return 'a "text" block has no string "text"';
+      return {
+        event: {
+          id: uuid,
+          type: role === "user" ? "user.message" : "agent.message",
+          ...at,
+          content: [{ type: "text", text: block.text }],
+        },
+      };
+    case "image":
+      if (role !== "user") return undefined;
+      return { event: { id: uuid, type: "user.message", ...at, content: [block as ContentBlock] } };
+    case "tool_use":
+      if (role !== "assistant") return undefined;
+      if (typeof block.id !== "string" || typeof block.name !== "string") {
+        return 'a "tool_use" block has no string "id" and "name"';
+      }
+      if (!isObject(block.input)) return 'a "tool_use" block\'s "input" is not an object';
+      return {
+        event: {
+          id: block.id,
+          type: "agent.tool_use",
+          ...at,
+          name: block.name,
+          input: block.input,
+        },
+        keepId: true,
+      };
+    case "tool_result":
+      return role === "user" ? toolResult(block, uuid, at) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+function toolResult(block: Json, uuid: string, at: At): { event: SessionEvent } | string {
+  if (typeof block.tool_use_id !== "string") {
+    return 'a "tool_result" block has no string "tool_use_id"';
+  }
+  const content = block.content;
+  if (
+    content !== undefined && content !== null && typeof content !== "string" &&
+    !Array.isArray(content)
+  ) {
+    return 'a "tool_result" block\'s "content" is neither a string nor an array';
+  }
+  if (!optional(block.is_error, "boolean")) {
+    return 'a "tool_result" block\'s "is_error" is not a boolean';
+  }
+  return {
+    event: {
+      id: uuid,
+      type: "agent.tool_result",
+      ...at,
+      tool_use_id: block.tool_use_id,
+      content: (content ?? null) as string | ContentBlock[] | null,
+      is_error: (block.is_error ?? null) as boolean | null,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { byteLineBatches, type ByteLinesOptions } from "./_byte_lines.ts";
+import { excerpt } from "./_excerpt.ts";
+
+/** One non-blank line of a JSON-lines input: its value, or why it has none. */
+export type JsonLine =
+  | { line: number; value: unknown; reason?: undefined }
+  | { line: number; value?: undefined; reason: string };
+
+/**
+ * The non-blank lines of a byte stream parsed as JSON, one batch per chunk
+ * read. Each line is decoded as UTF-8 on its own (invalid bytes become
+ * U+FFFD, a leading byte order mark and a trailing `\r` go). A line that is
+ * not JSON or is over the cap comes with a reason instead of a value; a
+ * reason quotes the input only through {@linkcode excerpt} (redacted, cut,
+ * control characters visible).
+ *
+ * @param stream The bytes.
+ * @param options The cap, the input's name and the signal.
+ * @returns The batches of parsed lines.
+ */
+export async function* jsonLineBatches(
+  stream: ReadableStream<Uint8Array>,
+  options: ByteLinesOptions,
+): AsyncGenerator<JsonLine[], void, undefined> {
+  const decoder = new TextDecoder();
+  for await (const batch of byteLineBatches(stream, options)) {
+    const parsed: JsonLine[] = [];
+    for (const { line, bytes } of batch) {
+      if (bytes === undefined) {
+        parsed.push({
+          line,
+          reason: `the line is over the ${options.maxLineBytes}-byte cap`,
+        });
+        continue;
+      }
+      let text = decoder.decode(bytes);
+      if (text.endsWith("\r")) text = text.slice(0, -1);
+      if (isBlank(text)) continue;
+      try {
+        parsed.push({ line, value: JSON.parse(text) });
+      } catch (error) {
+        parsed.push({
+          line,
+          reason: `Cannot parse the line as JSON: ${
+            excerpt(String((error as Error)?.message), { maxCodePoints: 120 })
+          }`,
+        });
+      }
+    }
+    if (parsed.length > 0) yield parsed;
+  }
+}
+
+/** Whether a line holds only whitespace, without copying a long one. */
+function isBlank(text: string): boolean {
+  const first = text.charCodeAt(0);
+  if (text.length > 0 && first !== 0x20 && first !== 0x09 && first !== 0x0d) return false;
+  return text.trim() === "";
+}
+
+/** Checks a `maxLineBytes` option: a positive safe integer. */
+export function checkMaxLineBytes(value: number, what: string): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(
+      `Cannot read ${what} as maxLineBytes must be a positive integer: current value is ${value}`,
+    );
+  }
+  return value;
+}
