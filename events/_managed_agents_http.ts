@@ -6,6 +6,7 @@
 // builds error messages is small enough to audit for key leaks.
 
 import { attempt } from "./_managed_agents_fetch.ts";
+import { excerpt } from "./_excerpt.ts";
 import { ManagedAgentsError } from "./_managed_agents_error.ts";
 import type { Scrub } from "./_managed_agents_scrub.ts";
 
@@ -81,20 +82,21 @@ export function listError(
   });
 }
 
-/** The longest quote of a value from the API in an error. */
+/** The longest quote of a value from the API in an error, in code points. */
 const MAX_QUOTE = 40;
 
 /**
  * A value from the API as an error may quote it: scrubbed of the key first,
- * so that the cut can never leave a piece of it, then cut and put in quotes.
+ * so that the cut can never leave a piece of it, then redacted, cut and put
+ * on one line with its control characters visible ({@linkcode excerpt}).
  */
 export function quote(ctx: HttpContext, value: string): string {
   // Only the head can be quoted; the key's length more keeps a key that
   // straddles the cut whole for the scrubber.
   const head = ctx.scrub(value.slice(0, 4 * MAX_QUOTE + ctx.apiKey.length));
-  const chars = [...head];
-  const cut = chars.length > MAX_QUOTE || head.length < value.length;
-  return JSON.stringify(chars.slice(0, MAX_QUOTE).join("") + (cut ? "…" : ""));
+  const cut = head.length < value.length ? "…" : "";
+  const text = excerpt(head, { maxCodePoints: MAX_QUOTE });
+  return `"${text.endsWith("…") ? text : text + cut}"`;
 }
 
 /**
