@@ -1111,6 +1111,23 @@ Deno.test("fromManagedAgents() gives a body trickled a byte at a time a deadline
   }
 });
 
+Deno.test("fromManagedAgents() holds the deadline with a custom fetch that ignores the signal", async () => {
+  let calls = 0;
+  const error = await failure(collect(fromManagedAgents({
+    sessionId: "sesn_solo",
+    apiKey: KEY,
+    timeoutMs: 50,
+    maxRetries: 1,
+    retryBaseDelayMs: 1,
+    fetch: () => {
+      calls++;
+      return new Promise<Response>(() => {});
+    },
+  })));
+  assert.match(error.message, /on each of 2 attempts: no complete answer within 50 ms/);
+  assert.equal(calls, 2);
+});
+
 Deno.test("fromManagedAgents() retries a request past its deadline and goes on", async () => {
   const release = Promise.withResolvers<void>();
   const api = startFakeApi({
@@ -1251,6 +1268,27 @@ Deno.test("fromManagedAgents() fails at once on an error that a retry cannot fix
     assert.equal(error.cause.name, "RangeError");
     assert.equal(error.cause.message, "bad state near [API key]");
     assertNoKey(error);
+  });
+
+  await t.step("a URL that fetch refuses (a 1 MB cursor)", async () => {
+    const api = startFakeApi({
+      apiKey: KEY,
+      sessions: [],
+      intercept: () =>
+        Response.json({ data: [event("sevt_1", "x", null)], next_page: "c".repeat(1024 * 1024) }),
+    });
+    try {
+      const error = await failure(collect(
+        fromManagedAgents({ sessionId: "sesn_long", apiKey: KEY, baseUrl: api.baseUrl }),
+      ));
+      assert.match(
+        error.message,
+        new RegExp(`: the request to ${api.baseUrl} failed: TypeError: Invalid URL .{0,300}…$`),
+      );
+      assert.equal(api.requests.length, 1, "the first page only: the second was never retried");
+    } finally {
+      await api.shutdown();
+    }
   });
 
   await t.step("a missing network permission, in a process without it", async () => {
