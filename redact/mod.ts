@@ -58,7 +58,8 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  *    around. The name, the separator and the quotes stay; only the value goes.
  *    After a `:`, a type, a space and an `=` (`api_key: SecretStr = "…"`,
  *    `token: string | undefined = "…"`), the value is what follows the `=`
- *    and the type stays. An ANSI colour sequence before the value stays too.
+ *    and the type stays; a type is letters, `_` and `.`, with generics in
+ *    brackets and unions with `|`, never a digit. An ANSI colour sequence before the value stays too.
  *    - a quoted value (`"…"`, `'…'`, `` `…` ``, or `\"…\"` and deeper escapes
  *      when JSON was itself escaped into a string) goes whole, up to its
  *      closing quote or the end of the line, unless it is empty;
@@ -214,11 +215,12 @@ const NAME_AND_SEPARATOR =
 
 // A type between a name's `:` and an `=` (`api_key: SecretStr = "…"`,
 // `token: string | undefined = "…"`): the value is what follows the `=`, and
-// the type stays. A space before the `=` and a space or a quote after it are
-// required, as in every style guide, so that `api_key:A=0AAAAA` stays one
-// value and `token: Bearer =abc…` stays a Bearer token. Every part is
-// bounded, so trying it costs a constant.
-const TYPE = String.raw`[A-Za-z_][\w.]{0,63}(?:\[[\w., |[\]]{0,64}\])?`;
+// the type stays. A type has no digit, so that a credential (`api_key: a1b2c3
+// = x`) is never taken for one. A space before the `=` and a space or a quote
+// after it are required, as in every style guide, so that `api_key:A=0AAAAA`
+// stays one value and `token: Bearer =abc…` stays a Bearer token. Every part
+// is bounded, so trying it costs a constant.
+const TYPE = String.raw`[A-Za-z_][A-Za-z_.]{0,63}(?:\[[A-Za-z_., |[\]]{0,64}\])?`;
 const TYPED = new RegExp(
   String.raw`${TYPE}(?:[ \t]*\|[ \t]*${TYPE}){0,4}(?:[ \t]|\\+t)+=(?=[ \t"'\`\\]|$)(?:[ \t]|\\+t)*`,
   "y",
@@ -268,6 +270,8 @@ interface Value {
   secret: Span | undefined;
   /** Whether the value is quoted. */
   quoted: boolean;
+  /** Whether nothing was read: an empty run, or a lone opening quote. */
+  empty: boolean;
 }
 
 function collectAssignments(text: string, spans: Span[]): void {
@@ -297,7 +301,8 @@ function collectAssignments(text: string, spans: Span[]): void {
 /**
  * The value after a name's separator: after a `:`, a type, spaces and an
  * `=`, the value is what follows the `=` and the type stays. When nothing
- * follows the `=` (`api_key:A0b1c2 = `), what looked like a type is the value.
+ * follows the `=` (`api_key:A0b1c2 = `, or only a quote that opens nothing,
+ * as when the text is a JSON string), what looked like a type is the value.
  * The marker after the `=` counts as a value, so a second pass reads the
  * same.
  */
@@ -307,7 +312,7 @@ function readAssigned(text: string, start: number, colon: boolean): Value {
     if (TYPED.test(text)) {
       const at = skipAnsi(text, TYPED.lastIndex);
       const value = readValue(text, at);
-      const found = value.quoted || value.end > at || text.startsWith(REDACTED_SECRET, at);
+      const found = !value.empty || text.startsWith(REDACTED_SECRET, at);
       if (found) return value;
     }
   }
@@ -360,7 +365,7 @@ function readQuoted(pattern: RegExp, text: string, start: number): Value {
   // `\"…`): that quote counts as its end too, so that it is kept.
   let end = start + all.length;
   if (closing === "" && text[end] === quote) end++;
-  return { end, secret, quoted: true };
+  return { end, secret, quoted: true, empty: content === "" && closing === "" };
 }
 
 /**
@@ -379,7 +384,12 @@ function readUnquoted(text: string, start: number): Value {
   }
   const value = text.slice(start, end);
   const credential = value.length >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(value);
-  return { end, secret: credential ? [start, end] : undefined, quoted: false };
+  return {
+    end,
+    secret: credential ? [start, end] : undefined,
+    quoted: false,
+    empty: end === start,
+  };
 }
 
 function unquotedRunEnd(text: string, start: number): number {

@@ -164,9 +164,13 @@ Deno.test("redact() finds every shape in the original text", async (t) => {
     // A type is kept only when a value follows its `=`; a Bearer token may
     // hold the `=`; a value already redacted reads the same.
     ["api_key:A0b1c2 = ", `api_key:${R} = `],
+    ['"api_key:A0b1c2  = "', `"api_key:${R}  = "`],
+    // A type has no digit: this is a value, not a type.
+    ["api_key: A0b1c2 = token", `api_key: ${R} = token`],
+    ["api_key:A0AAAA =`token", `api_key:${R} =\`token`],
     ["token: BEARER =0AAAAAAA", `token: ${R} ${R}`],
     ["token: api_key = A0AAAA", `token: api_key = ${R}`],
-    ['token: token1 = token="', `token: token1 = ${R}"`],
+    ['token: token1 = token="', `token: ${R} = token="`],
   ]);
 });
 
