@@ -3,17 +3,14 @@
 // `deno bench bench/redact_bench.ts`: redact() over one typical event text
 // (about 2 KB) with no trigger word, with trigger words but no secret, and
 // with secrets; JSON.parse of the same text as one NDJSON line, for scale;
-// and 1 MB inputs built to make a pattern backtrack or rescan.
+// and 64 KB and 1 MB inputs built to make a pattern backtrack or rescan
+// (`bench/redact_compare.ts` prints their medians and the 1 MB / 64 KB ratio).
 
 import { redact } from "@brigade/transcript/redact";
+import { ADVERSARIAL, fill } from "./redact_compare.ts";
 
 const KB = 1024;
 const MB = KB * KB;
-
-/** Repeats `unit` to exactly `length` characters. */
-function fill(unit: string, length: number): string {
-  return unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
-}
 
 // What an agent's tool result or reply often looks like: prose, a path, code.
 const PROSE = `I read the module and the failing test. The reader keeps one page of
@@ -100,35 +97,18 @@ Deno.bench({
   },
 });
 
-// Each one aims at a pattern: many names whose values overlap, quoted values
-// that start inside quoted values at every escape level, long runs after a
-// prefix, long whitespace and backslash runs, and plain prose.
-const ADVERSARIAL: Record<string, string> = {
-  "token=token=…": fill("token=", MB),
-  "token:token:… (one long plain-word value)": fill("token:", MB),
-  'token: "… (quoted values back to back)': fill('token: "', MB),
-  "nested quotes at escape levels 0 to 7": fill(
-    "secret='x token=\\\"y secret=\\\\\\'z api_key: \\\\\\\\\\\\\\\"w ",
-    MB,
-  ),
-  "sk- then 1 MB of key characters": "sk-" + fill("a", MB),
-  "Bearer then 1 MB of token characters": "Bearer " + fill("a", MB),
-  "bearer bearerbearer…": fill("bearer bearerbearerbearer ", MB),
-  "token then 1 MB of spaces": "token" + fill(" ", MB),
-  "token then 1 MB of backslashes": "token" + fill("\\", MB),
-  "escaped tabs after a separator": "token:" + fill("\\t", MB),
-  "prose without a trigger": fill(PLAIN_2KB, MB),
-};
-
-for (const [name, text] of Object.entries(ADVERSARIAL)) {
-  Deno.bench({
-    name: `redact 1 MB: ${name}`,
-    group: "1 MB adversarial",
-    n: 20,
-    fn(): void {
-      sink += redact(text).length;
-    },
-  });
+for (const [label, size] of [["64 KB", 64 * KB], ["1 MB", MB]] as const) {
+  for (const [name, build] of Object.entries(ADVERSARIAL)) {
+    const text = build(size);
+    Deno.bench({
+      name: `redact ${label}: ${name}`,
+      group: `${label} adversarial`,
+      n: size === MB ? 20 : 100,
+      fn(): void {
+        sink += redact(text).length;
+      },
+    });
+  }
 }
 
 globalThis.addEventListener("unload", () => {

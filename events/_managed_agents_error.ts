@@ -26,9 +26,12 @@ export interface ManagedAgentsErrorOptions extends EventSourceErrorOptions {
 /**
  * {@linkcode fromManagedAgents} could not list a session: bad options, a
  * missing API key, an HTTP status that is not retried (or still failing after
- * the retries), a network error after the retries, or a page that is not the
- * documented shape. `source` names the API path (`sessions/sesn_…/events`);
- * neither the message, `source` nor `cause` ever holds the API key.
+ * the retries), a network error or a timeout after the retries, a redirect to
+ * another origin, a page over the size cap, a cursor that cycles, a missing
+ * network permission, or a page that is not the documented shape. `source`
+ * names the API path (`sessions/sesn_…/events`); neither the message,
+ * `source`, `cause` nor a stack ever holds 8 characters in a row of the API
+ * key, in any case.
  *
  * @example Usage
  * ```ts

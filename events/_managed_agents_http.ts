@@ -5,7 +5,10 @@
 // the paging and merging so that the one place that holds the API key and
 // builds error messages is small enough to audit for key leaks.
 
+import { attempt } from "./_managed_agents_fetch.ts";
+import { excerpt } from "./_excerpt.ts";
 import { ManagedAgentsError } from "./_managed_agents_error.ts";
+import type { Scrub } from "./_managed_agents_scrub.ts";
 
 /** The `anthropic-version` header the sessions API is called with. */
 export const API_VERSION = "2023-06-01";
@@ -18,11 +21,15 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /** How to reach the API; one per {@linkcode fromManagedAgents} call. */
 export interface HttpContext {
   apiKey: string;
+  /** Removes every piece of the key from a text (see `_managed_agents_scrub.ts`). */
+  scrub: Scrub;
   baseUrl: string;
   fetch: typeof fetch;
   signal: AbortSignal | undefined;
   maxRetries: number;
   retryBaseDelayMs: number;
+  timeoutMs: number;
+  maxPageBytes: number;
 }
 
 /** One list the API pages through, named for error messages. */
@@ -59,9 +66,9 @@ const STATUS_HINT: Record<number, string> = {
 };
 
 /**
- * Builds a {@linkcode ManagedAgentsError} about a target. The detail is
- * scrubbed of the key here, once for all callers, because it may quote what
- * the API or a custom `fetch` sent; a `cause` must be scrubbed already.
+ * Builds a {@linkcode ManagedAgentsError} about a target. The whole message
+ * is scrubbed of the key here, once for all callers, because it may quote
+ * what the API or a custom `fetch` sent; a `cause` must be scrubbed already.
  */
 export function listError(
   ctx: HttpContext,
@@ -69,64 +76,74 @@ export function listError(
   detail: string,
   extra: { status?: number; cause?: Error } = {},
 ): ManagedAgentsError {
-  return new ManagedAgentsError(`Cannot list ${target.what}: ${scrub(detail, ctx.apiKey)}`, {
-    source: target.source,
+  return new ManagedAgentsError(ctx.scrub(`Cannot list ${target.what}: ${detail}`), {
+    source: ctx.scrub(target.source),
     ...extra,
   });
 }
 
+/** The longest quote of a value from the API in an error, in code points. */
+const MAX_QUOTE = 40;
+
+/**
+ * A value from the API as an error may quote it: scrubbed of the key first,
+ * so that the cut can never leave a piece of it, then redacted, cut and put
+ * on one line with its control characters visible ({@linkcode excerpt}).
+ */
+export function quote(ctx: HttpContext, value: string): string {
+  // Only the head can be quoted; the key's length more keeps a key that
+  // straddles the cut whole for the scrubber.
+  const head = ctx.scrub(value.slice(0, 4 * MAX_QUOTE + ctx.apiKey.length));
+  const cut = head.length < value.length ? "…" : "";
+  const text = excerpt(head, { maxCodePoints: MAX_QUOTE });
+  return `"${text.endsWith("…") ? text : text + cut}"`;
+}
+
 /**
  * GETs `target` with the query `params` and returns the parsed JSON body.
- * Retries 429, 5xx and network errors (see {@linkcode retryDelay}); fails at
- * once on any other status that is not 2xx.
+ * Retries 429, 5xx, network errors and timeouts (see {@linkcode retryDelay});
+ * fails at once on any other status that is not 2xx, a redirect to another
+ * origin, a page over the cap, a missing permission and any other error.
  */
 export async function getJson(
   ctx: HttpContext,
   target: ListTarget,
   params: URLSearchParams,
 ): Promise<unknown> {
-  const url = `${ctx.baseUrl}${target.path}?${params}`;
-  for (let attempt = 0;; attempt++) {
+  const url = new URL(`${ctx.baseUrl}${target.path}?${params}`);
+  const options = {
+    fetch: ctx.fetch,
+    headers: headers(ctx.apiKey),
+    signal: ctx.signal,
+    timeoutMs: ctx.timeoutMs,
+    maxPageBytes: ctx.maxPageBytes,
+  };
+  for (let tries = 0;; tries++) {
     ctx.signal?.throwIfAborted();
-    const outcome = await attemptOnce(ctx, url);
-    if (outcome.kind === "network") {
-      if (attempt >= ctx.maxRetries) throw networkFailure(ctx, target, outcome.error, attempt);
-      await sleep(backoffDelay(attempt, ctx.retryBaseDelayMs), ctx.signal);
+    const outcome = await attempt(options, url);
+    if (outcome.kind === "fatal") {
+      const { status } = outcome;
+      const cause = outcome.cause === undefined
+        ? undefined
+        : scrubbedCause(outcome.cause, ctx.scrub);
+      const own = outcome.quoteCause && cause !== undefined ? `: ${causeText(cause)}` : "";
+      throw listError(ctx, target, `${outcome.reason}${own}`, {
+        ...(status === undefined ? {} : { status }),
+        ...(cause === undefined ? {} : { cause }),
+      });
+    }
+    if (outcome.kind === "transient") {
+      if (tries >= ctx.maxRetries) throw networkFailure(ctx, target, outcome, tries);
+      await sleep(backoffDelay(tries, ctx.retryBaseDelayMs), ctx.signal);
       continue;
     }
     const { response, text } = outcome;
     if (response.ok) return parseJson(ctx, target, text);
-    if (isRetryable(response.status) && attempt < ctx.maxRetries) {
-      await sleep(retryDelay(response.headers, attempt, ctx.retryBaseDelayMs), ctx.signal);
+    if (isRetryable(response.status) && tries < ctx.maxRetries) {
+      await sleep(retryDelay(response.headers, tries, ctx.retryBaseDelayMs), ctx.signal);
       continue;
     }
-    throw statusFailure(ctx, target, response, text, attempt);
-  }
-}
-
-type Attempt =
-  | { kind: "answer"; response: Response; text: string }
-  | { kind: "network"; error: unknown };
-
-/**
- * One request, its body read to the end so that no body is left open. A
- * rejection while the signal is aborted is the abort, rethrown as the signal's
- * reason; any other rejection is a network error, to be retried.
- */
-async function attemptOnce(ctx: HttpContext, url: string): Promise<Attempt> {
-  const doFetch = ctx.fetch;
-  try {
-    const response = await doFetch(url, {
-      headers: headers(ctx.apiKey),
-      signal: ctx.signal ?? null,
-    });
-    // Retried answers' bodies are read too: reading is how a body gets closed,
-    // and error bodies are small.
-    const text = await response.text();
-    return { kind: "answer", response, text };
-  } catch (error) {
-    if (ctx.signal?.aborted) throw ctx.signal.reason;
-    return { kind: "network", error };
+    throw statusFailure(ctx, target, response, text, tries);
   }
 }
 
@@ -149,7 +166,7 @@ function parseJson(ctx: HttpContext, target: ListTarget, text: string): unknown 
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw listError(ctx, target, `the API answered with a page that is not JSON: ${reason}`, {
-      cause: scrubbedCause(error, ctx.apiKey),
+      cause: scrubbedCause(error, ctx.scrub),
     });
   }
 }
@@ -159,12 +176,12 @@ function statusFailure(
   target: ListTarget,
   response: Response,
   body: string,
-  attempt: number,
+  tries: number,
 ): ManagedAgentsError {
   const { status } = response;
   const name = `${status} ${STATUS_TEXT[status] ?? response.statusText}`.trimEnd();
-  const times = attempt === 0 ? "" : ` on each of ${attempt + 1} attempts`;
-  const api = apiErrorMessage(body, ctx.apiKey);
+  const times = tries === 0 ? "" : ` on each of ${tries + 1} attempts`;
+  const api = apiErrorMessage(body, ctx.scrub);
   const detail = `the API answered ${name}${times}${STATUS_HINT[status] ?? ""}${api}`;
   return listError(ctx, target, detail, { status });
 }
@@ -174,7 +191,7 @@ function statusFailure(
  * (`{"type":"error","error":{"type":"…","message":"…"}}`), shortened and with
  * the key scrubbed (an API or a proxy may echo the header it rejected).
  */
-function apiErrorMessage(body: string, apiKey: string): string {
+function apiErrorMessage(body: string, scrub: Scrub): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -186,40 +203,50 @@ function apiErrorMessage(body: string, apiKey: string): string {
   const parts = [error.type, error.message].filter((part) => typeof part === "string");
   if (parts.length === 0) return "";
   // Scrubbed before it is shortened: a cut could leave part of the key.
-  const text = scrub(parts.join(": "), apiKey);
-  return `: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`;
+  const text = scrub(parts.join(": "));
+  return `: ${shorten(text)}`;
 }
 
 function networkFailure(
   ctx: HttpContext,
   target: ListTarget,
-  error: unknown,
-  attempt: number,
+  failure: { reason: string; cause: unknown },
+  tries: number,
 ): ManagedAgentsError {
-  const cause = scrubbedCause(error, ctx.apiKey);
+  const cause = scrubbedCause(failure.cause, ctx.scrub);
   // The origin only: a base URL may carry a proxy's user and password.
   const origin = new URL(ctx.baseUrl).origin;
-  const reason = cause.message || cause.name;
-  const detail = `the request to ${origin} failed on each of ${attempt + 1} attempts: ${reason}`;
+  const reason = failure.reason || shorten(cause.message) || cause.name;
+  const detail = `the request to ${origin} failed on each of ${tries + 1} attempts: ${reason}`;
   return listError(ctx, target, detail, { cause });
+}
+
+/** The longest text of an API error or a cause quoted in a message. */
+const MAX_DETAIL = 300;
+
+/** A text cut to {@linkcode MAX_DETAIL} code units, with `…` when cut. */
+function shorten(text: string): string {
+  return text.length > MAX_DETAIL ? `${text.slice(0, MAX_DETAIL)}…` : text;
+}
+
+/** A scrubbed cause as a message quotes it: `RangeError: its message`, cut. */
+function causeText(cause: Error): string {
+  return shorten(cause.message === "" ? cause.name : `${cause.name}: ${cause.message}`);
 }
 
 /**
  * A copy of a thrown value that cannot hold the key: a custom `fetch` may put
  * its request (headers and all) in what it throws, so the original is never
- * attached.
+ * attached. Only the name and the message are kept, scrubbed before the stack
+ * is made from them.
  */
-function scrubbedCause(error: unknown, apiKey: string): Error {
+function scrubbedCause(error: unknown, scrub: Scrub): Error {
   const name = error instanceof Error ? error.name : "Error";
   const message = error instanceof Error ? error.message : String(error);
-  const copy = new Error(scrub(message, apiKey));
-  copy.name = scrub(name, apiKey);
+  const copy = new Error(scrub(message));
+  copy.name = scrub(name);
+  copy.stack = `${copy.name}: ${copy.message}`;
   return copy;
-}
-
-/** `text` with every occurrence of the API key replaced. */
-function scrub(text: string, apiKey: string): string {
-  return apiKey === "" ? text : text.replaceAll(apiKey, "[API key]");
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -227,25 +254,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The wait before retry number `attempt + 1` after a 429 or 5xx: the
+ * The wait before retry number `tries + 1` after a 429 or 5xx: the
  * `retry-after-ms` header (Anthropic's, in milliseconds), else `retry-after`
  * (seconds or an HTTP date), else {@linkcode backoffDelay}. Capped at
  * {@linkcode MAX_RETRY_DELAY_MS}.
  */
-function retryDelay(headers: Headers, attempt: number, baseMs: number): number {
+function retryDelay(headers: Headers, tries: number, baseMs: number): number {
   const asked = parseRetryAfterMs(headers.get("retry-after-ms")) ??
     parseRetryAfter(headers.get("retry-after"));
-  if (asked === undefined) return backoffDelay(attempt, baseMs);
+  if (asked === undefined) return backoffDelay(tries, baseMs);
   return Math.min(asked, MAX_RETRY_DELAY_MS);
 }
 
 /**
- * Exponential backoff: `baseMs * 2 ** attempt`, capped at
+ * Exponential backoff: `baseMs * 2 ** tries`, capped at
  * {@linkcode MAX_RETRY_DELAY_MS}, times a jitter factor in (0.75, 1] so that
  * clients that failed together do not retry together.
  */
-function backoffDelay(attempt: number, baseMs: number): number {
-  const full = Math.min(baseMs * 2 ** attempt, MAX_RETRY_DELAY_MS);
+function backoffDelay(tries: number, baseMs: number): number {
+  const full = Math.min(baseMs * 2 ** tries, MAX_RETRY_DELAY_MS);
   return full * (1 - Math.random() * 0.25);
 }
 

@@ -4,19 +4,29 @@
 // Cursor paging over one list endpoint (`{data, next_page}`), one page in
 // memory at a time.
 
-import { getJson, type HttpContext, listError, type ListTarget } from "./_managed_agents_http.ts";
+import {
+  getJson,
+  type HttpContext,
+  listError,
+  type ListTarget,
+  quote,
+} from "./_managed_agents_http.ts";
 
 /** An item of a page; the checker has made sure of its shape. */
 export type Item = Record<string, unknown>;
 
+/** Quotes a string from the API for an error: scrubbed of the key, then cut. */
+export type Quote = (value: string) => string;
+
 /** Says what is wrong with one item of `data`, or `undefined` when it is fine. */
-export type ItemCheck = (item: unknown) => string | undefined;
+export type ItemCheck = (item: unknown, quote: Quote) => string | undefined;
 
 /**
  * Yields every item of a list, fetching the next page only when the current
  * one is used up. Follows `next_page` until it is null; an empty cursor or an
  * empty page also ends the list, as in Anthropic's SDKs (a live session must
- * not page forever). A cursor that repeats the one just sent is an error.
+ * not page forever). A cursor sent before in the same list is an error: the
+ * list would cycle (A → B → A) and never end.
  */
 export async function* listItems(
   ctx: HttpContext,
@@ -24,6 +34,7 @@ export async function* listItems(
   pageSize: number,
   check: ItemCheck,
 ): AsyncGenerator<Item> {
+  const seen = new Set<string>();
   let cursor: string | null = null;
   do {
     const params = new URLSearchParams({ limit: String(pageSize) });
@@ -31,11 +42,33 @@ export async function* listItems(
     const page = checkPage(ctx, target, await getJson(ctx, target, params), check);
     yield* page.data;
     if (page.data.length === 0 || page.next_page === "") break;
-    if (page.next_page !== null && page.next_page === cursor) {
-      throw listError(ctx, target, `the API sent the page cursor "${cursor}" twice in a row`);
-    }
     cursor = page.next_page;
+    if (cursor !== null) {
+      const key = await cursorKey(cursor);
+      if (seen.has(key)) {
+        const pages = seen.size + 1;
+        throw listError(
+          ctx,
+          target,
+          `the API sent the page cursor ${quote(ctx, cursor)} again after ${pages} pages: ` +
+            "the list would cycle",
+        );
+      }
+      seen.add(key);
+    }
   } while (cursor !== null);
+}
+
+/**
+ * What the set of cursors seen holds for a cursor: 128 bits of its SHA-256 as
+ * 32 hex digits, so a list of many pages with long cursors holds 32
+ * characters a page, whatever the API sends.
+ */
+export async function cursorKey(cursor: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(cursor));
+  return [...new Uint8Array(digest, 0, 16)]
+    .map((byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 interface Page {
@@ -48,49 +81,62 @@ function checkPage(ctx: HttpContext, target: ListTarget, body: unknown, check: I
     const shape = "{data: [...], next_page: string | null}";
     throw listError(ctx, target, `the API answered with a page that is not ${shape}: ${what}`);
   };
+  const quoteValue: Quote = (value) => quote(ctx, value);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return fail(`the body is ${describe(body)}`);
+    return fail(`the body is ${describe(body, quoteValue)}`);
   }
   const { data, next_page } = body as Record<string, unknown>;
-  if (!Array.isArray(data)) return fail(`"data" is ${describe(data)}`);
+  if (!Array.isArray(data)) return fail(`"data" is ${describe(data, quoteValue)}`);
   if (next_page !== null && typeof next_page !== "string") {
-    return fail(`"next_page" is ${describe(next_page)}`);
+    return fail(`"next_page" is ${describe(next_page, quoteValue)}`);
   }
   for (const [index, item] of data.entries()) {
-    const problem = check(item);
+    const problem = check(item, quoteValue);
     if (problem !== undefined) return fail(`data[${index}] ${problem}`);
   }
   return { data: data as Item[], next_page };
 }
 
 /** A short description of an unexpected value, never its full text. */
-function describe(value: unknown): string {
+function describe(value: unknown, quote: Quote): string {
   if (value === undefined) return "missing";
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === "string") return `the string ${quote(value)}`;
   if (typeof value === "object") return "an object";
   return `the ${typeof value} ${String(value)}`;
 }
 
 /** The check for an event: an object with a string `type`. */
-export function checkEvent(item: unknown): string | undefined {
+export function checkEvent(item: unknown, quote: Quote): string | undefined {
   if (typeof item !== "object" || item === null || Array.isArray(item)) {
-    return `is ${describe(item)}, not an event object`;
+    return `is ${describe(item, quote)}, not an event object`;
   }
   const { type } = item as Record<string, unknown>;
-  return typeof type === "string" ? undefined : `has "type" ${describe(type)}, not a string`;
+  return typeof type === "string" ? undefined : `has "type" ${describe(type, quote)}, not a string`;
 }
 
-/** The check for a thread: an object with a non-empty string `id`. */
-export function checkThread(item: unknown): string | undefined {
+/**
+ * The check for a thread: an object with a non-empty string `id` that can be
+ * a path segment (`.` and `..` would be read as steps of the path and send the
+ * request elsewhere; encoding cannot help, as a URL reads `%2E` as `.`).
+ */
+export function checkThread(item: unknown, quote: Quote): string | undefined {
   if (typeof item !== "object" || item === null || Array.isArray(item)) {
-    return `is ${describe(item)}, not a thread object`;
+    return `is ${describe(item, quote)}, not a thread object`;
   }
   const { id, parent_thread_id: parent } = item as Record<string, unknown>;
-  if (typeof id !== "string" || id === "") return `has "id" ${describe(id)}, not a thread id`;
+  if (typeof id !== "string" || id === "") {
+    return `has "id" ${describe(id, quote)}, not a thread id`;
+  }
+  if (isDotSegment(id)) return `has "id" ${quote(id)}, which cannot be a path segment`;
   if (parent !== undefined && parent !== null && typeof parent !== "string") {
-    return `has "parent_thread_id" ${describe(parent)}, not a string or null`;
+    return `has "parent_thread_id" ${describe(parent, quote)}, not a string or null`;
   }
   return undefined;
+}
+
+/** Whether an id would be a dot segment of a URL path, even encoded. */
+export function isDotSegment(id: string): boolean {
+  return id === "." || id === "..";
 }

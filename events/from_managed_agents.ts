@@ -4,7 +4,14 @@
 import { ManagedAgentsError } from "./_managed_agents_error.ts";
 import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_managed_agents_http.ts";
 import { mergeByTime } from "./_managed_agents_merge.ts";
-import { checkEvent, checkThread, type Item, listItems } from "./_managed_agents_pages.ts";
+import {
+  checkEvent,
+  checkThread,
+  isDotSegment,
+  type Item,
+  listItems,
+} from "./_managed_agents_pages.ts";
+import { keyScrubber } from "./_managed_agents_scrub.ts";
 import type { LogEntry, Scope, SessionEvent } from "./types.ts";
 
 export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_managed_agents_error.ts";
@@ -119,6 +126,24 @@ export interface ManagedAgentsOptions {
    * @default {500}
    */
   retryBaseDelayMs?: number;
+  /**
+   * The deadline of each attempt at a request, in milliseconds: the headers,
+   * any same-origin redirects and the whole body must arrive within it. A
+   * request past it is cancelled and counts as a failure that may pass, so
+   * it is retried within {@linkcode ManagedAgentsOptions.maxRetries}. A
+   * server that never answers or trickles its body cannot hang the listing.
+   *
+   * @default {60_000}
+   */
+  timeoutMs?: number;
+  /**
+   * The most bytes one page may have, counted decompressed as they arrive: a
+   * page over it (a flood, a gzip bomb) stops the reading at once and fails
+   * the listing, with no retry.
+   *
+   * @default {67_108_864} (64 MiB)
+   */
+  maxPageBytes?: number;
 }
 
 /** The options with every default applied and every value checked. */
@@ -150,10 +175,18 @@ interface Resolved {
  * iteration starts; each stream holds one page at a time; each iteration lists
  * the session afresh.
  *
- * Requests that get a 429, a 5xx or a network error are retried (see
+ * Requests that get a 429, a 5xx, a network error or no complete answer
+ * within {@linkcode ManagedAgentsOptions.timeoutMs} are retried (see
  * {@linkcode ManagedAgentsOptions.retryBaseDelayMs}); any other failure ends
- * the iteration with a {@linkcode ManagedAgentsError} naming the session and
- * the HTTP status, never the key.
+ * the iteration at once with a {@linkcode ManagedAgentsError} naming the
+ * session and the HTTP status, never any piece of the key of 8 characters or
+ * more. The source refuses, with no retry: a redirect to another origin
+ * (scheme, host or port; the key is never sent there; at most 5 redirects
+ * within the origin are followed), a page over
+ * {@linkcode ManagedAgentsOptions.maxPageBytes}, a `next_page` cursor sent
+ * before in the same list (a cycle), a session or thread id `.` or `..`
+ * (which a URL reads as a path step), and a missing network permission (the
+ * message names the `--allow-net=HOST` to add).
  *
  * @param options The session, the key and how to reach the API.
  * @returns The session's log entries, in order.
@@ -303,17 +336,31 @@ function resolve(options: ManagedAgentsOptions): Resolved {
   if (scope !== "session" && scope !== "all") {
     cannot(`"scope" must be "session" or "all": current value is ${JSON.stringify(scope)}`);
   }
+  if (isDotSegment(sessionId)) {
+    // Encoding cannot help: a URL reads `%2E` as `.` too.
+    cannot(`"sessionId" must not be "." or "..", which a URL reads as a step of the path`);
+  }
+  const apiKey = apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot);
   return {
     sessionId,
     scope,
     pageSize: integerOption("pageSize", options.pageSize, 100, 1, cannot),
     http: {
-      apiKey: apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot),
+      apiKey,
+      scrub: keyScrubber(apiKey),
       baseUrl: baseUrlOf(options.baseUrl ?? "https://api.anthropic.com", cannot),
       fetch: options.fetch ?? globalThis.fetch,
       signal: options.signal,
       maxRetries: integerOption("maxRetries", options.maxRetries, 5, 0, cannot),
       retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
+      timeoutMs: integerOption("timeoutMs", options.timeoutMs, 60_000, 1, cannot),
+      maxPageBytes: integerOption(
+        "maxPageBytes",
+        options.maxPageBytes,
+        64 * 1024 * 1024,
+        1,
+        cannot,
+      ),
     },
   };
 }
@@ -364,7 +411,9 @@ const KEY_VARIABLE = "ANTHROPIC_API_KEY";
 
 function apiKeyOf(key: string | undefined, cannot: Cannot): string {
   if (key === undefined || key === "") {
-    cannot(`there is no API key: pass "apiKey" or set ${KEY_VARIABLE}`);
+    // Without Deno the variable cannot be read, so setting it would not help.
+    const how = globalThis.Deno === undefined ? "" : ` or set ${KEY_VARIABLE}`;
+    cannot(`there is no API key: pass "apiKey"${how}`);
   }
   // Checked here so that `Headers` never throws an error about the key itself.
   if (typeof key !== "string" || !isHeaderValue(key)) {

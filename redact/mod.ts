@@ -40,10 +40,10 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  * only by shape, and it knows nothing of the credentials it is looking for.
  *
  * 1. **An `sk-` key**: `sk-` at the start of a word (not after a letter, digit,
- *    `_` or `-`, except the letter of an escape such as `\n` in JSON text),
- *    then a body of at least 20 characters of `A-Z a-z 0-9 _ -` holding at
- *    least one digit or capital. The whole run goes, so `sk-proj-…` and
- *    `sk-ant-api03-…` keys leave no tail, and `sk-learn` stays.
+ *    `_` or `-`, except the end of an escape: see below), then a body of at
+ *    least 20 characters of `A-Z a-z 0-9 _ -` holding at least one digit or
+ *    capital. The whole run goes, so `sk-proj-…` and `sk-ant-api03-…` keys
+ *    leave no tail, and `sk-learn` stays.
  * 2. **An AWS access key id**: `AKIA` and exactly 16 capitals or digits, as a
  *    whole word.
  * 3. **A Bearer token**: the word `Bearer` (any case), spaces or tabs, then at
@@ -53,19 +53,31 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  * 4. **An assignment**: a name that ends in `api_key` (or `api-key`,
  *    `apikey`, `apiKey`), `token`, `secret` (or `secret_key`,
  *    `secret_access_key`), `password` or `passwd`, in any case, then an
- *    optional closing quote (`"`, `'`, `\"`, then maybe `]`), then `=`, `:`,
- *    `:=` or `=>` (but not `::` or `==`), with spaces or tabs around. The
- *    name, the separator and the quotes stay; only the value goes:
- *    - a quoted value (`"…"`, `'…'`, or `\"…\"` and deeper escapes when JSON
- *      was itself escaped into a string) goes whole, up to its closing quote
- *      or the end of the line, unless it is empty;
- *    - an unquoted value runs up to a space, a quote (`"`, `'` or a backtick)
- *      or one of `, ; & < > ( ) { } [ ] \`. It goes only when it looks like
- *      a credential rather than a word: at least 6 characters, holding a
- *      digit, one of `_ + / = ~ ! @ # $ % ^ * | ?`, or a capital after its
- *      first character. So "the token: it expires" and `token: expired`
- *      stay, while `db_password: hunter2` goes. `max_tokens: 4096` stays
- *      because the name ends in `tokens`.
+ *    optional closing quote (`"`, `'`, `` ` ``, `\"`, then maybe `]`), then
+ *    `=`, `:`, `:=` or `=>` (but not `::` or `==`), with spaces or tabs
+ *    around. The name, the separator and the quotes stay; only the value goes.
+ *    After a `:`, a type, a space and an `=` (`api_key: SecretStr = "…"`,
+ *    `token: string | undefined = "…"`), the value is what follows the `=`
+ *    and the type stays; a type is letters, `_` and `.`, with generics in
+ *    brackets and unions with `|`, never a digit. An ANSI colour sequence before the value stays too.
+ *    - a quoted value (`"…"`, `'…'`, `` `…` ``, or `\"…\"` and deeper escapes
+ *      when JSON was itself escaped into a string) goes whole, up to its
+ *      closing quote or the end of the line, unless it is empty;
+ *    - an unquoted value runs up to a space, a quote (`"`, `'` or a backtick),
+ *      ESC or one of `, ; < > ( ) { } [ ] \`, and through an `&` unless what
+ *      follows starts another `name=` pair (`password=abc&def123` is one
+ *      value; `?access_token=…&state=x` stops before `&state`). It goes only
+ *      when it looks like a credential rather than a word: at least 6
+ *      characters, holding a digit, one of `_ + / = ~ ! @ # $ % ^ * | ?`, or a
+ *      capital after its first character. So "the token: it expires" and
+ *      `token: expired` stay, while `db_password: hunter2` goes.
+ *      `max_tokens: 4096` stays because the name ends in `tokens`.
+ *
+ * A word boundary before shapes 1 to 3 is also the end of an escape, so a
+ * secret right after one is found: a JSON escape (`\n`, `\u003c` as Go
+ * writes `<`, `a=1\u0026sk-…`) at any depth of escaping, or an ANSI colour
+ * sequence, raw (ESC `[31m`) or written as an escape (`\u001b[31m`,
+ * `\x1b[31m`, `\033[31m`, `\e[31m`).
  *
  * The marker matches none of the shapes and every shape is looked for in the
  * original text, so `redact(redact(x))` equals `redact(x)` for every `x`.
@@ -78,11 +90,15 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  * a space-separated flag (`--token abc`) or on the next line, an unquoted
  * value that looks like a plain word (`password=letmein`), the part of an
  * unquoted value after a character that ends it (`password=abc,def123`
- * keeps all of it: the value read is `abc`), anything encoded (base64,
+ * keeps all of it: the value read is `abc`), a value inside a call or a
+ * prefixed string (`token: str = SecretStr('…')` loses `SecretStr` and keeps
+ * `'…'`; `b'…'` stays), a typed declaration without a space before its
+ * `=` (`token: str="…"` reads `str=` as the value and keeps `"…"`), a quote
+ * written as a `\u` escape (`\u0022…\u0022`), anything encoded (base64,
  * URL-encoded) and a secret split across lines, events or a truncation made
- * before redaction. It errs toward
- * removal the other way: a code reference such as `api_key=api_key` or
- * `token: CancellationToken` goes too.
+ * before redaction.
+ * It errs toward removal the other way: a code reference such as
+ * `api_key=api_key` or `token: CancellationToken` goes too.
  *
  * @param text The text to redact.
  * @returns The text with every secret of the four shapes replaced by
@@ -98,6 +114,10 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  *   "curl -H 'Authorization: Bearer [REDACTED_SECRET]' $URL",
  * );
  * assert.equal(redact("id AKIAIOSFODNN7EXAMPLE"), "id [REDACTED_SECRET]");
+ * assert.equal(
+ *   redact(String.raw`"\u003csk-proj-4fJx9_Qe-L2mZpR8tWc3YvHs\u003e"`),
+ *   String.raw`"\u003c[REDACTED_SECRET]\u003e"`,
+ * );
  * ```
  *
  * @example An assignment keeps its name, separator and quotes
@@ -108,6 +128,8 @@ export const REDACTED_SECRET = "[REDACTED_SECRET]" as const;
  * assert.equal(redact(`{"apiKey": "abc def"}`), `{"apiKey": "[REDACTED_SECRET]"}`);
  * assert.equal(redact(`{\\"api_key\\": \\"abc\\"}`), `{\\"api_key\\": \\"[REDACTED_SECRET]\\"}`);
  * assert.equal(redact("db_password: hunter2"), "db_password: [REDACTED_SECRET]");
+ * assert.equal(redact('api_key: SecretStr = "abc"'), 'api_key: SecretStr = "[REDACTED_SECRET]"');
+ * assert.equal(redact("password=abc&def123&next=1"), "password=[REDACTED_SECRET]&next=1");
  * ```
  *
  * @example Prose stays
@@ -149,17 +171,24 @@ function replaceSpans(text: string, spans: Span[]): string {
   return out + text.slice(copied);
 }
 
-// Shapes 1 to 3 in one pass. A word boundary is also the start of a string
-// after an escape such as `\n` (a key at the start of a line of a JSON string),
-// hence the nested lookbehinds. Validity is checked in lookaheads so that a
-// failed candidate consumes nothing; each lookahead scans one maximal run, and
-// a run can start at most one candidate, so the pass stays linear.
+// Shapes 1 to 3 in one pass. A word boundary is also the end of an escape:
+// a key may follow `\n` or `\u003c` in JSON text (the letter or hex digit
+// before it ends the escape, at any depth of escaping since only the last
+// backslash counts), or an ANSI colour sequence, raw (`\x1b[31m`) or written
+// as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`). Hence the
+// nested lookbehinds: the character before a shape may be a word character
+// only when one of these ends with it. Validity is checked in lookaheads so
+// that a failed candidate consumes nothing; each lookahead scans one maximal
+// run, and a run can start at most one candidate, so the pass stays linear.
+const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|` +
+  String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
 const TOKEN_SHAPES = new RegExp(
   [
-    String.raw`sk-(?<!(?<!\\)[A-Za-z0-9_\-]sk-)(?=[A-Za-z0-9_\-]*[A-Z0-9])[A-Za-z0-9_\-]{20,}`,
-    String.raw`AKIA(?<!(?<!\\)\wAKIA)[A-Z0-9]{16}\b`,
-    String.raw`(${BEARER}(?<!(?<!\\)\w${BEARER})(?:[ \t]|\\+t)+)` +
+    String
+      .raw`sk-(?<!(?<!${ESCAPE_BEFORE})[A-Za-z0-9_\-]sk-)(?=[A-Za-z0-9_\-]*[A-Z0-9])[A-Za-z0-9_\-]{20,}`,
+    String.raw`AKIA(?<!(?<!${ESCAPE_BEFORE})\wAKIA)[A-Z0-9]{16}\b`,
+    String.raw`(${BEARER}(?<!(?<!${ESCAPE_BEFORE})\w${BEARER})(?:[ \t]|\\+t)+)` +
     String.raw`(?=[\w.~+/=\-]*[A-Z0-9_~+/=])[\w.~+/=\-]{8,}`,
   ].join("|"),
   "g",
@@ -182,11 +211,34 @@ function collectTokens(text: string, spans: Span[]): void {
 // separators. The `]` is only allowed after a quote (`headers["x-api-key"] =`)
 // so that the marker's own `SECRET]` never reads as a name.
 const NAME_AND_SEPARATOR =
-  /(api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d)(?:\\*["']\]?)?(?:[ \t]|\\+t)*(?::=|=>|:(?!:)|=(?!=))(?:[ \t]|\\+t)*/gi;
+  /(api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d)(?:\\*["'`]\]?)?(?:[ \t]|\\+t)*(:=|=>|:(?!:)|=(?!=))(?:[ \t]|\\+t)*/gi;
+
+// A type between a name's `:` and an `=` (`api_key: SecretStr = "…"`,
+// `token: string | undefined = "…"`): the value is what follows the `=`, and
+// the type stays. A type has no digit, so that a credential (`api_key: a1b2c3
+// = x`) is never taken for one. A space before the `=` and a space or a quote
+// after it are required, as in every style guide, so that `api_key:A=0AAAAA`
+// stays one value and `token: Bearer =abc…` stays a Bearer token. Every part
+// is bounded, so trying it costs a constant.
+const TYPE = String.raw`[A-Za-z_][A-Za-z_.]{0,63}(?:\[[A-Za-z_., |[\]]{0,64}\])?`;
+const TYPED = new RegExp(
+  String.raw`${TYPE}(?:[ \t]*\|[ \t]*${TYPE}){0,4}(?:[ \t]|\\+t)+=(?=[ \t"'\`\\]|$)(?:[ \t]|\\+t)*`,
+  "y",
+);
+
+// An ANSI colour sequence at the start of a value, raw or written as an
+// escape (at up to four levels of JSON escaping): it stays, and the value is
+// read after it.
+// deno-lint-ignore no-control-regex -- ESC starts the sequence
+const ANSI_AT = /(?:\x1b|\\{1,15}(?:u001[Bb]|x1[Bb]|033|e))\[[0-9;]{0,32}[A-Za-z]/y;
 
 // An unquoted value ends where prose or syntax resumes. `[` is excluded, so
-// the marker can never be read as a value.
-const UNQUOTED_VALUE = /[^\s"'`,;&<>(){}[\]\\]*/y;
+// the marker can never be read as a value; ESC, so a colour sequence after a
+// value stays. An `&` ends it only before another `name=` pair (a query
+// string or a form body; `&amp;` too): see `readUnquoted`.
+// deno-lint-ignore no-control-regex -- ESC ends a value
+const UNQUOTED_VALUE = /[^\s"'`,;&<>(){}[\]\\\x1b]*/y;
+const PAIR_AFTER_AMPERSAND = /(?:amp;)?[\w.%[\]-]{1,256}=/y;
 
 // A quoted value: the opening quote with the backslashes before it (7 when
 // JSON was escaped three times), then everything up to the same quote with
@@ -195,6 +247,7 @@ const UNQUOTED_VALUE = /[^\s"'`,;&<>(){}[\]\\]*/y;
 const MAX_ESCAPES = 7;
 const DOUBLE_QUOTED_VALUE = quotedValue('"');
 const SINGLE_QUOTED_VALUE = quotedValue("'");
+const BACKTICK_QUOTED_VALUE = quotedValue("`");
 
 /** The sticky pattern of a value quoted with `q` at any escape level. */
 function quotedValue(q: string): RegExp {
@@ -217,6 +270,8 @@ interface Value {
   secret: Span | undefined;
   /** Whether the value is quoted. */
   quoted: boolean;
+  /** Whether nothing was read: an empty run, or a lone opening quote. */
+  empty: boolean;
 }
 
 function collectAssignments(text: string, spans: Span[]): void {
@@ -230,7 +285,7 @@ function collectAssignments(text: string, spans: Span[]): void {
     // reads as an escaped tab), so the search goes on from this name's end.
     NAME_AND_SEPARATOR.lastIndex = match.index + match[1]!.length;
     if (start >= end) {
-      const value = readValue(text, start);
+      const value = readAssigned(text, start, match[2] === ":");
       if (value.secret !== undefined) spans.push(value.secret);
       end = value.end;
       inQuoted = value.quoted && value.secret !== undefined;
@@ -241,6 +296,33 @@ function collectAssignments(text: string, spans: Span[]): void {
     // the suffix of a run that does not look like a credential, so neither
     // does it. Skipping it keeps the pass linear on `token=token=token=…`.
   }
+}
+
+/**
+ * The value after a name's separator: after a `:`, a type, spaces and an
+ * `=`, the value is what follows the `=` and the type stays. When nothing
+ * follows the `=` (`api_key:A0b1c2 = `, or only a quote that opens nothing,
+ * as when the text is a JSON string), what looked like a type is the value.
+ * The marker after the `=` counts as a value, so a second pass reads the
+ * same.
+ */
+function readAssigned(text: string, start: number, colon: boolean): Value {
+  if (colon) {
+    TYPED.lastIndex = start;
+    if (TYPED.test(text)) {
+      const at = skipAnsi(text, TYPED.lastIndex);
+      const value = readValue(text, at);
+      const found = !value.empty || text.startsWith(REDACTED_SECRET, at);
+      if (found) return value;
+    }
+  }
+  return readValue(text, skipAnsi(text, start));
+}
+
+/** Where a value begins: past an ANSI colour sequence, which stays. */
+function skipAnsi(text: string, start: number): number {
+  ANSI_AT.lastIndex = start;
+  return ANSI_AT.test(text) ? ANSI_AT.lastIndex : start;
 }
 
 // A quoted value that starts inside a quoted one may reach past it. Only the
@@ -258,6 +340,7 @@ function readValue(text: string, start: number): Value {
   const quote = quoteAt(text, start);
   if (quote === '"') return readQuoted(DOUBLE_QUOTED_VALUE, text, start);
   if (quote === "'") return readQuoted(SINGLE_QUOTED_VALUE, text, start);
+  if (quote === "`") return readQuoted(BACKTICK_QUOTED_VALUE, text, start);
   return readUnquoted(text, start);
 }
 
@@ -266,7 +349,8 @@ function quoteAt(text: string, start: number): string | undefined {
   let i = start;
   while (text.charCodeAt(i) === 0x5c && i - start <= MAX_ESCAPES) i++;
   const char = text[i];
-  return i - start <= MAX_ESCAPES && (char === '"' || char === "'") ? char : undefined;
+  const isQuote = char === '"' || char === "'" || char === "`";
+  return i - start <= MAX_ESCAPES && isQuote ? char : undefined;
 }
 
 function readQuoted(pattern: RegExp, text: string, start: number): Value {
@@ -281,14 +365,35 @@ function readQuoted(pattern: RegExp, text: string, start: number): Value {
   // `\"…`): that quote counts as its end too, so that it is kept.
   let end = start + all.length;
   if (closing === "" && text[end] === quote) end++;
-  return { end, secret, quoted: true };
+  return { end, secret, quoted: true, empty: content === "" && closing === "" };
 }
 
+/**
+ * An unquoted value: a run up to a character that ends it, going on through
+ * an `&` that does not start another `name=` pair (`password=abc&def123` is
+ * one value; `token=abc123&x=1` stops before `&x=1`).
+ */
 function readUnquoted(text: string, start: number): Value {
-  UNQUOTED_VALUE.lastIndex = start;
-  UNQUOTED_VALUE.test(text);
-  const end = UNQUOTED_VALUE.lastIndex;
+  let end = unquotedRunEnd(text, start);
+  while (text.charCodeAt(end) === 0x26) {
+    PAIR_AFTER_AMPERSAND.lastIndex = end + 1;
+    if (PAIR_AFTER_AMPERSAND.test(text)) break;
+    const next = unquotedRunEnd(text, end + 1);
+    if (next === end + 1) break; // nothing after the `&` to carry on with
+    end = next;
+  }
   const value = text.slice(start, end);
   const credential = value.length >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(value);
-  return { end, secret: credential ? [start, end] : undefined, quoted: false };
+  return {
+    end,
+    secret: credential ? [start, end] : undefined,
+    quoted: false,
+    empty: end === start,
+  };
+}
+
+function unquotedRunEnd(text: string, start: number): number {
+  UNQUOTED_VALUE.lastIndex = start;
+  UNQUOTED_VALUE.test(text);
+  return UNQUOTED_VALUE.lastIndex;
 }

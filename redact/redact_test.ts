@@ -161,6 +161,16 @@ Deno.test("redact() finds every shape in the original text", async (t) => {
     ['token="x api_key: "VALUE1" rest', `token="${R}"${R}" rest`],
     ['token="x secret=\'abc" rest', `token="${R}"${R}`],
     ['api_key: \\"x secret=\'"', `api_key: \\"${R}"`],
+    // A type is kept only when a value follows its `=`; a Bearer token may
+    // hold the `=`; a value already redacted reads the same.
+    ["api_key:A0b1c2 = ", `api_key:${R} = `],
+    ['"api_key:A0b1c2  = "', `"api_key:${R}  = "`],
+    // A type has no digit: this is a value, not a type.
+    ["api_key: A0b1c2 = token", `api_key: ${R} = token`],
+    ["api_key:A0AAAA =`token", `api_key:${R} =\`token`],
+    ["token: BEARER =0AAAAAAA", `token: ${R} ${R}`],
+    ["token: api_key = A0AAAA", `token: api_key = ${R}`],
+    ['token: token1 = token="', `token: ${R} = token="`],
   ]);
 });
 
@@ -202,6 +212,116 @@ Deno.test("redact() leaves assignment look-alikes alone", async (t) => {
     "--token abc123",
     "export API_KEY",
   ]);
+});
+
+Deno.test("redact() finds a shape right after a JSON \\u escape, at any depth", async (t) => {
+  // What Go's encoder writes for `<`, `>` and `&`, and any other \uXXXX.
+  const cases: Case[] = [];
+  for (const escape of ["\\u003c", "\\u003e", "\\u0026", "\\u00e9", "\\u2028"]) {
+    for (const depth of [1, 2, 4, 8]) {
+      const slashes = "\\".repeat(depth - 1);
+      const before = `${slashes}${escape}`;
+      cases.push(
+        [`${before}${PROJECT_KEY}`, `${before}${R}`],
+        [`a=1${before}${LEGACY_KEY}`, `a=1${before}${R}`],
+        [`${before}${AWS_KEY_ID}${before}`, `${before}${R}${before}`],
+        [`${before}Bearer ${JWT}`, `${before}Bearer ${R}`],
+      );
+    }
+  }
+  cases.push(
+    [JSON.stringify(`<${ANTHROPIC_KEY}>`).replace("<", "\\u003c"), `"\\u003c${R}>"`],
+    ['"\\u003ctoken=abc123\\u003e"', `"\\u003ctoken=${R}\\u003e"`],
+  );
+  await checkTable(t, cases);
+});
+
+Deno.test("redact() leaves prose after a \\u escape alone", async (t) => {
+  await checkUnchanged(t, [
+    "\\u003csk-learn\\u003e",
+    "\\u0026sk-" + "a".repeat(18) + "1",
+    "\\u003cAKIA is the prefix\\u003e",
+    "\\u003cBearer token\\u003e",
+    "u003csk-0123456789ABCDEFGHIJ",
+    "\\u03csk-0123456789ABCDEFGHIJ",
+    "\\x1sk-0123456789ABCDEFGHIJ",
+  ]);
+});
+
+Deno.test("redact() finds a shape after an ANSI colour sequence, raw or escaped", async (t) => {
+  const cases: Case[] = [];
+  for (const esc of ["\x1b", "\\u001b", "\\u001B", "\\\\\\u001b", "\\x1b", "\\033", "\\e"]) {
+    for (const sgr of ["[31m", "[1;31m", "[0m", "[K"]) {
+      const colour = `${esc}${sgr}`;
+      const reset = `${esc}[0m`;
+      cases.push(
+        [`${colour}${PROJECT_KEY}${reset}`, `${colour}${R}${reset}`],
+        [`${colour}${AWS_KEY_ID}${reset}`, `${colour}${R}${reset}`],
+        [`${colour}Bearer ${JWT}${reset}`, `${colour}Bearer ${R}${reset}`],
+        [`${colour}token=abc123${reset}`, `${colour}token=${R}${reset}`],
+        [`password: ${colour}hunter2abc${reset}`, `password: ${colour}${R}${reset}`],
+      );
+    }
+  }
+  await checkTable(t, cases);
+  await checkUnchanged(t, [
+    "\x1b[31msk-learn\x1b[0m",
+    "\x1b[1mtoken: expired\x1b[0m",
+    "\x1b[1muse a Bearer token\x1b[0m",
+    "x1b[31msk-0123456789ABCDEFGHIJ",
+  ]);
+});
+
+Deno.test("redact() replaces a backtick-quoted value", async (t) => {
+  await checkTable(t, [
+    ["api_key = `abc`", `api_key = \`${R}\``],
+    ["const token = `s3cr3t value`;", `const token = \`${R}\`;`],
+    ["`API_KEY`: `abc123def`", `\`API_KEY\`: \`${R}\``],
+    ["set `password=hunter2abc` in .env", `set \`password=${R}\` in .env`],
+    ["token: `abc123", `token: \`${R}`],
+    ["secret = \\`abc\\`", `secret = \\\`${R}\\\``],
+  ]);
+  await checkUnchanged(t, ["token: ``", "the `token`: it expires", "`max_tokens`: `4096`"]);
+});
+
+Deno.test("redact() replaces the value of a typed declaration and keeps the type", async (t) => {
+  await checkTable(t, [
+    ['api_key: SecretStr = "sk-live-abc"', `api_key: SecretStr = "${R}"`],
+    ['token: string = "abc"', `token: string = "${R}"`],
+    ["password: str = 'hunter2'", `password: str = '${R}'`],
+    ["token: Optional[str] = abc123", `token: Optional[str] = ${R}`],
+    ['token: string | undefined = "x"', `token: string | undefined = "${R}"`],
+    ['  db_password: Final = "p4ss"', `  db_password: Final = "${R}"`],
+    ['{\\"token: str = \\"abc\\"}', `{\\"token: str = \\"${R}\\"}`],
+    ["token: Token = make_token()", `token: Token = ${R}()`],
+    // No space before the `=`: one value, as before.
+    ["api_key:A=0AAAAA", `api_key:${R}`],
+    // A type with no value after it: what was read before.
+    ["api_key: SecretStr", `api_key: ${R}`],
+  ]);
+  await checkUnchanged(t, [
+    "token: str",
+    "password: str = None",
+    'token: string = ""',
+    "token: int = 4096",
+    "max_tokens: int = 4096",
+    "token: str == other",
+  ]);
+});
+
+Deno.test("redact() reads an unquoted value through & unless a name= pair follows", async (t) => {
+  await checkTable(t, [
+    ["password=abc&def123", `password=${R}`],
+    ["token=abc&def&ghi123 rest", `token=${R} rest`],
+    ["GET /cb?access_token=abc123XYZ&x=1", `GET /cb?access_token=${R}&x=1`],
+    ["token=abc123&amp;state=xyz", `token=${R}&amp;state=xyz`],
+    ["a=1&password=abc&def123&next=2", `a=1&password=${R}&next=2`],
+    ["token=abc123&items[]=2", `token=${R}&items[]=2`],
+    ["token=abc123&", `token=${R}&`],
+    ["token=abc123&&next", `token=${R}&&next`],
+    ["password=x&y=1", "password=x&y=1"],
+  ]);
+  await checkUnchanged(t, ["token=abc&def", "password=abc,def123", "password=letmein&x=1"]);
 });
 
 // Generators for the properties.
@@ -359,6 +479,14 @@ const PIECES = [
   "(",
   "`",
   ",",
+  "&",
+  "&x=",
+  "\\u003c",
+  "\\u001b[31m",
+  "\x1b[31m",
+  ": str = ",
+  " = ",
+  "SecretStr",
 ];
 
 const pieces: fc.Arbitrary<string> = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 })
@@ -372,8 +500,26 @@ const surroundings: fc.Arbitrary<string> = fc.oneof(
 
 // Characters that end a word, so a shape may start (left) or end (right)
 // next to them.
-const LEFT = [" ", "\n", "\t", "(", '"', "'", ": ", "= ", ", ", "\\n", "> ", "[", "é "];
-const RIGHT = [" ", "\n", ".", ",", '"', "'", ")", "\\n", "é", "]"];
+const LEFT = [
+  " ",
+  "\n",
+  "\t",
+  "(",
+  '"',
+  "'",
+  ": ",
+  "= ",
+  ", ",
+  "\\n",
+  "> ",
+  "[",
+  "é ",
+  "\\u003c",
+  "a=1\\u0026",
+  "\x1b[31m",
+  "\\u001b[1;31m",
+];
+const RIGHT = [" ", "\n", ".", ",", '"', "'", ")", "\\n", "é", "]", "&x=1", "\\u0026", "\x1b[0m"];
 
 Deno.test("redact() never lets a generated secret survive", async (t) => {
   await t.step("in generated surroundings, JSON-escaped up to twice", () => {

@@ -46,7 +46,7 @@ export interface RecordedRequest {
 export type Intercept = (
   request: RecordedRequest,
   index: number,
-) => Response | Promise<Response> | undefined;
+) => Response | Promise<Response | undefined> | undefined;
 
 /** Options for {@linkcode startFakeApi}. */
 export interface FakeApiOptions {
@@ -74,7 +74,7 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
   const requests: RecordedRequest[] = [];
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen(): void {} },
-    (request) => {
+    async (request) => {
       const url = new URL(request.url);
       const recorded: RecordedRequest = {
         method: request.method,
@@ -85,7 +85,8 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
         signal: request.signal,
       };
       requests.push(recorded);
-      return options.intercept?.(recorded, requests.length - 1) ?? answer(options, recorded);
+      const intercepted = await options.intercept?.(recorded, requests.length - 1);
+      return intercepted ?? answer(options, recorded);
     },
   );
   return {

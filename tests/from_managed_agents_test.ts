@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import {
   EventSourceError,
   fromManagedAgents,
@@ -15,6 +16,7 @@ import {
   type Intercept,
   startFakeApi,
 } from "./_managed_agents_server.ts";
+import { cursorKey } from "../events/_managed_agents_pages.ts";
 
 const KEY = "sk-ant-api03-test-key-0123456789abcdef";
 const WRONG_KEY = "sk-ant-api03-wrong-key-9876543210fedcba";
@@ -588,21 +590,73 @@ Deno.test("fromManagedAgents() rejects a threads page without thread ids", async
   }
 });
 
-Deno.test("fromManagedAgents() stops on a cursor that repeats", async () => {
+Deno.test("fromManagedAgents() stops on a cursor sent before in the same list", async (t) => {
+  // Each row: the next_page the API answers for each page param; "" is the first page.
+  const cycles: [string, Record<string, string>, number][] = [
+    ["the same cursor twice in a row", { "": "same", same: "same" }, 2],
+    ["A → B → A", { "": "A", A: "B", B: "A" }, 3],
+    ["A → B → C → B", { "": "A", A: "B", B: "C", C: "B" }, 4],
+  ];
+  for (const [name, next, requests] of cycles) {
+    await t.step(name, async () => {
+      const api = startFakeApi({
+        apiKey: KEY,
+        sessions: [],
+        intercept: (request) =>
+          Response.json({
+            data: [event(`sevt_${request.params.get("page")}`, "x", null)],
+            next_page: next[request.params.get("page") ?? ""] ?? null,
+          }),
+      });
+      try {
+        const error = await failure(collect(
+          fromManagedAgents({ sessionId: "sesn_loop", apiKey: KEY, baseUrl: api.baseUrl }),
+        ));
+        const last = next[api.requests.at(-1)?.params.get("page") ?? ""];
+        assert.match(
+          error.message,
+          new RegExp(
+            `the API sent the page cursor "${last}" again after ${requests} pages: ` +
+              "the list would cycle$",
+          ),
+        );
+        assert.equal(api.requests.length, requests, "not one page more, and no retry");
+      } finally {
+        await api.shutdown();
+      }
+    });
+  }
+});
+
+Deno.test("fromManagedAgents() keeps 32 characters a page to find cycles of long cursors", async () => {
+  // 16 KB cursors, each different, then one sent before: the set of cursors
+  // seen holds a fixed-size key for each, never the cursor itself.
+  const cursor = (n: number): string => `${n}`.padEnd(16 * 1024, "c");
   const api = startFakeApi({
     apiKey: KEY,
     sessions: [],
-    intercept: () => Response.json({ data: [event("sevt_1", "x", null)], next_page: "same" }),
+    intercept: (_request, index) =>
+      Response.json({
+        data: [event(`sevt_${index}`, "x", null)],
+        next_page: cursor(index === 5 ? 2 : index),
+      }),
   });
   try {
     const error = await failure(collect(
-      fromManagedAgents({ sessionId: "sesn_loop", apiKey: KEY, baseUrl: api.baseUrl }),
+      fromManagedAgents({ sessionId: "sesn_long", apiKey: KEY, baseUrl: api.baseUrl }),
     ));
-    assert.match(error.message, /the API sent the page cursor "same" twice in a row$/);
-    assert.equal(api.requests.length, 2);
+    assert.match(
+      error.message,
+      /the API sent the page cursor "2c{39}…" again after 6 pages: the list would cycle$/,
+    );
+    assert.equal(api.requests.length, 6);
   } finally {
     await api.shutdown();
   }
+  const keys = await Promise.all([cursor(1), cursor(2), cursor(1), "A"].map(cursorKey));
+  assert.deepEqual(keys.map((key) => key.length), [32, 32, 32, 32]);
+  assert.equal(keys[0], keys[2]);
+  assert.notEqual(keys[0], keys[1]);
 });
 
 Deno.test("fromManagedAgents() ends a list at an empty page", async () => {
@@ -837,5 +891,652 @@ Deno.test("fromManagedAgents() rejects invalid options before any request", () =
     assert.match(error.message, pattern);
     assert.ok(!error.message.includes("hunter2"));
     assertNoKey(error);
+  }
+});
+
+// A server that is hostile or broken, as an attacker would set one up.
+
+function redirect(status: number, location: string): Response {
+  return new Response(null, { status, headers: { location } });
+}
+
+Deno.test("fromManagedAgents() follows a same-origin redirect with the key", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    // Three hops within the origin, each with another status, then the page.
+    intercept: (request, index) =>
+      index < 3
+        ? redirect([301, 307, 308][index]!, `/v1/moved/${index}?${request.params}`)
+        : Response.json({ data: SOLO_EVENTS, next_page: null }),
+  });
+  try {
+    const entries = await collect(
+      fromManagedAgents({ sessionId: "sesn_solo", apiKey: KEY, baseUrl: api.baseUrl }),
+    );
+    assert.equal(entries.length, 7);
+    assert.deepEqual(api.requests.map((request) => request.path), [
+      "/v1/sessions/sesn_solo/events",
+      "/v1/moved/0",
+      "/v1/moved/1",
+      "/v1/moved/2",
+    ]);
+    for (const request of api.requests) assert.equal(request.headers.get("x-api-key"), KEY);
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() follows at most 5 redirects within the origin", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [],
+    intercept: (_request, index) => redirect(302, `/v1/loop/${index}`),
+  });
+  try {
+    const error = await failure(collect(
+      fromManagedAgents({ sessionId: "sesn_loop", apiKey: KEY, baseUrl: api.baseUrl }),
+    ));
+    assert.match(error.message, /: the API redirected more than 5 times in a row$/);
+    assert.equal(error.status, 302);
+    assert.equal(api.requests.length, 6, "the first request and 5 redirects, no retry");
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() refuses a redirect to another origin and never sends it the key", async (t) => {
+  // The other origin serves a page of its own, to be rendered as if it came
+  // from the API if it were ever asked.
+  const other = startFakeApi({
+    apiKey: KEY,
+    sessions: [],
+    intercept: () => Response.json({ data: [event("sevt_evil", "x", null)], next_page: null }),
+  });
+  let target = "";
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: (request) =>
+      request.path.startsWith("/v1/sessions/")
+        ? redirect(Number(request.params.get("status") ?? 302), target)
+        : undefined,
+  });
+  const port = new URL(api.baseUrl).port;
+  const origins: [string, string][] = [
+    ["another port", other.baseUrl],
+    ["another scheme", `https://127.0.0.1:${port}`],
+    ["another host", `http://localhost:${port}`],
+  ];
+  const names: Record<number, string> = {
+    301: "301 Moved Permanently",
+    302: "302 Found",
+    303: "303 See Other",
+    307: "307 Temporary Redirect",
+    308: "308 Permanent Redirect",
+  };
+  try {
+    for (const [what, origin] of origins) {
+      for (const [status, name] of Object.entries(names)) {
+        await t.step(`${what}, ${status}`, async () => {
+          target = `${origin}/v1/sessions/sesn_solo/events?limit=100`;
+          const before = api.requests.length;
+          const error = await failure(collect(fromManagedAgents({
+            sessionId: "sesn_solo",
+            apiKey: KEY,
+            baseUrl: api.baseUrl,
+            // The status to answer with rides in the fetch's query.
+            fetch: (input, init) => {
+              const url = new URL(String(input));
+              if (url.origin === api.baseUrl) url.searchParams.set("status", status);
+              return fetch(url, init);
+            },
+          })));
+          assert.equal(
+            error.message,
+            'sessions/sesn_solo/events: Cannot list events of session "sesn_solo": ' +
+              `the API answered ${name} to another origin, ${origin}; it is not followed, ` +
+              `so that the API key goes only to ${api.baseUrl}`,
+          );
+          assert.equal(error.status, Number(status));
+          assert.equal(api.requests.length - before, 1, "not retried");
+        });
+      }
+    }
+    assert.equal(other.requests.length, 0, "the other origin was never asked");
+  } finally {
+    await api.shutdown();
+    await other.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() refuses a redirect to an invalid URL at once", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [],
+    intercept: () => redirect(307, "http://[::1"),
+  });
+  try {
+    const error = await failure(collect(
+      fromManagedAgents({ sessionId: "sesn_bad", apiKey: KEY, baseUrl: api.baseUrl }),
+    ));
+    assert.match(error.message, /: the API answered 307 Temporary Redirect to an invalid URL$/);
+    assert.equal(api.requests.length, 1);
+  } finally {
+    await api.shutdown();
+  }
+});
+
+/** A body that sends one byte every 10 ms until it is cancelled or stopped. */
+function trickle(): { body: ReadableStream<Uint8Array>; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stop = (): void => clearInterval(timer);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller): void {
+      controller.enqueue(new TextEncoder().encode('{"data": ['));
+      timer = setInterval(() => {
+        try {
+          controller.enqueue(new TextEncoder().encode(" "));
+        } catch {
+          stop();
+        }
+      }, 10);
+    },
+    cancel: stop,
+  });
+  return { body, stop };
+}
+
+Deno.test("fromManagedAgents() gives a server that never answers a deadline, then retries", async () => {
+  const release = Promise.withResolvers<void>();
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: async () => {
+      await release.promise;
+      return Response.json({ data: [], next_page: null });
+    },
+  });
+  try {
+    const error = await failure(collect(fromManagedAgents({
+      sessionId: "sesn_solo",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      timeoutMs: 100,
+      maxRetries: 2,
+      retryBaseDelayMs: 1,
+    })));
+    assert.equal(
+      error.message,
+      'sessions/sesn_solo/events: Cannot list events of session "sesn_solo": ' +
+        `the request to ${api.baseUrl} failed on each of 3 attempts: ` +
+        'no complete answer within 100 ms ("timeoutMs")',
+    );
+    assert.equal(api.requests.length, 3);
+    assertNoKey(error);
+  } finally {
+    release.resolve();
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() gives a body trickled a byte at a time a deadline", async () => {
+  const trickles: { stop(): void }[] = [];
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: () => {
+      const slow = trickle();
+      trickles.push(slow);
+      return new Response(slow.body, { headers: { "content-type": "application/json" } });
+    },
+  });
+  try {
+    const error = await failure(collect(fromManagedAgents({
+      sessionId: "sesn_solo",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      timeoutMs: 150,
+      maxRetries: 1,
+      retryBaseDelayMs: 1,
+    })));
+    assert.match(
+      error.message,
+      /failed on each of 2 attempts: no complete answer within 150 ms \("timeoutMs"\)$/,
+    );
+    assert.equal(api.requests.length, 2);
+  } finally {
+    for (const slow of trickles) slow.stop();
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() holds the deadline with a custom fetch that ignores the signal", async () => {
+  let calls = 0;
+  const error = await failure(collect(fromManagedAgents({
+    sessionId: "sesn_solo",
+    apiKey: KEY,
+    timeoutMs: 50,
+    maxRetries: 1,
+    retryBaseDelayMs: 1,
+    fetch: () => {
+      calls++;
+      return new Promise<Response>(() => {});
+    },
+  })));
+  assert.match(error.message, /on each of 2 attempts: no complete answer within 50 ms/);
+  assert.equal(calls, 2);
+});
+
+Deno.test("fromManagedAgents() retries a request past its deadline and goes on", async () => {
+  const release = Promise.withResolvers<void>();
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: async (_request, index) => {
+      if (index === 0) await release.promise;
+      return undefined;
+    },
+  });
+  try {
+    const entries = await collect(fromManagedAgents({
+      sessionId: "sesn_solo",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      timeoutMs: 100,
+      retryBaseDelayMs: 1,
+    }));
+    assert.equal(entries.length, 7);
+    assert.equal(api.requests.length, 2);
+  } finally {
+    release.resolve();
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() stops a trickling body when the signal fires", async () => {
+  const arrived = Promise.withResolvers<void>();
+  const trickles: { stop(): void }[] = [];
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: () => {
+      const slow = trickle();
+      trickles.push(slow);
+      arrived.resolve();
+      return new Response(slow.body);
+    },
+  });
+  try {
+    const controller = new AbortController();
+    const listing = collect(fromManagedAgents({
+      sessionId: "sesn_solo",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      signal: controller.signal,
+    }));
+    await arrived.promise;
+    const reason = new Error("the user stopped");
+    controller.abort(reason);
+    // With the default 60 s deadline, only the signal can end this in time.
+    await assert.rejects(listing, (error) => error === reason);
+    assert.equal(api.requests.length, 1);
+  } finally {
+    for (const slow of trickles) slow.stop();
+    await api.shutdown();
+  }
+});
+
+async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+Deno.test("fromManagedAgents() stops reading a page over maxPageBytes, with no retry", async () => {
+  const page = JSON.stringify({
+    data: [event("sevt_1", "agent.message", null, { content: "x".repeat(5000) })],
+    next_page: null,
+  });
+  const api = startFakeApi({ apiKey: KEY, sessions: [], intercept: () => new Response(page) });
+  try {
+    const error = await failure(collect(fromManagedAgents({
+      sessionId: "sesn_big",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      maxPageBytes: 4096,
+    })));
+    assert.match(
+      error.message,
+      /: the API answered with a page over the 4096-byte cap \("maxPageBytes"\); reading stopped at \d+ bytes$/,
+    );
+    assert.equal(api.requests.length, 1);
+    // Just under the cap, the same page is read.
+    const entries = await collect(fromManagedAgents({
+      sessionId: "sesn_big",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      maxPageBytes: new TextEncoder().encode(page).length,
+    }));
+    assert.equal(entries.length, 1);
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() counts a gzip bomb's bytes decompressed, against the 64 MiB default", async () => {
+  // 65 MiB of spaces, about 65 KB on the wire.
+  const bomb = await gzip(new Uint8Array(65 * 1024 * 1024).fill(0x20));
+  assert.ok(bomb.length < 200_000, `${bomb.length} bytes on the wire`);
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [],
+    intercept: () =>
+      new Response(bomb, {
+        headers: { "content-encoding": "gzip", "content-type": "application/json" },
+      }),
+  });
+  try {
+    const error = await failure(collect(
+      fromManagedAgents({ sessionId: "sesn_bomb", apiKey: KEY, baseUrl: api.baseUrl }),
+    ));
+    assert.match(error.message, /a page over the 67108864-byte cap \("maxPageBytes"\)/);
+    assert.equal(error.status, undefined);
+    assert.equal(api.requests.length, 1, "downloaded once, not retried");
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() fails at once on an error that a retry cannot fix", async (t) => {
+  await t.step("a programming error in a custom fetch", async () => {
+    let calls = 0;
+    const error = await failure(collect(fromManagedAgents({
+      sessionId: "sesn_solo",
+      apiKey: KEY,
+      fetch: () => {
+        calls++;
+        throw new RangeError(`bad state near ${KEY}`);
+      },
+    })));
+    assert.equal(calls, 1);
+    assert.equal(
+      error.message,
+      'sessions/sesn_solo/events: Cannot list events of session "sesn_solo": ' +
+        "the request to https://api.anthropic.com failed: RangeError: bad state near [API key]",
+    );
+    assert.ok(error.cause instanceof Error);
+    assert.equal(error.cause.name, "RangeError");
+    assert.equal(error.cause.message, "bad state near [API key]");
+    assertNoKey(error);
+  });
+
+  await t.step("a URL that fetch refuses (a 1 MB cursor)", async () => {
+    const api = startFakeApi({
+      apiKey: KEY,
+      sessions: [],
+      intercept: () =>
+        Response.json({ data: [event("sevt_1", "x", null)], next_page: "c".repeat(1024 * 1024) }),
+    });
+    try {
+      const error = await failure(collect(
+        fromManagedAgents({ sessionId: "sesn_long", apiKey: KEY, baseUrl: api.baseUrl }),
+      ));
+      assert.match(
+        error.message,
+        new RegExp(`: the request to ${api.baseUrl} failed: TypeError: Invalid URL .{0,300}…$`),
+      );
+      assert.equal(api.requests.length, 1, "the first page only: the second was never retried");
+    } finally {
+      await api.shutdown();
+    }
+  });
+
+  await t.step("a missing network permission, in a process without it", async () => {
+    const api = startFakeApi({ apiKey: KEY, sessions: [SOLO] });
+    try {
+      const host = new URL(api.baseUrl).host;
+      // Only the default API host is allowed: the loopback base URL is not.
+      const script = `
+        import { fromManagedAgents } from "@brigade/transcript";
+        let calls = 0;
+        const source = fromManagedAgents({
+          sessionId: "sesn_solo",
+          apiKey: "${KEY}",
+          baseUrl: "${api.baseUrl}",
+          fetch: (input, init) => { calls++; return fetch(input, init); },
+        });
+        try {
+          for await (const _ of source);
+        } catch (error) {
+          console.log(JSON.stringify({ calls, message: error.message, cause: error.cause?.name }));
+        }
+      `;
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--allow-net=api.anthropic.com", "-"],
+        cwd: new URL("..", import.meta.url),
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      }).spawn();
+      const writer = output.stdin.getWriter();
+      await writer.write(new TextEncoder().encode(script));
+      await writer.close();
+      const { code, stdout, stderr } = await output.output();
+      const text = new TextDecoder().decode(stdout);
+      assert.equal(code, 0, new TextDecoder().decode(stderr));
+      const result = JSON.parse(text);
+      assert.equal(result.calls, 1, "tried once, not six times");
+      assert.equal(result.cause, "NotCapable");
+      assert.equal(
+        result.message,
+        'sessions/sesn_solo/events: Cannot list events of session "sesn_solo": ' +
+          `the network permission for ${host} is missing: ` +
+          `run with --allow-net=${host} (or a list that holds it)`,
+      );
+      assert.equal(api.requests.length, 0);
+    } finally {
+      await api.shutdown();
+    }
+  });
+});
+
+Deno.test("fromManagedAgents() never sends a dot segment as an id", async (t) => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [{
+      ...TEAM,
+      threads: [
+        { id: PRIMARY, parent_thread_id: null, agent: { name: "Coordinator" }, events: [] },
+        { id: "..", parent_thread_id: PRIMARY, agent: { name: "Climber" }, events: [] },
+      ],
+    }],
+  });
+  try {
+    for (const sessionId of [".", ".."]) {
+      await t.step(`session id ${JSON.stringify(sessionId)}`, () => {
+        const error = thrownBy(() =>
+          fromManagedAgents({ sessionId, apiKey: KEY, baseUrl: api.baseUrl })
+        );
+        assert.ok(error instanceof ManagedAgentsError);
+        assert.equal(
+          error.message,
+          `sessions/${sessionId}/events: Cannot list session "${sessionId}" as ` +
+            `"sessionId" must not be "." or "..", which a URL reads as a step of the path`,
+        );
+      });
+    }
+    await t.step('thread id ".." from the API', async () => {
+      const error = await failure(collect(fromManagedAgents({
+        sessionId: "sesn_team",
+        apiKey: KEY,
+        baseUrl: api.baseUrl,
+        scope: "all",
+      })));
+      assert.match(error.message, /: data\[1\] has "id" "\.\.", which cannot be a path segment$/);
+    });
+    await t.step("ids that only look like dots stay one segment", async () => {
+      const sessions = ["...", "%2e%2e", "./x"];
+      for (const sessionId of sessions) {
+        await assert.rejects(
+          collect(fromManagedAgents({ sessionId, apiKey: KEY, baseUrl: api.baseUrl })),
+          /404 Not Found/,
+        );
+      }
+      assert.deepEqual(api.requests.slice(-3).map((request) => request.rawPath), [
+        "/v1/sessions/.../events",
+        "/v1/sessions/%252e%252e/events",
+        "/v1/sessions/.%2Fx/events",
+      ]);
+    });
+    assert.ok(api.requests.every((request) => request.path.startsWith("/v1/sessions/")));
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() says to pass apiKey where there is no Deno to read the environment", () => {
+  const deno = Object.getOwnPropertyDescriptor(globalThis, "Deno")!;
+  let error: unknown;
+  try {
+    Object.defineProperty(globalThis, "Deno", { value: undefined, configurable: true });
+    error = thrownBy(() => fromManagedAgents({ sessionId: "sesn_solo" }));
+  } finally {
+    Object.defineProperty(globalThis, "Deno", deno);
+  }
+  assert.ok(error instanceof ManagedAgentsError);
+  assert.equal(
+    error.message,
+    'sessions/sesn_solo/events: Cannot list session "sesn_solo" as there is no API key: ' +
+      'pass "apiKey"',
+  );
+});
+
+/**
+ * Every view of a thrown error a user or a log could see, lower-cased, but
+ * the stack frames: they name this code's files and functions, never input.
+ */
+function errorViews(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  return [
+    String(error),
+    (error as Error).stack ?? "",
+    JSON.stringify(error),
+    String(cause),
+    (cause as Error | undefined)?.stack ?? "",
+    JSON.stringify(cause) ?? "",
+    Deno.inspect(error, { depth: 10, showHidden: true }),
+  ].join("\n").replace(/^\s+at .*$/gm, "").toLowerCase();
+}
+
+/** Fails when any 8 characters in a row of the key show, in any case. */
+function assertNoKeyPiece(error: unknown, key: string): void {
+  const views = errorViews(error);
+  const lower = key.toLowerCase();
+  for (let i = 0; i + 8 <= lower.length; i++) {
+    const piece = lower.slice(i, i + 8);
+    assert.ok(!views.includes(piece), `${JSON.stringify(piece)} of the key shows in:\n${views}`);
+  }
+}
+
+Deno.test("fromManagedAgents() lets no piece of the key of 8 characters into an error", async (t) => {
+  const keys = fc.tuple(
+    fc.constantFrom("sk-ant-api03-", "sk-", ""),
+    fc.string({
+      unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"),
+      minLength: 12,
+      maxLength: 60,
+    }),
+  ).map(([prefix, body]) => prefix + body);
+  // What a server or a custom fetch does with the key it was sent.
+  const echoes = fc.constantFrom(
+    (key: string) => key,
+    (key: string) => key.toUpperCase(),
+    (key: string) => key.toLowerCase(),
+    (key: string) => key.slice(3, 14),
+    (key: string) => key.slice(0, 10),
+    (key: string) => key.slice(-9),
+    (key: string) => `${key.slice(0, 9).toUpperCase()}${key.slice(9)}`,
+  );
+  type Answer = (echo: string) => Response;
+  const answers: Record<string, Answer> = {
+    "an error body": (echo) => apiError(401, "authentication_error", `bad key ${echo}`),
+    "a string as data": (echo) => Response.json({ data: `${echo}${echo}`, next_page: null }),
+    "a page that is not JSON": (echo) => new Response(`x${echo}`),
+    "a cursor that cycles": (echo) =>
+      Response.json({ data: [event("sevt_1", "x", null)], next_page: `${echo}/${echo}` }),
+    "an item that is not an event": (echo) =>
+      Response.json({ data: [{ type: "x" }, `${echo}`], next_page: null }),
+    "a redirect to a host named by the key": (echo) =>
+      redirect(302, `http://${echo.replace(/[^A-Za-z0-9-]/g, "")}.example/`),
+  };
+  for (const [name, answer] of Object.entries(answers)) {
+    await t.step(`echoed in ${name}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(keys, echoes, async (key, echo) => {
+          const error = await failure(collect(fromManagedAgents({
+            sessionId: "sesn_leak",
+            apiKey: key,
+            maxRetries: 1,
+            retryBaseDelayMs: 0,
+            fetch: (_input, init) => {
+              const sent = new Headers(init?.headers).get("x-api-key")!;
+              return Promise.resolve(answer(echo(sent)));
+            },
+          })));
+          assertNoKeyPiece(error, key);
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+  await t.step("thrown by a custom fetch, retried or not", async () => {
+    await fc.assert(
+      fc.asyncProperty(keys, echoes, fc.boolean(), async (key, echo, transient) => {
+        const error = await failure(collect(fromManagedAgents({
+          sessionId: "sesn_leak",
+          apiKey: key,
+          maxRetries: 1,
+          retryBaseDelayMs: 0,
+          fetch: (_input, init) => {
+            const sent = echo(new Headers(init?.headers).get("x-api-key")!);
+            const thrown = transient ? new TypeError(`reset ${sent}`) : new SyntaxError(sent);
+            thrown.name = `${thrown.name}${sent.slice(0, 12)}`;
+            return Promise.reject(thrown);
+          },
+        })));
+        assertNoKeyPiece(error, key);
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+Deno.test("fromManagedAgents() scrubs a key a loopback server echoes upper-cased and in part", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: (request) => {
+      const key = request.headers.get("x-api-key") ?? "";
+      return apiError(
+        403,
+        "permission_error",
+        `${key.toUpperCase()} has no access; prefix ${key.slice(0, 12)}, middle ${
+          key.slice(9, 20)
+        }`,
+      );
+    },
+  });
+  try {
+    const error = await failure(collect(
+      fromManagedAgents({ sessionId: "sesn_solo", apiKey: KEY, baseUrl: api.baseUrl }),
+    ));
+    assert.match(
+      error.message,
+      /permission_error: \[API key\] has no access; prefix \[API key\], middle \[API key\]$/,
+    );
+    assertNoKeyPiece(error, KEY);
+  } finally {
+    await api.shutdown();
   }
 });
