@@ -13,9 +13,12 @@ Deno.test({
   const stat = Deno.stat;
   try {
     assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
-    // Simulate the race: the path was a regular file when it was checked.
+    // Simulate the race: the path was a regular file when it was checked, then a FIFO.
     const regular = await Deno.stat(import.meta.filename!);
-    Deno.stat = () => Promise.resolve(regular);
+    Deno.stat = (path) => {
+      Deno.stat = stat;
+      return path === fifo ? Promise.resolve(regular) : stat(path);
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), 5_000);

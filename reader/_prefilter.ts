@@ -11,35 +11,43 @@
  * can spell one of their letters only as an escape from `\u0040` to `\u007f` (no other escape
  * yields a letter), so a line with such an escape is a candidate too. `JSON.stringify` never
  * writes those escapes, so the common `\u001b` of terminal colours does not make a line a
- * candidate.
+ * candidate. A compaction is a `system` record whose `subtype` ends with `compact_boundary`,
+ * found the same way.
  *
  * @module
  */
-
-import { Buffer } from "node:buffer";
 
 /** The literal an assistant record holds unless its type is escaped. */
 export const ASSISTANT = '"assistant"';
 const ATTACHMENT = '"attachment"';
 const MODEL_ID = '"modelId"';
+/** The tail both compaction subtypes (`compact_boundary`, `microcompact_boundary`) share. */
+const COMPACTION = 'compact_boundary"';
 /** The tail of {@linkcode MODEL_ID} searched first: a capital I is rare in transcripts. */
 const ID = 'Id"';
 const MODEL_ID_BEFORE = MODEL_ID.length - ID.length;
 /** The longest literal searched, less one: what a search across two pieces must keep. */
-const TAIL = ATTACHMENT.length - 1;
+const TAIL = COMPACTION.length - 1;
 
 /** An escape that can spell a letter. */
 const LETTER_ESCAPE = /\\u00[4-7]/;
 
-/** A Latin-1 string of `bytes[start, end)`: one character per byte. */
+/**
+ * A single-byte decoder: every byte becomes one UTF-16 code unit and ASCII stays ASCII, so
+ * string positions are byte offsets. (The WHATWG "latin1" label is windows-1252, which maps a
+ * few bytes from 0x80 to 0x9f elsewhere; only ASCII is ever searched, so that does not matter.)
+ */
+const SINGLE_BYTE = new TextDecoder("latin1");
+
+/** A single-byte string of `bytes[start, end)`: one character per byte, ASCII unchanged. */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("latin1");
+  return SINGLE_BYTE.decode(bytes.subarray(start, end));
 }
 
 /**
  * Collects, into `out`, the `[start, end)` pairs of the lines of `text` (complete lines,
- * each ending with a newline) that may be a model attachment or hold a letter escape, in
- * file order. Lines found only by {@linkcode ASSISTANT} are not collected: the caller walks
+ * each ending with a newline) that may be a model attachment or a compaction or hold a
+ * letter escape, in file order. Lines found only by {@linkcode ASSISTANT} are not collected: the caller walks
  * those backwards with `lastIndexOf`.
  *
  * The searches start from rare characters, where the runtime's string search is fastest: a
@@ -81,7 +89,15 @@ export function collectSpecialLines(text: string, out: number[]): void {
     }
     at = end;
   }
-  if (merged && escapes > 0) sortPairs(out);
+  // Compactions: `compact_boundary"`, rare enough to collect every line that holds it.
+  const before = out.length;
+  for (let at = text.indexOf(COMPACTION); at !== -1; at = text.indexOf(COMPACTION, at + 1)) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    const end = lineEnd(text, at);
+    out.push(start, end);
+    at = end;
+  }
+  if ((merged && escapes > 0) || (out.length > before && before > 0)) sortPairs(out);
 }
 
 function lineEnd(text: string, at: number): number {
@@ -89,13 +105,15 @@ function lineEnd(text: string, at: number): number {
   return end === -1 ? text.length : end;
 }
 
-/** Sorts `[start, end)` pairs by start. */
+/** Sorts `[start, end)` pairs by start, keeping one pair per line. */
 function sortPairs(pairs: number[]): void {
   const sorted: [number, number][] = [];
   for (let i = 0; i < pairs.length; i += 2) sorted.push([pairs[i]!, pairs[i + 1]!]);
   sorted.sort((a, b) => a[0] - b[0]);
   pairs.length = 0;
-  for (const [start, end] of sorted) pairs.push(start, end);
+  for (const [start, end] of sorted) {
+    if (pairs.length === 0 || pairs[pairs.length - 2] !== start) pairs.push(start, end);
+  }
 }
 
 /** What the pieces of a line too long for the read buffer held, searched piece by piece. */
@@ -104,7 +122,18 @@ export class LineFlags {
   #attachment = false;
   #modelId = false;
   #escape = false;
+  #compaction = false;
   #tail = "";
+
+  /**
+   * Flags for a line whose pieces were searched by an earlier process and are not known
+   * here: it is taken as a candidate, so it is decoded once its newline arrives.
+   */
+  static unknown(): LineFlags {
+    const flags = new LineFlags();
+    flags.#assistant = true;
+    return flags;
+  }
 
   /** Searches the next piece of the line (as a Latin-1 string). */
   scan(piece: string): void {
@@ -113,11 +142,13 @@ export class LineFlags {
     this.#attachment ||= text.includes(ATTACHMENT);
     this.#modelId ||= text.includes(MODEL_ID);
     this.#escape ||= LETTER_ESCAPE.test(text);
+    this.#compaction ||= text.includes(COMPACTION);
     this.#tail = text.slice(-TAIL);
   }
 
-  /** Whether the line may be an assistant record or a model attachment. */
+  /** Whether the line may be an assistant record, a model attachment or a compaction. */
   get candidate(): boolean {
-    return this.#assistant || this.#escape || (this.#attachment && this.#modelId);
+    return this.#assistant || this.#escape || this.#compaction ||
+      (this.#attachment && this.#modelId);
   }
 }

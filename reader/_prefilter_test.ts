@@ -23,23 +23,34 @@ Deno.test("collectSpecialLines() finds model attachments and letter escapes, lin
     '{"type":"\\u0061ssistant"}',
     '{"type":"attachment","x":"\\u004D"}',
     '{"type":"assistant"}',
+    '{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":155068}}',
+    '{"type":"system","subtype":"turn_duration"}',
+    '{"type":"system","subtype":"microcompact_boundary","x":"\u0041"}',
   ];
   const text = lines.join("\n") + "\n";
-  assert.deepEqual(special(text).map(([line]) => line), [lines[2], lines[3], lines[4]]);
+  assert.deepEqual(special(text).map(([line]) => line), [
+    lines[2],
+    lines[3],
+    lines[4],
+    lines[6],
+    lines[8],
+  ]);
   const [, start, end] = special(text)[0]!;
   assert.equal(text[start - 1], "\n");
   assert.equal(text[end], "\n");
 });
 
-Deno.test("latin1() maps every byte to one character", () => {
+Deno.test("latin1() maps every byte to one character, ASCII unchanged", () => {
   const bytes = new Uint8Array(256).map((_, i) => i);
-  const text = latin1(bytes, 10, 200);
-  assert.equal(text.length, 190);
-  for (let i = 0; i < text.length; i++) assert.equal(text.charCodeAt(i), i + 10);
+  const text = latin1(bytes, 10, 256);
+  assert.equal(text.length, 246, "one character per byte, so positions are byte offsets");
+  for (let i = 0; i < 128 - 10; i++) assert.equal(text.charCodeAt(i), i + 10);
+  // Bytes of UTF-8 sequences never read as ASCII, so no literal is found inside them.
+  for (let i = 128 - 10; i < text.length; i++) assert.ok(text.charCodeAt(i) >= 0x80);
 });
 
 Deno.test("LineFlags finds a literal split across any two pieces", () => {
-  for (const literal of [ASSISTANT, "\\u0061", '"attachment" "modelId"']) {
+  for (const literal of [ASSISTANT, "\\u0061", '"attachment" "modelId"', '"compact_boundary"']) {
     const line = `{"pad":"xxxx",${literal},"more":1}`;
     for (let cut = 0; cut <= line.length; cut++) {
       const flags = new LineFlags();
@@ -76,7 +87,8 @@ function escapeLetters(json: string, picks: number[]): string {
 
 Deno.test("the prefilter is exact: no record that matters is ever ruled out", () => {
   const record = fc.record({
-    type: fc.constantFrom("assistant", "attachment", "user"),
+    type: fc.constantFrom("assistant", "attachment", "user", "system"),
+    subtype: fc.constantFrom("compact_boundary", "microcompact_boundary", "turn_duration"),
     isSidechain: fc.constantFrom(false, true),
     message: fc.record({
       model: fc.constantFrom("claude-opus-5", "<synthetic>"),

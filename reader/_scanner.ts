@@ -101,6 +101,20 @@ export class LineScanner {
     this.#long = null;
   }
 
+  /** The bytes seen of the unterminated long line past the offset; 0 when there is none. */
+  get pending(): number {
+    return this.#long?.seen ?? 0;
+  }
+
+  /**
+   * Goes on from a saved position: `offset`, and `pending` bytes seen of a long line past it
+   * (searched by another scanner, so it is taken as a candidate).
+   */
+  restore(offset: number, pending: number): void {
+    this.#offset = offset;
+    this.#long = pending > 0 ? { seen: pending, flags: LineFlags.unknown() } : null;
+  }
+
   /**
    * Reads `[examined, size)` of `file` and folds every complete line into `state`. Stops
    * early, between two reads, once `signal` is aborted. Rejects only with what `file.readAt`
