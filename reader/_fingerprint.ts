@@ -31,5 +31,10 @@ function hex(value: number): string {
 
 /** Whether `value` has the shape of a {@linkcode fingerprint}. */
 export function isFingerprint(value: unknown): value is string {
-  return typeof value === "string" && /^[0-9a-f]{16}$/.test(value);
+  if (typeof value !== "string" || value.length !== 16) return false;
+  for (let i = 0; i < 16; i++) {
+    const code = value.charCodeAt(i);
+    if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+  }
+  return true;
 }

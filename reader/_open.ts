@@ -29,8 +29,10 @@ export interface OpenTranscript {
   close(): Promise<void>;
 }
 
-/** How often a pending open looks at its path again, in milliseconds. */
+/** How often a slow pending open looks at its path again, in milliseconds. */
 const WATCH_MS = 50;
+/** How many times a pending open looks at its path at once before it waits between looks. */
+const QUICK_LOOKS = 16;
 
 function isKnown(value: unknown): boolean {
   return (typeof value === "number" && value !== 0) || (typeof value === "bigint" && value !== 0n);
@@ -130,19 +132,26 @@ async function watchedOpen(
   );
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    for (;;) {
-      const tick = new Promise<"tick">((resolve) => {
-        timer = setTimeout(() => resolve("tick"), WATCH_MS);
-      });
-      const outcome = await Promise.race([opening, tick]);
-      clearTimeout(timer);
-      if (outcome !== "tick") {
-        if ("file" in outcome) return outcome.file;
+    for (let look = 0;; look++) {
+      // The first looks race the open against a stat of the path, not a timer: a regular
+      // file opens first, and a status line's first timer costs it Deno's lazy load of its
+      // timers module. A slow open is then looked at every WATCH_MS ms.
+      const looking = look < QUICK_LOOKS
+        ? deno.stat(path).then((info) => ({ info }), () => ({ info: null }))
+        : new Promise<{ info: Deno.FileInfo | null }>((resolve) => {
+          timer = setTimeout(() => {
+            deno.stat(path).then((info) => resolve({ info }), () => resolve({ info: null }));
+          }, WATCH_MS);
+        });
+      const outcome = await Promise.race([opening, looking]);
+      stop(timer);
+      if ("file" in outcome) return outcome.file;
+      if ("error" in outcome) {
         throw new TranscriptError(
           outcome.error instanceof deno.errors.NotFound ? "missing" : "unreadable",
         );
       }
-      const now = await deno.stat(path).catch(() => null);
+      const now = outcome.info;
       if (now?.isFile === true && identityOf(now.dev, now.ino) === checked) continue;
       // The path changed under the pending open: do not wait for it.
       if (now?.isFifo === true && await releaseFifo(deno, path)) {
@@ -155,8 +164,13 @@ async function watchedOpen(
       throw new TranscriptError("not_regular");
     }
   } finally {
-    clearTimeout(timer);
+    stop(timer);
   }
+}
+
+/** Clears `timer` if one was set: merely naming `clearTimeout` makes Deno load its timers. */
+function stop(timer: ReturnType<typeof setTimeout> | undefined): void {
+  if (timer !== undefined) clearTimeout(timer);
 }
 
 /**
@@ -197,9 +211,7 @@ let nodeFs: Promise<NodeFs> | undefined;
 
 /** `node:fs`, imported on first use only (never under Deno). */
 function loadNodeFs(): Promise<NodeFs> {
-  // A variable specifier keeps bundlers for the browser from following it.
-  const specifier = "node:fs";
-  nodeFs ??= import(specifier) as Promise<NodeFs>;
+  nodeFs ??= import("node:fs") as Promise<NodeFs>;
   return nodeFs;
 }
 

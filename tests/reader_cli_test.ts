@@ -235,6 +235,25 @@ Deno.test("facts format helpers", async (t) => {
     assert.equal(windowOf("global.anthropic.claude-sonnet-4-6[1M]"), 1_000_000);
     assert.equal(windowOf("claude-opus-5", ""), 200_000);
   });
+  await t.step("after a compaction: no stale percentage", () => {
+    const compacted = {
+      model: "claude-opus-5[1m]",
+      contextUsedTokens: 955_068,
+      hasContext: true,
+      compactedSinceUsage: true,
+    };
+    assert.equal(
+      statusLine(compacted, ""),
+      "claude-opus-5[1m] · context compacted (was 955.1k)",
+    );
+    assert.equal(
+      humanLine(compacted),
+      "claude-opus-5[1m] · 955,068 context tokens (before a compaction)",
+    );
+    const none = { ...compacted, contextUsedTokens: 0, hasContext: false };
+    assert.equal(statusLine(none, ""), "claude-opus-5[1m] · context compacted");
+    assert.equal(humanLine(none), "claude-opus-5[1m] · context compacted");
+  });
   await t.step("humanLine() and statusLine() without facts", () => {
     const none = { model: "", contextUsedTokens: 0, hasContext: false, compactedSinceUsage: false };
     assert.equal(humanLine(none), "unknown model · no context reading yet");
