@@ -136,17 +136,21 @@ async function watchedOpen(
       // The first looks race the open against a stat of the path, not a timer: a regular
       // file opens first, and a status line's first timer costs it Deno's lazy load of its
       // timers module. A slow open is then looked at every WATCH_MS ms.
-      const looking = look < QUICK_LOOKS
-        ? deno.stat(path).then((info) => ({ info }), () => ({ info: null }))
-        : new Promise<{ info: Deno.FileInfo | null }>((resolve) => {
-          timer = setTimeout(() => {
-            deno.stat(path).then((info) => resolve({ info }), () => resolve({ info: null }));
-          }, WATCH_MS);
-        });
+      let statting: Promise<{ info: Deno.FileInfo | null }> | undefined;
+      const lookNow = (): Promise<{ info: Deno.FileInfo | null }> =>
+        statting = deno.stat(path).then((info) => ({ info }), () => ({ info: null }));
+      const looking = look < QUICK_LOOKS ? lookNow() : new Promise<{ info: Deno.FileInfo | null }>(
+        (resolve) => {
+          timer = setTimeout(() => lookNow().then(resolve), WATCH_MS);
+        },
+      );
       const outcome = await Promise.race([opening, looking]);
       stop(timer);
-      if ("file" in outcome) return outcome.file;
-      if ("error" in outcome) {
+      timer = undefined;
+      if ("file" in outcome || "error" in outcome) {
+        // A stat still running would outlive the refresh: wait for it (it is quick).
+        await statting;
+        if ("file" in outcome) return outcome.file;
         throw new TranscriptError(
           outcome.error instanceof deno.errors.NotFound ? "missing" : "unreadable",
         );

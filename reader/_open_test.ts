@@ -61,3 +61,45 @@ Deno.test("openTranscript() gives the size and identity of a regular file", asyn
     await Deno.remove(path);
   }
 });
+
+Deno.test({
+  name: "openTranscript() returns on a swapped-in FIFO even without write permission",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  // Without write permission the blocked open cannot be released, so this runs in a process
+  // of its own that ends itself: the refresh must still return, promptly.
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = `${dir}/swapped.jsonl`;
+    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    const script = `${dir}/race.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { openTranscript } from ${
+        JSON.stringify(new URL("./_open.ts", import.meta.url).href)
+      };
+const stat = Deno.stat;
+const regular = await stat(${JSON.stringify(import.meta.filename!)});
+Deno.stat = (path) => { Deno.stat = stat; return path === ${
+        JSON.stringify(fifo)
+      } ? Promise.resolve(regular) : stat(path); };
+try { await openTranscript(${JSON.stringify(fifo)}); console.log("opened"); }
+catch (error) { console.log(error.code); }
+Deno.exit(0);
+`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-check", "--allow-read", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const { stdout, stderr, success } = await child.output();
+    clearTimeout(timer);
+    const decoder = new TextDecoder();
+    assert.ok(success, decoder.decode(stderr));
+    assert.equal(decoder.decode(stdout), "not_regular\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
