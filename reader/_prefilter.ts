@@ -1,9 +1,10 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * The byte-level test that rules out most lines without decoding them. Lines are searched
- * as Latin-1 strings (one character per byte, so positions are byte offsets), where the
- * runtime's string search is fast.
+ * The test that rules out most lines without parsing them. A run of lines is turned into a
+ * string once and searched there, where the runtime's string search is fast: as UTF-8 text
+ * (candidate lines are then parsed from slices of it), or, for large reads, as a Latin-1
+ * string (one character per byte; candidate lines are decoded from their bytes).
  *
  * The test is exact. A record is an assistant or a model attachment only if its `type` is
  * `"assistant"` or `"attachment"`, and a model attachment also has an `identity.modelId`.
@@ -23,6 +24,8 @@ const ATTACHMENT = '"attachment"';
 const MODEL_ID = '"modelId"';
 /** The tail both compaction subtypes (`compact_boundary`, `microcompact_boundary`) share. */
 const COMPACTION = 'compact_boundary"';
+const Y_QUOTE = 'y"';
+const COMPACTION_BEFORE = COMPACTION.length - Y_QUOTE.length;
 /** The tail of {@linkcode MODEL_ID} searched first: a capital I is rare in transcripts. */
 const ID = 'Id"';
 const MODEL_ID_BEFORE = MODEL_ID.length - ID.length;
@@ -32,16 +35,54 @@ const TAIL = COMPACTION.length - 1;
 /** An escape that can spell a letter. */
 const LETTER_ESCAPE = /\\u00[4-7]/;
 
-/**
- * A single-byte decoder: every byte becomes one UTF-16 code unit and ASCII stays ASCII, so
- * string positions are byte offsets. (The WHATWG "latin1" label is windows-1252, which maps a
- * few bytes from 0x80 to 0x9f elsewhere; only ASCII is ever searched, so that does not matter.)
- */
-const SINGLE_BYTE = new TextDecoder("latin1");
+/** Lenient UTF-8: invalid sequences become U+FFFD, a byte order mark is kept. */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** A single-byte string of `bytes[start, end)`: one character per byte, ASCII unchanged. */
+/**
+ * The text of `bytes[start, end)`, decoded as a line is (invalid UTF-8 as U+FFFD). Every
+ * literal searched is ASCII, and UTF-8 keeps ASCII bytes as they are (a byte below 0x80 is
+ * never part of a multi-byte sequence), so decoding first loses and makes up no match; but
+ * string positions are not byte offsets.
+ */
+export function textOf(bytes: Uint8Array, start: number, end: number): string {
+  return UTF8.decode(bytes.subarray(start, end));
+}
+
+interface BufferClass {
+  from(
+    buffer: ArrayBufferLike,
+    byteOffset: number,
+    length: number,
+  ): { toString(e: "latin1"): string };
+}
+
+let buffer: BufferClass | undefined;
+
+/**
+ * Makes {@linkcode latin1} available: `Buffer` where it is a global (Node, Bun), else
+ * `node:buffer`, imported on first use. Building a Latin-1 string is about 13 times faster
+ * than any other way (V8 keeps it one byte a character, without decoding), but importing
+ * `node:buffer` costs a Deno process milliseconds at start, so the scanner asks for it only
+ * before a large read (a first read of a big transcript, never a status line's small one).
+ * Returns whether it is available.
+ */
+export async function loadLatin1(): Promise<boolean> {
+  if (buffer !== undefined) return true;
+  try {
+    buffer = (globalThis as { Buffer?: BufferClass }).Buffer ??
+      (await import("node:buffer")).Buffer as unknown as BufferClass;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A Latin-1 string of `bytes[start, end)`: one character per byte, so positions are byte
+ * offsets. Only after {@linkcode loadLatin1} resolved `true`.
+ */
 export function latin1(bytes: Uint8Array, start: number, end: number): string {
-  return SINGLE_BYTE.decode(bytes.subarray(start, end));
+  return buffer!.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("latin1");
 }
 
 /**
@@ -91,7 +132,9 @@ export function collectSpecialLines(text: string, out: number[]): void {
   }
   // Compactions: `compact_boundary"`, rare enough to collect every line that holds it.
   const before = out.length;
-  for (let at = text.indexOf(COMPACTION); at !== -1; at = text.indexOf(COMPACTION, at + 1)) {
+  // Found from its tail `y"`: a short search is several times faster than the whole literal.
+  for (let at = text.indexOf(Y_QUOTE); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
+    if (!text.startsWith(COMPACTION, at - COMPACTION_BEFORE)) continue;
     const start = text.lastIndexOf("\n", at) + 1;
     const end = lineEnd(text, at);
     out.push(start, end);
@@ -135,7 +178,7 @@ export class LineFlags {
     return flags;
   }
 
-  /** Searches the next piece of the line (as a Latin-1 string). */
+  /** Searches the next piece of the line (decoded). */
   scan(piece: string): void {
     const text = this.#tail + piece;
     this.#assistant ||= text.includes(ASSISTANT);

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ASSISTANT, collectSpecialLines, latin1, LineFlags } from "./_prefilter.ts";
+import { ASSISTANT, collectSpecialLines, LineFlags, textOf } from "./_prefilter.ts";
 import { classifyRecord } from "./_facts.ts";
 
 function special(text: string): [string, number, number][] {
@@ -40,13 +40,12 @@ Deno.test("collectSpecialLines() finds model attachments and letter escapes, lin
   assert.equal(text[end], "\n");
 });
 
-Deno.test("latin1() maps every byte to one character, ASCII unchanged", () => {
-  const bytes = new Uint8Array(256).map((_, i) => i);
-  const text = latin1(bytes, 10, 256);
-  assert.equal(text.length, 246, "one character per byte, so positions are byte offsets");
-  for (let i = 0; i < 128 - 10; i++) assert.equal(text.charCodeAt(i), i + 10);
-  // Bytes of UTF-8 sequences never read as ASCII, so no literal is found inside them.
-  for (let i = 128 - 10; i < text.length; i++) assert.ok(text.charCodeAt(i) >= 0x80);
+Deno.test("textOf() decodes as a line is decoded: ASCII kept, invalid UTF-8 as U+FFFD", () => {
+  const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0a, 0xc3, 0xa9, 0xff, 0x22, 0x7d]);
+  assert.equal(textOf(bytes, 0, bytes.length), '{\ufffd\n\u00e9\ufffd"}');
+  assert.equal(textOf(bytes, 4, 6), "\u00e9");
+  // A byte order mark is kept (only the file's first line skips it, when it is parsed).
+  assert.equal(textOf(new Uint8Array([0xef, 0xbb, 0xbf, 0x31]), 0, 4), "\ufeff1");
 });
 
 Deno.test("LineFlags finds a literal split across any two pieces", () => {

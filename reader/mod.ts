@@ -39,7 +39,13 @@
 import { type Facts, FactsState, isSavedFacts, type SavedFacts } from "./_facts.ts";
 import { fingerprint, isFingerprint } from "./_fingerprint.ts";
 import { type OpenTranscript, openTranscript } from "./_open.ts";
-import { LineScanner, READ_BUFFER_BYTES, READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
+import {
+  LATIN1_SCAN_BYTES,
+  LATIN1_SCAN_BYTES_OPTION,
+  LineScanner,
+  READ_BUFFER_BYTES,
+  READ_BUFFER_BYTES_OPTION,
+} from "./_scanner.ts";
 import { TranscriptError } from "./_error.ts";
 
 export type { Facts, SavedFacts } from "./_facts.ts";
@@ -273,8 +279,15 @@ export class TranscriptReader {
     }
     this.#path = path;
     this.#maxLineBytes = maxLineBytes;
-    const hidden = (options as { [READ_BUFFER_BYTES_OPTION]?: number })[READ_BUFFER_BYTES_OPTION];
-    this.#scanner = new LineScanner(maxLineBytes, hidden ?? READ_BUFFER_BYTES);
+    const hidden = options as {
+      [READ_BUFFER_BYTES_OPTION]?: number;
+      [LATIN1_SCAN_BYTES_OPTION]?: number;
+    };
+    this.#scanner = new LineScanner(
+      maxLineBytes,
+      hidden[READ_BUFFER_BYTES_OPTION] ?? READ_BUFFER_BYTES,
+      hidden[LATIN1_SCAN_BYTES_OPTION] ?? LATIN1_SCAN_BYTES,
+    );
     if (options.state !== undefined) this.#restore(options.state);
   }
 

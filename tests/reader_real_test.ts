@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { type Facts, TranscriptReader } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
+import { LATIN1_SCAN_BYTES_OPTION, READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
 import { naiveFacts } from "./reader_naive.ts";
 import { makeRandom as random } from "./_random.ts";
 
@@ -89,13 +89,22 @@ Deno.test("TranscriptReader reads the five real transcripts", async (t) => {
           expected,
           "with a read buffer smaller than many lines",
         );
+        assert.deepEqual(
+          await read(source.pathname, { [LATIN1_SCAN_BYTES_OPTION]: 0 }),
+          expected,
+          "searching Latin-1 strings",
+        );
       });
       await t.step(`${name}: random appends agree with a one-shot read`, async () => {
         const next = random(name.length * 7919 + bytes.length);
         const path = `${dir}/${name}`;
         await Deno.writeFile(path, new Uint8Array(0));
         const reader = new TranscriptReader(path);
-        const small = new TranscriptReader(path, { [READ_BUFFER_BYTES_OPTION]: 1000 } as object);
+        // A small read buffer, and Latin-1 strings searched (the large-read way) at every scan.
+        const small = new TranscriptReader(path, {
+          [READ_BUFFER_BYTES_OPTION]: 1000,
+          [LATIN1_SCAN_BYTES_OPTION]: 0,
+        } as object);
         let written = 0;
         for (const cut of cuts(bytes, next)) {
           await Deno.writeFile(path, bytes.subarray(written, cut), { append: true });
