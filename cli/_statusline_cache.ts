@@ -21,7 +21,7 @@
  */
 
 import type { TranscriptReaderState } from "../reader/mod.ts";
-import { openTranscript } from "../reader/_open.ts";
+import { fingerprint } from "../reader/_fingerprint.ts";
 
 /** The folder under the cache home. */
 const FOLDER = ["brigade-transcript", "statusline"];
@@ -70,16 +70,14 @@ export function cacheDir(): string | undefined {
   return [home.replace(/[\\/]+$/, ""), ...FOLDER].join(sep);
 }
 
-/** The cache file of a transcript: a SHA-256 of its path, so the path is not stored. */
-async function cacheFile(dir: string, transcriptPath: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(transcriptPath),
-  );
-  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0"))
-    .join("");
+/**
+ * The cache file of a transcript, named by a hash of its path so that the path is not
+ * stored. The reader's 64-bit fingerprint is enough: two paths that collide would only offer
+ * each other a state that the reader's checks then drop (a full read, never a wrong line).
+ */
+function cacheFile(dir: string, transcriptPath: string): string {
   const sep = Deno.build.os === "windows" ? "\\" : "/";
-  return `${dir}${sep}${hex.slice(0, 32)}.json`;
+  return `${dir}${sep}${fingerprint(new TextEncoder().encode(transcriptPath))}.json`;
 }
 
 /** A transcript's cache entry: where it lives and what it held when loaded. */
@@ -94,27 +92,27 @@ export interface CacheEntry {
   text: string | undefined;
 }
 
-/** Loads the cached state of `transcriptPath`; never throws. */
-export async function loadState(transcriptPath: string): Promise<CacheEntry> {
+/**
+ * Loads the cached state of `transcriptPath`; never throws. Synchronous on purpose, as is
+ * {@linkcode saveState}: a status-line process has nothing else to do meanwhile, and an
+ * asynchronous file operation costs a round trip through Deno's thread pool each.
+ */
+export function loadState(transcriptPath: string): CacheEntry {
   const dir = cacheDir();
   if (dir === undefined) return { file: undefined, dir, state: undefined, text: undefined };
   let file: string | undefined;
   try {
-    file = await cacheFile(dir, transcriptPath);
+    file = cacheFile(dir, transcriptPath);
     if (Deno.permissions.querySync({ name: "read", path: file }).state !== "granted") {
       return { file: undefined, dir, state: undefined, text: undefined };
     }
-    // Opened as the reader opens a transcript: a regular file only, and a FIFO put in its
-    // place cannot hang the status line.
-    const opened = await openTranscript(file);
-    let bytes: Uint8Array;
-    try {
-      if (opened.size > MAX_CACHE_BYTES) return { file, dir, state: undefined, text: undefined };
-      bytes = new Uint8Array(opened.size);
-      bytes = bytes.subarray(0, await opened.readAt(bytes, 0));
-    } finally {
-      await opened.close();
+    // A regular file only (a FIFO would block the read). The folder is the user's own
+    // (0700), so only the user could swap a FIFO in between the lstat and the read.
+    const info = Deno.lstatSync(file);
+    if (!info.isFile || info.size > MAX_CACHE_BYTES) {
+      return { file, dir, state: undefined, text: undefined };
     }
+    const bytes = Deno.readFileSync(file);
     const text = new TextDecoder().decode(bytes);
     return { file, dir, state: JSON.parse(text), text };
   } catch {
@@ -123,7 +121,7 @@ export async function loadState(transcriptPath: string): Promise<CacheEntry> {
 }
 
 /** Saves `state` as the cache entry's new content, atomically; never throws. */
-export async function saveState(entry: CacheEntry, state: TranscriptReaderState): Promise<void> {
+export function saveState(entry: CacheEntry, state: TranscriptReaderState): void {
   const { file, dir } = entry;
   if (file === undefined || dir === undefined) return;
   const text = JSON.stringify(state);
@@ -131,14 +129,22 @@ export async function saveState(entry: CacheEntry, state: TranscriptReaderState)
   let temp: string | undefined;
   try {
     if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
     temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-    await Deno.writeTextFile(temp, text, { createNew: true, mode: 0o600 });
-    await Deno.rename(temp, file);
+    Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
+    Deno.renameSync(temp, file);
     temp = undefined;
   } catch {
     // A cache that cannot be written only costs the next call a longer read.
   } finally {
-    if (temp !== undefined) await Deno.remove(temp).catch(() => {});
+    if (temp !== undefined) removeQuietly(temp);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Nothing more to do: a stray temporary file is only a few hundred bytes.
   }
 }

@@ -218,11 +218,11 @@ async function statusline(): Promise<number> {
   // The reader's state from the last call (see _statusline_cache.ts): only what was appended
   // since is read. The reader checks the state against the file, so a stale one costs a
   // full read, never a wrong line.
-  const cached = await loadState(path);
+  const cached = loadState(path);
   const reader = new TranscriptReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
   console.log(statusLine(facts, modelId));
-  if (error === undefined) await saveState(cached, reader.saveState());
+  if (error === undefined) saveState(cached, reader.saveState());
   return 0;
 }
 

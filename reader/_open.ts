@@ -92,20 +92,27 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
     file.close();
     throw error instanceof TranscriptError ? error : new TranscriptError("unreadable");
   }
+  /** The file position, as the reads left it (`NaN` after a failed one). */
+  let at = 0;
   return {
     size,
     identity,
     async readAt(into: Uint8Array, position: number): Promise<number> {
       try {
-        await file.seek(position, deno.SeekMode.Start);
+        // Reads often go on where the last one ended (the scan after the fingerprint
+        // before the offset): a seek is an operation saved then.
+        if (position !== at) await file.seek(position, deno.SeekMode.Start);
+        at = position;
         let filled = 0;
         while (filled < into.length) {
           const read = await file.read(into.subarray(filled));
           if (read === null) break;
           filled += read;
+          at += read;
         }
         return filled;
       } catch {
+        at = Number.NaN;
         throw new TranscriptError("unreadable");
       }
     },
