@@ -35,39 +35,77 @@ async function nodeVersion(): Promise<string | undefined> {
   }
 }
 
-Deno.test("the README's reader example runs on Node", async () => {
+/** Bundles `source` for Node and runs it there with `args`; returns its exit code and output. */
+async function onNode(
+  dir: string,
+  source: string,
+  args: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const name = `${dir}/script_${crypto.randomUUID().slice(0, 8)}`;
+  await Deno.writeTextFile(`${name}.ts`, source);
+  const bundle = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform=node", "--config", CONFIG, "-o", `${name}.mjs`, `${name}.ts`],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.ok(bundle.success, new TextDecoder().decode(bundle.stderr));
+  const child = new Deno.Command("node", {
+    args: [`${name}.mjs`, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // A blocked open would hang the script: it gets 30 s, then it is killed and fails.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const run = await child.output();
+  clearTimeout(timer);
+  const decoder = new TextDecoder();
+  return { code: run.code, stdout: decoder.decode(run.stdout), stderr: decoder.decode(run.stderr) };
+}
+
+/** `node`'s version, or `undefined` (the test is then skipped, except under CI=true). */
+async function nodeOrSkip(): Promise<string | undefined> {
   const version = await nodeVersion();
   if (version === undefined) {
     assert.notEqual(Deno.env.get("CI"), "true", "node is required under CI=true");
     console.log("skipped: no `node` on PATH (set CI=true to make this a failure)");
-    return;
   }
+  return version;
+}
+
+Deno.test("the README's reader example runs on Node", async () => {
+  const version = await nodeOrSkip();
+  if (version === undefined) return;
   const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
   try {
-    await Deno.writeTextFile(`${dir}/example.ts`, await nodeExample());
-    const bundle = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "bundle",
-        "--platform=node",
-        "--config",
-        CONFIG,
-        "-o",
-        `${dir}/example.mjs`,
-        `${dir}/example.ts`,
-      ],
-      stdout: "piped",
-      stderr: "piped",
-      env: { NO_COLOR: "1" },
-    }).output();
-    assert.ok(bundle.success, new TextDecoder().decode(bundle.stderr));
-    const run = await new Deno.Command("node", {
-      args: [`${dir}/example.mjs`],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const stderr = new TextDecoder().decode(run.stderr);
-    assert.equal(run.code, 0, `node ${version} failed: ${stderr}`);
-    assert.equal(stderr, "");
+    const run = await onNode(dir, await nodeExample());
+    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
+    assert.equal(run.stderr, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "on Node, a FIFO is refused without blocking and a missing file is missing",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const version = await nodeOrSkip();
+  if (version === undefined) return;
+  const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
+  try {
+    const fifo = `${dir}/fifo.jsonl`;
+    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    const source = `import { TranscriptReader } from "@brigade/transcript/reader";
+const codes = [];
+for (const path of process.argv.slice(2)) {
+  codes.push((await new TranscriptReader(path).refresh()).error?.code ?? "none");
+}
+console.log(codes.join(" "));
+`;
+    const run = await onNode(dir, source, [fifo, `${dir}/missing.jsonl`, dir]);
+    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
+    assert.equal(run.stdout, "not_regular missing not_regular\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
