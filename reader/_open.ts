@@ -75,7 +75,7 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
   const isNotFound = (error: unknown): boolean => error instanceof deno.errors.NotFound;
   let checked: Deno.FileInfo;
   try {
-    checked = await deno.stat(path);
+    checked = statNow(deno, path);
   } catch (error) {
     throw new TranscriptError(isNotFound(error) ? "missing" : "unreadable");
   }
@@ -84,7 +84,7 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
   let size: number;
   let identity: string | null;
   try {
-    const info = await file.stat();
+    const info = fstatNow(file);
     if (!info.isFile) throw new TranscriptError("not_regular");
     size = info.size;
     identity = identityOf(info.dev, info.ino);
@@ -97,24 +97,18 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
   return {
     size,
     identity,
-    async readAt(into: Uint8Array, position: number): Promise<number> {
-      try {
-        // Reads often go on where the last one ended (the scan after the fingerprint
-        // before the offset): a seek is an operation saved then.
-        if (position !== at) await file.seek(position, deno.SeekMode.Start);
-        at = position;
-        let filled = 0;
-        while (filled < into.length) {
-          const read = await file.read(into.subarray(filled));
-          if (read === null) break;
-          filled += read;
-          at += read;
-        }
-        return filled;
-      } catch {
-        at = Number.NaN;
-        throw new TranscriptError("unreadable");
-      }
+    readAt(into: Uint8Array, position: number): Promise<number> {
+      const read = into.length <= SYNC_READ_BYTES ? readNow : readLater;
+      return read(deno, file, into, position, at).then(
+        (end) => {
+          at = end;
+          return end - position;
+        },
+        () => {
+          at = Number.NaN;
+          throw new TranscriptError("unreadable");
+        },
+      );
     },
     close(): Promise<void> {
       try {
@@ -125,6 +119,68 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
       return Promise.resolve();
     },
   };
+}
+
+/*
+ * Small operations on a local file are made synchronously: a stat, an fstat and a read of a
+ * few KiB take microseconds, while each asynchronous one is a round trip through Deno's
+ * thread pool, which in a fresh process (a status line) costs far more than the work. The
+ * open stays asynchronous (it is what a FIFO can block), and so do large reads.
+ */
+
+/** Reads at most this many bytes synchronously (the fingerprints, a status line's append). */
+const SYNC_READ_BYTES = 64 * 1024;
+
+function statNow(deno: typeof Deno, path: string): Deno.FileInfo {
+  return deno.statSync(path);
+}
+
+function fstatNow(file: Deno.FsFile): Deno.FileInfo {
+  return file.statSync();
+}
+
+/**
+ * Reads into `into` from `position` (the file is at `at`); resolves with the position after
+ * the bytes read. Reads often go on where the last one ended (the scan after the
+ * fingerprint before the offset), and a seek is saved then.
+ */
+function readNow(
+  deno: typeof Deno,
+  file: Deno.FsFile,
+  into: Uint8Array,
+  position: number,
+  at: number,
+): Promise<number> {
+  try {
+    if (position !== at) file.seekSync(position, deno.SeekMode.Start);
+    let filled = 0;
+    while (filled < into.length) {
+      const read = file.readSync(into.subarray(filled));
+      if (read === null) break;
+      filled += read;
+    }
+    return Promise.resolve(position + filled);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** {@linkcode readNow} through Deno's thread pool, for large reads. */
+async function readLater(
+  deno: typeof Deno,
+  file: Deno.FsFile,
+  into: Uint8Array,
+  position: number,
+  at: number,
+): Promise<number> {
+  if (position !== at) await file.seek(position, deno.SeekMode.Start);
+  let filled = 0;
+  while (filled < into.length) {
+    const read = await file.read(into.subarray(filled));
+    if (read === null) break;
+    filled += read;
+  }
+  return position + filled;
 }
 
 /** `Deno.open(path)`, given up on once the path stops being the regular file checked. */

@@ -10,14 +10,16 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const fifo = `${dir}/swapped.jsonl`;
-  const stat = Deno.stat;
+  // deno-lint-ignore no-sync-fn-in-async-fn -- kept to restore it, not called here
+  const statSync = Deno.statSync;
   try {
     assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
     // Simulate the race: the path was a regular file when it was checked, then a FIFO.
     const regular = await Deno.stat(import.meta.filename!);
-    Deno.stat = (path) => {
-      Deno.stat = stat;
-      return path === fifo ? Promise.resolve(regular) : stat(path);
+    // deno-lint-ignore no-sync-fn-in-async-fn -- replaced for the reader's check, not called
+    Deno.statSync = (path) => {
+      Deno.statSync = statSync;
+      return path === fifo ? regular : statSync(path);
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<"timeout">((resolve) => {
@@ -37,7 +39,8 @@ Deno.test({
     assert.ok(outcome instanceof TranscriptError, String(outcome));
     assert.equal(outcome.code, "not_regular");
   } finally {
-    Deno.stat = stat;
+    // deno-lint-ignore no-sync-fn-in-async-fn -- restored, not called
+    Deno.statSync = statSync;
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -78,11 +81,11 @@ Deno.test({
       `import { openTranscript } from ${
         JSON.stringify(new URL("./_open.ts", import.meta.url).href)
       };
-const stat = Deno.stat;
-const regular = await stat(${JSON.stringify(import.meta.filename!)});
-Deno.stat = (path) => { Deno.stat = stat; return path === ${
+const statSync = Deno.statSync;
+const regular = statSync(${JSON.stringify(import.meta.filename!)});
+Deno.statSync = (path) => { Deno.statSync = statSync; return path === ${
         JSON.stringify(fifo)
-      } ? Promise.resolve(regular) : stat(path); };
+      } ? regular : statSync(path); };
 try { await openTranscript(${JSON.stringify(fifo)}); console.log("opened"); }
 catch (error) { console.log(error.code); }
 Deno.exit(0);
