@@ -94,11 +94,15 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
   }
   /** The file position, as the reads left it (`NaN` after a failed one). */
   let at = 0;
+  /** What this handle may still read synchronously. */
+  let syncBudget = SYNC_READ_BYTES;
   return {
     size,
     identity,
     readAt(into: Uint8Array, position: number): Promise<number> {
-      const read = into.length <= SYNC_READ_BYTES ? readNow : readLater;
+      const sync = into.length <= syncBudget;
+      if (sync) syncBudget -= into.length;
+      const read = sync ? readNow : readLater;
       return read(deno, file, into, position, at).then(
         (end) => {
           at = end;
@@ -128,8 +132,13 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
  * open stays asynchronous (it is what a FIFO can block), and so do large reads.
  */
 
-/** Reads at most this many bytes synchronously (the fingerprints, a status line's append). */
-const SYNC_READ_BYTES = 64 * 1024;
+/**
+ * How many bytes a handle reads synchronously before its reads go through the thread pool:
+ * the fingerprints, a status line's appends and the whole first read of a small transcript,
+ * while a large first read still lets the event loop run (and an abort signal fire) between
+ * its reads.
+ */
+const SYNC_READ_BYTES = 4 << 20;
 
 function statNow(deno: typeof Deno, path: string): Deno.FileInfo {
   return deno.statSync(path);
