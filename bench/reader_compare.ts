@@ -6,9 +6,11 @@
  * `indexOf(10)` over each chunk) and the naive way (`Deno.readTextFile` + `split` +
  * `JSON.parse` of every line), on a generated transcript of real shapes; and the cost of a
  * refresh after a 10 KB append at 1 MB and at the full size. Each measurement runs in its own
- * subprocess, so its peak RSS (`VmHWM`, runtime included) is its own. Prints a markdown table.
+ * subprocess, so its peak RSS (`VmHWM`, runtime included) is its own. Prints a markdown table,
+ * then the status-line process table of `reader_statusline.ts` (1, 20 and 200 MB, against an
+ * empty `deno run`).
  *
- * Usage: deno task bench:reader [--size MB] [--runs N]
+ * Usage: deno task bench:reader [--size MB] [--runs N] [--status-runs N]
  *
  * The data is generated once under bench/.data/ (gitignored) and reused.
  *
@@ -19,6 +21,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { TranscriptReader } from "../reader/mod.ts";
 import { writeTranscript } from "./reader_data.ts";
+import { statuslineBench } from "./reader_statusline.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -192,6 +195,7 @@ async function main(): Promise<void> {
       size: { type: "string", default: "200" },
       runs: { type: "string", default: "5" },
       child: { type: "string" },
+      "status-runs": { type: "string", default: "15" },
     },
     allowPositionals: true,
   });
@@ -264,6 +268,7 @@ async function main(): Promise<void> {
     }.`,
   ];
   console.log(lines.join("\n"));
+  console.log("\n" + await statuslineBench(Number(values["status-runs"])));
 }
 
 if (import.meta.main) await main();

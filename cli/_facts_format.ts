@@ -17,10 +17,12 @@ export const WINDOW_DEFAULT = 200_000;
 const MAX_MODEL_CHARS = 80;
 
 /**
- * Control characters (C0, DEL, C1) and the invisible bidirectional controls, which could
- * rewrite what a terminal shows.
+ * Control characters (C0, DEL, C1: `\p{Cc}`, spelled as ranges, since a Unicode property
+ * costs a status-line process milliseconds to compile) and the invisible bidirectional
+ * controls, which could rewrite what a terminal shows.
  */
-const CONTROLS = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+// deno-lint-ignore no-control-regex -- control characters are what it matches
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A model id safe to print: control characters stripped, cut to a sane length. */
 export function sanitizeModel(model: string): string {
@@ -31,12 +33,18 @@ export function sanitizeModel(model: string): string {
     : clean;
 }
 
-/** The human line: `claude-opus-5[1m] · 30,179 context tokens`. */
+/**
+ * The human line: `claude-opus-5[1m] · 30,179 context tokens`, with
+ * `(before a compaction)` after the count when a compaction came after it.
+ */
 export function humanLine(facts: Facts): string {
   const model = sanitizeModel(facts.model) || "unknown model";
-  const context = facts.hasContext
-    ? `${facts.contextUsedTokens.toLocaleString("en-US")} context tokens`
+  let context = facts.hasContext
+    ? `${thousands(facts.contextUsedTokens)} context tokens`
     : "no context reading yet";
+  if (facts.compactedSinceUsage) {
+    context = facts.hasContext ? `${context} (before a compaction)` : "context compacted";
+  }
   return `${model} · ${context}`;
 }
 
@@ -45,6 +53,11 @@ export function jsonLine(facts: Facts, error?: string): string {
   const out: Record<string, unknown> = { ...facts, model: sanitizeModel(facts.model) };
   if (error !== undefined) out.error = error;
   return JSON.stringify(out);
+}
+
+/** `30179` as `30,179`: `toLocaleString` would cost a process tens of ms of locale data. */
+function thousands(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** Tokens in a few characters: `950`, `30.2k`, `1.25M`. */
@@ -61,10 +74,17 @@ export function windowOf(...modelIds: string[]): number {
 
 /**
  * The status line: `claude-opus-5[1m] · 30.2k tokens (3% of 1M)`. `fallbackModel` is the
- * model id Claude Code passed on stdin, used when the transcript names none yet.
+ * model id Claude Code passed on stdin, used when the transcript names none yet. After a
+ * compaction, until the next reply brings a new count, the last count is stale (often near
+ * 100%), so no percentage is shown: `claude-opus-5[1m] · context compacted (was 155k)`.
  */
 export function statusLine(facts: Facts, fallbackModel: string): string {
   const model = sanitizeModel(facts.model) || sanitizeModel(fallbackModel) || "unknown model";
+  if (facts.compactedSinceUsage) {
+    return facts.hasContext
+      ? `${model} · context compacted (was ${shortTokens(facts.contextUsedTokens)})`
+      : `${model} · context compacted`;
+  }
   if (!facts.hasContext) return `${model} · no context yet`;
   const window = windowOf(facts.model, fallbackModel);
   const percent = Math.round((facts.contextUsedTokens / window) * 100);

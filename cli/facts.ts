@@ -7,12 +7,12 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
+import { loadState, saveState } from "./_statusline_cache.ts";
 
-const EXAMPLE = fileURLToPath(new URL("../fixtures/claude_code/example.jsonl", import.meta.url));
+// A module path, not a URL: `import.meta.dirname` spares the status line `node:url`.
+const EXAMPLE = `${import.meta.dirname}/../fixtures/claude_code/example.jsonl`;
 const DEFAULT_INTERVAL_MS = 1_000;
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
@@ -27,12 +27,15 @@ With no PATH, reads the bundled example transcript. PATH is a Claude Code transc
 (~/.claude/projects/<project>/<session>.jsonl, the "transcript_path" its hooks receive).
 
 Options:
-      --json          print the facts as JSON ({"model","contextUsedTokens","hasContext"})
+      --json          print the facts as JSON ({"model","contextUsedTokens","hasContext",
+                      "compactedSinceUsage"})
   -f, --follow        poll the transcript and print each change; Ctrl-C stops
       --interval MS   how often --follow polls, in milliseconds (default: 1000)
       --statusline    read Claude Code's status-line JSON on standard input and print one
                       short line: model, context tokens and the percentage of the window
-                      (1M when the model id carries [1m], else 200k)
+                      (1M when the model id carries [1m], else 200k), or that the context
+                      was compacted since; it keeps the reader's position in a per-user
+                      cache ($XDG_CACHE_HOME or ~/.cache, brigade-transcript/statusline)
   -h, --help          show this help
 
 Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
@@ -48,7 +51,22 @@ interface FactsCommand {
   help: boolean;
 }
 
-function parse(args: string[]): FactsCommand {
+const DEFAULTS: FactsCommand = {
+  path: EXAMPLE,
+  json: false,
+  follow: false,
+  intervalMs: DEFAULT_INTERVAL_MS,
+  statusline: false,
+  help: false,
+};
+
+async function parse(args: string[]): Promise<FactsCommand> {
+  if (args.length === 1 && args[0] === "--statusline") {
+    // Claude Code's own call, every few hundred ms: spared the import of `node:util`, which
+    // costs more than the rest of its work.
+    return { ...DEFAULTS, statusline: true };
+  }
+  const { parseArgs } = await import("node:util");
   let parsed;
   try {
     parsed = parseArgs({
@@ -101,7 +119,7 @@ function parse(args: string[]): FactsCommand {
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
-    command = parse(args);
+    command = await parse(args);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;
@@ -197,20 +215,30 @@ async function statusline(): Promise<number> {
     console.log(`${sanitizeModel(modelId) || "unknown model"} · no transcript`);
     return 0;
   }
-  const { facts } = await new TranscriptReader(path).refresh();
+  // The reader's state from the last call (see _statusline_cache.ts): only what was appended
+  // since is read. The reader checks the state against the file, so a stale one costs a
+  // full read, never a wrong line.
+  const cached = loadState(path);
+  const reader = new TranscriptReader(path, { state: cached.state });
+  const { facts, error } = await reader.refresh();
   console.log(statusLine(facts, modelId));
+  if (error === undefined) saveState(cached, reader.saveState());
   return 0;
 }
 
 async function readStdin(): Promise<string> {
+  // Deno.stdin.read, not Deno.stdin.readable: the streams module costs a status line ~10 ms.
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of Deno.stdin.readable) {
-    size += chunk.length;
+  for (;;) {
+    const chunk = new Uint8Array(64 * 1024);
+    const read = await Deno.stdin.read(chunk);
+    if (read === null) break;
+    size += read;
     if (size > MAX_STDIN_BYTES) {
       throw new UsageError(`Cannot read standard input: it is over ${MAX_STDIN_BYTES} bytes`);
     }
-    chunks.push(chunk);
+    chunks.push(chunk.subarray(0, read));
   }
   const all = new Uint8Array(size);
   let at = 0;

@@ -28,6 +28,12 @@ export interface Facts {
   contextUsedTokens: number;
   /** Whether any valid usage was seen (an all-zero usage is a valid reading of 0). */
   hasContext: boolean;
+  /**
+   * Whether a compaction (a `system` record with `subtype` `"compact_boundary"` or
+   * `"microcompact_boundary"`, not a sidechain) came after the latest valid usage: until the
+   * next assistant reply, `contextUsedTokens` is then the count from before the compaction.
+   */
+  compactedSinceUsage: boolean;
 }
 
 /** The model id Claude Code writes for a turn the API refused; it says nothing. */
@@ -36,7 +42,11 @@ const SYNTHETIC = "<synthetic>";
 /** What one record says, once classified. */
 export type Classified =
   | { kind: "attachment"; modelId: string }
-  | { kind: "assistant"; model: string | null; usage: number | null };
+  | { kind: "assistant"; model: string | null; usage: number | null }
+  | { kind: "compaction" };
+
+/** The `subtype`s of a `system` record that mark a compaction of the context. */
+const COMPACTIONS: ReadonlySet<unknown> = new Set(["compact_boundary", "microcompact_boundary"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -67,10 +77,11 @@ function readCount(value: unknown): number {
 export function classifyRecord(value: unknown): Classified | null {
   if (!isObject(value)) return null;
   const type = value.type;
-  if (type !== "assistant" && type !== "attachment") return null;
+  if (type !== "assistant" && type !== "attachment" && type !== "system") return null;
   const sidechain = value.isSidechain;
   if (!isAbsent(sidechain) && typeof sidechain !== "boolean") return null;
   if (sidechain === true) return null;
+  if (type === "system") return COMPACTIONS.has(value.subtype) ? { kind: "compaction" } : null;
   if (type === "attachment") {
     const attachment = value.attachment;
     if (!isObject(attachment) || attachment.type !== "model") return null;
@@ -120,6 +131,8 @@ export class BatchSummary {
   bare: string | null = null;
   /** The latest valid usage sum in the batch. */
   usage: number | null = null;
+  /** Whether a compaction in the batch comes after its latest valid usage (or it has none). */
+  compacted = false;
 
   /** Whether an earlier assistant record could still change the result. */
   get needsAssistant(): boolean {
@@ -139,6 +152,10 @@ export class BatchSummary {
   /** Offers the record that precedes every record offered so far. */
   offer(record: Classified | null): void {
     if (record === null) return;
+    if (record.kind === "compaction") {
+      if (this.usage === null) this.compacted = true;
+      return;
+    }
     if (record.kind === "attachment") {
       if (this.attachment === null) this.attachment = record.modelId;
       return;
@@ -154,53 +171,103 @@ export class BatchSummary {
     this.attachment = null;
     this.bare = null;
     this.usage = null;
+    this.compacted = false;
   }
+}
+
+/**
+ * What a reader remembers of the records read, as plain data in a saved
+ * reader state: model ids and counts, never other transcript text.
+ */
+export interface SavedFacts {
+  /** The latest model attachment's id. */
+  attachment: string | null;
+  /** The latest usable assistant's bare id since that attachment. */
+  bareSinceAttachment: string | null;
+  /** The latest usable assistant's bare id. */
+  lastBare: string | null;
+  /** The latest valid usage sum. */
+  contextUsedTokens: number;
+  /** Whether a valid usage was seen. */
+  hasContext: boolean;
+  /** Whether a compaction came after the latest valid usage. */
+  compactedSinceUsage: boolean;
+}
+
+function isIdOrNull(value: unknown): value is string | null {
+  return value === null || (typeof value === "string" && value !== "" && value.isWellFormed());
+}
+
+/** Whether `value` is a {@linkcode SavedFacts} the rules could have produced. */
+export function isSavedFacts(value: unknown): value is SavedFacts {
+  if (!isObject(value)) return false;
+  const { contextUsedTokens: context, hasContext } = value;
+  return isIdOrNull(value.attachment) && isIdOrNull(value.bareSinceAttachment) &&
+    isIdOrNull(value.lastBare) && typeof hasContext === "boolean" &&
+    typeof value.compactedSinceUsage === "boolean" && Number.isSafeInteger(context) &&
+    (context as number) >= 0 && (hasContext || context === 0) &&
+    (value.bareSinceAttachment === null || value.lastBare !== null);
 }
 
 /** The facts of every line consumed so far, folded batch by batch in file order. */
 export class FactsState {
-  /** The latest model attachment's id. */
-  #attachment: string | null = null;
-  /** The latest usable assistant's bare id since that attachment. */
-  #bareSinceAttachment: string | null = null;
-  /** The latest usable assistant's bare id (used when no attachment was seen). */
-  #lastBare: string | null = null;
-  #context = 0;
-  #hasContext = false;
+  #memory: SavedFacts = FactsState.#empty();
+
+  static #empty(): SavedFacts {
+    return {
+      attachment: null,
+      bareSinceAttachment: null,
+      lastBare: null,
+      contextUsedTokens: 0,
+      hasContext: false,
+      compactedSinceUsage: false,
+    };
+  }
 
   /** Merges the summary of the batch that follows every batch merged so far. */
   merge(batch: BatchSummary): void {
+    const memory = this.#memory;
     if (batch.attachment !== null) {
-      this.#attachment = batch.attachment;
-      this.#bareSinceAttachment = batch.bare;
+      memory.attachment = batch.attachment;
+      memory.bareSinceAttachment = batch.bare;
     } else if (batch.bare !== null) {
-      this.#bareSinceAttachment = batch.bare;
+      memory.bareSinceAttachment = batch.bare;
     }
-    if (batch.bare !== null) this.#lastBare = batch.bare;
+    if (batch.bare !== null) memory.lastBare = batch.bare;
     if (batch.usage !== null) {
-      this.#context = batch.usage;
-      this.#hasContext = true;
+      memory.contextUsedTokens = batch.usage;
+      memory.hasContext = true;
+      memory.compactedSinceUsage = batch.compacted;
+    } else if (batch.compacted) {
+      memory.compactedSinceUsage = true;
     }
   }
 
   /** Forgets everything (the file was truncated or replaced). */
   reset(): void {
-    this.#attachment = null;
-    this.#bareSinceAttachment = null;
-    this.#lastBare = null;
-    this.#context = 0;
-    this.#hasContext = false;
+    this.#memory = FactsState.#empty();
+  }
+
+  /** What is remembered, as a new object. */
+  save(): SavedFacts {
+    return { ...this.#memory };
+  }
+
+  /** Takes over what a {@linkcode FactsState.save} returned (checked by the caller). */
+  restore(memory: SavedFacts): void {
+    this.#memory = { ...memory };
   }
 
   /** The facts so far, as a new object. */
   facts(): Facts {
+    const { attachment, bareSinceAttachment: bare, lastBare } = this.#memory;
     let model = "";
-    if (this.#attachment !== null) {
-      const bare = this.#bareSinceAttachment;
-      model = bare !== null && !this.#attachment.startsWith(bare) ? bare : this.#attachment;
-    } else if (this.#lastBare !== null) {
-      model = this.#lastBare;
+    if (attachment !== null) {
+      model = bare !== null && !attachment.startsWith(bare) ? bare : attachment;
+    } else if (lastBare !== null) {
+      model = lastBare;
     }
-    return { model, contextUsedTokens: this.#context, hasContext: this.#hasContext };
+    const { contextUsedTokens, hasContext, compactedSinceUsage } = this.#memory;
+    return { model, contextUsedTokens, hasContext, compactedSinceUsage };
   }
 }

@@ -57,6 +57,15 @@ Deno.test("classifyRecord() reads assistant records and model attachments", asyn
       assert.equal(classifyRecord(value), null, JSON.stringify(value));
     }
   });
+  await t.step("a compaction: compact_boundary and microcompact_boundary, not a sidechain", () => {
+    for (const subtype of ["compact_boundary", "microcompact_boundary"]) {
+      assert.deepEqual(classifyRecord({ type: "system", subtype }), { kind: "compaction" });
+      assert.equal(classifyRecord({ type: "system", subtype, isSidechain: true }), null);
+      assert.equal(classifyRecord({ type: "system", subtype, isSidechain: "no" }), null);
+    }
+    assert.equal(classifyRecord({ type: "system", subtype: "turn_duration" }), null);
+    assert.equal(classifyRecord({ type: "user", subtype: "compact_boundary" }), null);
+  });
   await t.step("lone surrogates become U+FFFD in the ids kept", () => {
     assert.deepEqual(classifyRecord({ type: "assistant", message: { model: "a\udc00b" } }), {
       kind: "assistant",
@@ -73,8 +82,13 @@ function forward(records: (Classified | null)[]): ReturnType<FactsState["facts"]
   let bare: string | null = null;
   let context = 0;
   let hasContext = false;
+  let compacted = false;
   for (const record of records) {
     if (record === null) continue;
+    if (record.kind === "compaction") {
+      compacted = true;
+      continue;
+    }
     if (record.kind === "attachment") {
       attachment = record.modelId;
       since = null;
@@ -84,6 +98,7 @@ function forward(records: (Classified | null)[]): ReturnType<FactsState["facts"]
     if (record.usage !== null) {
       context = record.usage;
       hasContext = true;
+      compacted = false;
     }
   }
   const model = attachment === null
@@ -91,7 +106,7 @@ function forward(records: (Classified | null)[]): ReturnType<FactsState["facts"]
     : since !== null && !attachment.startsWith(since)
     ? since
     : attachment;
-  return { model, contextUsedTokens: context, hasContext };
+  return { model, contextUsedTokens: context, hasContext, compactedSinceUsage: compacted };
 }
 
 const classified: fc.Arbitrary<Classified | null> = fc.oneof(
@@ -105,6 +120,7 @@ const classified: fc.Arbitrary<Classified | null> = fc.oneof(
     model: fc.constantFrom(null, "opus-5", "sonnet-5", "haiku-5", "opus"),
     usage: fc.constantFrom(null, 0, 1, 2, 3),
   }),
+  fc.constant({ kind: "compaction" as const }),
 );
 
 Deno.test("BatchSummary and FactsState: any split into backward batches equals a forward read", () => {
@@ -139,7 +155,17 @@ Deno.test("FactsState.reset() forgets everything", () => {
   const summary = new BatchSummary();
   summary.offer({ kind: "assistant", model: "m", usage: 5 });
   state.merge(summary);
-  assert.deepEqual(state.facts(), { model: "m", contextUsedTokens: 5, hasContext: true });
+  assert.deepEqual(state.facts(), {
+    model: "m",
+    contextUsedTokens: 5,
+    hasContext: true,
+    compactedSinceUsage: false,
+  });
   state.reset();
-  assert.deepEqual(state.facts(), { model: "", contextUsedTokens: 0, hasContext: false });
+  assert.deepEqual(state.facts(), {
+    model: "",
+    contextUsedTokens: 0,
+    hasContext: false,
+    compactedSinceUsage: false,
+  });
 });

@@ -10,12 +10,17 @@ Deno.test({
 }, async () => {
   const dir = await Deno.makeTempDir();
   const fifo = `${dir}/swapped.jsonl`;
-  const stat = Deno.stat;
+  // deno-lint-ignore no-sync-fn-in-async-fn -- kept to restore it, not called here
+  const statSync = Deno.statSync;
   try {
     assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
-    // Simulate the race: the path was a regular file when it was checked.
+    // Simulate the race: the path was a regular file when it was checked, then a FIFO.
     const regular = await Deno.stat(import.meta.filename!);
-    Deno.stat = () => Promise.resolve(regular);
+    // deno-lint-ignore no-sync-fn-in-async-fn -- replaced for the reader's check, not called
+    Deno.statSync = (path) => {
+      Deno.statSync = statSync;
+      return path === fifo ? regular : statSync(path);
+    };
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), 5_000);
@@ -34,7 +39,8 @@ Deno.test({
     assert.ok(outcome instanceof TranscriptError, String(outcome));
     assert.equal(outcome.code, "not_regular");
   } finally {
-    Deno.stat = stat;
+    // deno-lint-ignore no-sync-fn-in-async-fn -- restored, not called
+    Deno.statSync = statSync;
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -56,5 +62,47 @@ Deno.test("openTranscript() gives the size and identity of a regular file", asyn
     }
   } finally {
     await Deno.remove(path);
+  }
+});
+
+Deno.test({
+  name: "openTranscript() returns on a swapped-in FIFO even without write permission",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  // Without write permission the blocked open cannot be released, so this runs in a process
+  // of its own that ends itself: the refresh must still return, promptly.
+  const dir = await Deno.makeTempDir();
+  try {
+    const fifo = `${dir}/swapped.jsonl`;
+    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    const script = `${dir}/race.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { openTranscript } from ${
+        JSON.stringify(new URL("./_open.ts", import.meta.url).href)
+      };
+const statSync = Deno.statSync;
+const regular = statSync(${JSON.stringify(import.meta.filename!)});
+Deno.statSync = (path) => { Deno.statSync = statSync; return path === ${
+        JSON.stringify(fifo)
+      } ? regular : statSync(path); };
+try { await openTranscript(${JSON.stringify(fifo)}); console.log("opened"); }
+catch (error) { console.log(error.code); }
+Deno.exit(0);
+`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--no-check", "--allow-read", script],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const { stdout, stderr, success } = await child.output();
+    clearTimeout(timer);
+    const decoder = new TextDecoder();
+    assert.ok(success, decoder.decode(stderr));
+    assert.equal(decoder.decode(stdout), "not_regular\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ASSISTANT, collectSpecialLines, latin1, LineFlags } from "./_prefilter.ts";
+import { ASSISTANT, collectSpecialLines, LineFlags, textOf } from "./_prefilter.ts";
 import { classifyRecord } from "./_facts.ts";
 
 function special(text: string): [string, number, number][] {
@@ -23,23 +23,33 @@ Deno.test("collectSpecialLines() finds model attachments and letter escapes, lin
     '{"type":"\\u0061ssistant"}',
     '{"type":"attachment","x":"\\u004D"}',
     '{"type":"assistant"}',
+    '{"type":"system","subtype":"compact_boundary","compactMetadata":{"preTokens":155068}}',
+    '{"type":"system","subtype":"turn_duration"}',
+    '{"type":"system","subtype":"microcompact_boundary","x":"\u0041"}',
   ];
   const text = lines.join("\n") + "\n";
-  assert.deepEqual(special(text).map(([line]) => line), [lines[2], lines[3], lines[4]]);
+  assert.deepEqual(special(text).map(([line]) => line), [
+    lines[2],
+    lines[3],
+    lines[4],
+    lines[6],
+    lines[8],
+  ]);
   const [, start, end] = special(text)[0]!;
   assert.equal(text[start - 1], "\n");
   assert.equal(text[end], "\n");
 });
 
-Deno.test("latin1() maps every byte to one character", () => {
-  const bytes = new Uint8Array(256).map((_, i) => i);
-  const text = latin1(bytes, 10, 200);
-  assert.equal(text.length, 190);
-  for (let i = 0; i < text.length; i++) assert.equal(text.charCodeAt(i), i + 10);
+Deno.test("textOf() decodes as a line is decoded: ASCII kept, invalid UTF-8 as U+FFFD", () => {
+  const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0a, 0xc3, 0xa9, 0xff, 0x22, 0x7d]);
+  assert.equal(textOf(bytes, 0, bytes.length), '{\ufffd\n\u00e9\ufffd"}');
+  assert.equal(textOf(bytes, 4, 6), "\u00e9");
+  // A byte order mark is kept (only the file's first line skips it, when it is parsed).
+  assert.equal(textOf(new Uint8Array([0xef, 0xbb, 0xbf, 0x31]), 0, 4), "\ufeff1");
 });
 
 Deno.test("LineFlags finds a literal split across any two pieces", () => {
-  for (const literal of [ASSISTANT, "\\u0061", '"attachment" "modelId"']) {
+  for (const literal of [ASSISTANT, "\\u0061", '"attachment" "modelId"', '"compact_boundary"']) {
     const line = `{"pad":"xxxx",${literal},"more":1}`;
     for (let cut = 0; cut <= line.length; cut++) {
       const flags = new LineFlags();
@@ -76,7 +86,8 @@ function escapeLetters(json: string, picks: number[]): string {
 
 Deno.test("the prefilter is exact: no record that matters is ever ruled out", () => {
   const record = fc.record({
-    type: fc.constantFrom("assistant", "attachment", "user"),
+    type: fc.constantFrom("assistant", "attachment", "user", "system"),
+    subtype: fc.constantFrom("compact_boundary", "microcompact_boundary", "turn_duration"),
     isSidechain: fc.constantFrom(false, true),
     message: fc.record({
       model: fc.constantFrom("claude-opus-5", "<synthetic>"),

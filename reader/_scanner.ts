@@ -15,9 +15,16 @@
  * @module
  */
 
-import { decodeLine } from "./_decode.ts";
+import { decodeLine, parseLine } from "./_decode.ts";
 import { BatchSummary, classifyRecord, type FactsState } from "./_facts.ts";
-import { ASSISTANT, collectSpecialLines, latin1, LineFlags } from "./_prefilter.ts";
+import {
+  ASSISTANT,
+  collectSpecialLines,
+  latin1,
+  LineFlags,
+  loadLatin1,
+  textOf,
+} from "./_prefilter.ts";
 
 /** The read buffer's size: large enough to amortise a read, small enough to never matter. */
 export const READ_BUFFER_BYTES = 1 << 20;
@@ -28,6 +35,18 @@ export const READ_BUFFER_BYTES = 1 << 20;
  * `TranscriptReader` is in `mod.ts`.
  */
 export const READ_BUFFER_BYTES_OPTION: unique symbol = Symbol("readBufferBytes");
+
+/**
+ * From how many bytes to read a scan searches Latin-1 strings (see `loadLatin1`): below
+ * it, a scan does not pay for loading them. In a fresh Deno process, importing `node:buffer`
+ * costs about what decoding 0.5 MB of UTF-8 costs, and a Latin-1 string is then about 4
+ * times cheaper to make: so a status line's first read of a transcript of a MiB or more
+ * loads it, and its reads of what was appended since do not.
+ */
+export const LATIN1_SCAN_BYTES = 1 << 20;
+
+/** The key of a hidden option that sets {@linkcode LATIN1_SCAN_BYTES}, for tests. */
+export const LATIN1_SCAN_BYTES_OPTION: unique symbol = Symbol("latin1ScanBytes");
 
 /** Reads a file by position; returns the bytes read, 0 at its end. */
 export interface ReadAt {
@@ -65,6 +84,7 @@ const NEWLINE = 10;
 export class LineScanner {
   readonly #maxLineBytes: number;
   readonly #bufferBytes: number;
+  readonly #latin1Bytes: number;
   readonly #summary = new BatchSummary();
   readonly #special: number[] = [];
   /** The file position of the first line not yet consumed. */
@@ -74,9 +94,15 @@ export class LineScanner {
   /**
    * @param maxLineBytes The longest line read; a longer one is skipped whole.
    * @param bufferBytes The read buffer's size (capped at `maxLineBytes + 1`).
+   * @param latin1Bytes From how many bytes to read a scan searches Latin-1 strings.
    */
-  constructor(maxLineBytes: number, bufferBytes: number = READ_BUFFER_BYTES) {
+  constructor(
+    maxLineBytes: number,
+    bufferBytes: number = READ_BUFFER_BYTES,
+    latin1Bytes: number = LATIN1_SCAN_BYTES,
+  ) {
     this.#maxLineBytes = maxLineBytes;
+    this.#latin1Bytes = latin1Bytes;
     this.#bufferBytes = Math.max(1, Math.min(bufferBytes, maxLineBytes + 1));
   }
 
@@ -99,6 +125,20 @@ export class LineScanner {
   /** Forgets what was seen past the offset (the unterminated last line changed). */
   forgetPending(): void {
     this.#long = null;
+  }
+
+  /** The bytes seen of the unterminated long line past the offset; 0 when there is none. */
+  get pending(): number {
+    return this.#long?.seen ?? 0;
+  }
+
+  /**
+   * Goes on from a saved position: `offset`, and `pending` bytes seen of a long line past it
+   * (searched by another scanner, so it is taken as a candidate).
+   */
+  restore(offset: number, pending: number): void {
+    this.#offset = offset;
+    this.#long = pending > 0 ? { seen: pending, flags: LineFlags.unknown() } : null;
   }
 
   /**
@@ -124,6 +164,7 @@ export class LineScanner {
   ): Promise<void> {
     const capacity = buffer.length;
     let bufferStart = this.examined;
+    const fast = size - bufferStart >= this.#latin1Bytes && await loadLatin1();
     let fill = 0;
     while (bufferStart + fill < size && signal?.aborted !== true) {
       const want = Math.min(capacity - fill, size - bufferStart - fill);
@@ -134,11 +175,10 @@ export class LineScanner {
       const long = this.#long;
       if (long !== null) {
         const over = long.seen > this.#maxLineBytes;
-        const text = over ? "" : latin1(buffer, 0, fill);
         // Only `buffer[0, fill)` is this read's: the rest may hold an earlier scan's bytes.
-        const newline = over ? buffer.subarray(0, fill).indexOf(NEWLINE) : text.indexOf("\n");
+        const newline = buffer.subarray(0, fill).indexOf(NEWLINE);
         const piece = newline === -1 ? fill : newline;
-        if (!over) long.flags.scan(newline === -1 ? text : text.slice(0, newline));
+        if (!over) long.flags.scan(textOf(buffer, 0, piece));
         long.seen += piece;
         if (newline === -1) {
           bufferStart += fill;
@@ -150,14 +190,14 @@ export class LineScanner {
       }
       const last = fill > start ? buffer.lastIndexOf(NEWLINE, fill - 1) : -1;
       if (last >= start) {
-        this.#foldRun(buffer, start, last + 1, bufferStart + start, state);
+        this.#foldRun(buffer, start, last + 1, bufferStart + start, state, fast);
         this.#offset = bufferStart + last + 1;
         start = last + 1;
       }
       if (start === 0 && fill === capacity) {
         // No newline in a full buffer: a line longer than the buffer starts here.
         const flags = new LineFlags();
-        if (capacity <= this.#maxLineBytes) flags.scan(latin1(buffer, 0, fill));
+        if (capacity <= this.#maxLineBytes) flags.scan(textOf(buffer, 0, fill));
         this.#long = { seen: fill, flags };
         bufferStart += fill;
         fill = 0;
@@ -198,8 +238,9 @@ export class LineScanner {
     to: number,
     position: number,
     state: FactsState,
+    fast: boolean,
   ): void {
-    const text = latin1(buffer, from, to);
+    const text = fast ? latin1(buffer, from, to) : textOf(buffer, from, to);
     const special = this.#special;
     collectSpecialLines(text, special);
     const summary = this.#summary;
@@ -225,7 +266,10 @@ export class LineScanner {
         end = special[next + 1]!;
         next -= 2;
       }
-      const record = decodeLine(buffer.subarray(from + start, from + end), position + start === 0);
+      // Latin-1 positions are byte offsets: decode the line's bytes; else parse the text.
+      const record = fast
+        ? decodeLine(buffer.subarray(from + start, from + end), position + start === 0)
+        : parseLine(text.slice(start, end), position === 0 && start === 0);
       summary.offer(classifyRecord(record));
       if (summary.done) break;
     }

@@ -56,7 +56,12 @@ Deno.test("LineScanner reads each byte once while a line over the cap grows", as
   assert.equal(file.bytesRead, file.bytes.length);
   assert.equal(file.largestRead, 256, "every read goes into the one buffer");
   assert.equal(scanner.offset, file.bytes.length);
-  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+  assert.deepEqual(state.facts(), {
+    model: "b",
+    contextUsedTokens: 2,
+    hasContext: true,
+    compactedSinceUsage: false,
+  });
 });
 
 Deno.test("LineScanner reads a long line again only when it may matter", async (t) => {
@@ -69,7 +74,12 @@ Deno.test("LineScanner reads a long line again only when it may matter", async (
     );
     await scanner.scan(file, file.bytes.length, state);
     assert.equal(file.bytesRead, file.bytes.length);
-    assert.deepEqual(state.facts(), { model: "a", contextUsedTokens: 1, hasContext: true });
+    assert.deepEqual(state.facts(), {
+      model: "a",
+      contextUsedTokens: 1,
+      hasContext: true,
+      compactedSinceUsage: false,
+    });
   });
   await t.step("a long candidate line is read once more, alone", async () => {
     const file = new GrowingFile();
@@ -79,7 +89,12 @@ Deno.test("LineScanner reads a long line again only when it may matter", async (
     file.append(long);
     await scanner.scan(file, file.bytes.length, state);
     assert.equal(file.bytesRead, file.bytes.length + long.length - 1);
-    assert.deepEqual(state.facts(), { model: "long", contextUsedTokens: 3, hasContext: true });
+    assert.deepEqual(state.facts(), {
+      model: "long",
+      contextUsedTokens: 3,
+      hasContext: true,
+      compactedSinceUsage: false,
+    });
   });
 });
 
@@ -96,7 +111,12 @@ Deno.test("LineScanner re-reads an unterminated short line, never a consumed one
   const before = file.bytesRead;
   await scanner.scan(file, file.bytes.length, state);
   assert.equal(file.bytesRead - before, second.length, "only the pending line is read again");
-  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+  assert.deepEqual(state.facts(), {
+    model: "b",
+    contextUsedTokens: 2,
+    hasContext: true,
+    compactedSinceUsage: false,
+  });
 });
 
 Deno.test("LineScanner never reads a newline left in a reused buffer by another scan", async () => {
@@ -115,5 +135,10 @@ Deno.test("LineScanner never reads a newline left in a reused buffer by another 
   long.append("\n" + turn("b", 2));
   await b.scan(long, long.bytes.length, state);
   assert.equal(b.offset, long.bytes.length);
-  assert.deepEqual(state.facts(), { model: "b", contextUsedTokens: 2, hasContext: true });
+  assert.deepEqual(state.facts(), {
+    model: "b",
+    contextUsedTokens: 2,
+    hasContext: true,
+    compactedSinceUsage: false,
+  });
 });

@@ -29,20 +29,27 @@
  * const reader = new TranscriptReader(path);
  * const { facts, error } = await reader.refresh();
  * assert.equal(error, undefined);
- * assert.deepEqual(facts, { model: "claude-opus-4-6", contextUsedTokens: 41_203, hasContext: true });
+ * assert.deepEqual(facts, { model: "claude-opus-4-6", contextUsedTokens: 41_203, hasContext: true, compactedSinceUsage: false });
  * await Deno.remove(path);
  * ```
  *
  * @module
  */
 
-import { type Facts, FactsState } from "./_facts.ts";
+import { type Facts, FactsState, isSavedFacts, type SavedFacts } from "./_facts.ts";
+import { fingerprint, isFingerprint } from "./_fingerprint.ts";
 import { type OpenTranscript, openTranscript } from "./_open.ts";
-import { LineScanner, READ_BUFFER_BYTES, READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
+import {
+  LATIN1_SCAN_BYTES,
+  LATIN1_SCAN_BYTES_OPTION,
+  LineScanner,
+  READ_BUFFER_BYTES,
+  READ_BUFFER_BYTES_OPTION,
+} from "./_scanner.ts";
 import { TranscriptError } from "./_error.ts";
 import { MAX_LINE_BYTES } from "../events/_byte_lines.ts";
 
-export type { Facts } from "./_facts.ts";
+export type { Facts, SavedFacts } from "./_facts.ts";
 export { TranscriptError, type TranscriptErrorCode } from "./_error.ts";
 
 // One cap for the reader and the sources (fromNdjson, fromClaudeCode), defined beside the
@@ -51,6 +58,63 @@ export { MAX_LINE_BYTES };
 
 /** How many leading bytes of a file fingerprint it, to notice a replacement. */
 const HEAD_BYTES = 1024;
+/** How many bytes before the offset are fingerprinted, to notice a rewrite past the head. */
+const TAIL_BYTES = 1024;
+
+/**
+ * The format version of {@linkcode TranscriptReaderState}; a state of another version is
+ * ignored.
+ *
+ * @example Usage
+ * ```ts
+ * import { READER_STATE_VERSION } from "@brigade/transcript/reader";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(READER_STATE_VERSION, 1);
+ * ```
+ */
+export const READER_STATE_VERSION = 1;
+
+/**
+ * A reader's position in its transcript and what it remembers, as plain JSON data: what
+ * {@linkcode TranscriptReader.saveState} returns and {@linkcode TranscriptReaderOptions.state}
+ * takes back, so that a short-lived process (a status line) reads only what was appended
+ * since the last one. It holds offsets, fingerprints (hashes, not bytes) and the facts'
+ * model ids and counts: no other transcript text, and not the path.
+ */
+export interface TranscriptReaderState {
+  /** The format version: {@linkcode READER_STATE_VERSION}. */
+  version: typeof READER_STATE_VERSION;
+  /** The `maxLineBytes` the state was read with; a reader with another ignores it. */
+  maxLineBytes: number;
+  /** The file position just past the last complete line read. */
+  offset: number;
+  /** The bytes seen past `offset` of a line longer than the read buffer, still unfinished. */
+  pending: number;
+  /** The file's `dev:ino` (`null` where the platform gives none). */
+  identity: string | null;
+  /** How many leading bytes `headHash` covers (up to 1 KiB). */
+  headLength: number;
+  /** The fingerprint of the first `headLength` bytes. */
+  headHash: string;
+  /** Where the bytes `tailHash` covers end (at most `offset`). */
+  tailEnd: number;
+  /** How many bytes before `tailEnd` `tailHash` covers (up to 1 KiB; 0 for none). */
+  tailLength: number;
+  /** The fingerprint of the `tailLength` bytes before `tailEnd`. */
+  tailHash: string;
+  /** What the records read so far say. */
+  facts: SavedFacts;
+}
+
+/** A fingerprint of `length` bytes ending at `end`. */
+interface Window {
+  end: number;
+  length: number;
+  hash: string;
+}
+
+const EMPTY_HASH = fingerprint(new Uint8Array(0));
 
 /** Options for {@linkcode TranscriptReader}. */
 export interface TranscriptReaderOptions {
@@ -61,6 +125,17 @@ export interface TranscriptReaderOptions {
    * @default {MAX_LINE_BYTES}
    */
   maxLineBytes?: number;
+  /**
+   * A state saved by {@linkcode TranscriptReader.saveState} for the same path (in this
+   * process or an earlier one, e.g. parsed back from JSON), to go on from. It is checked: a
+   * state of another version or `maxLineBytes`, or that is malformed, is ignored and the file
+   * is read from the start; one that no longer matches the file (another identity, shorter,
+   * other fingerprinted bytes) is dropped at the first refresh, which reads from the start.
+   * A state never changes the facts of a file it matches.
+   *
+   * @default {undefined}
+   */
+  state?: unknown;
 }
 
 /** Options for {@linkcode TranscriptReader.refresh}. */
@@ -102,8 +177,10 @@ export interface RefreshResult {
  * as U+FFFD; a duplicated member takes its last value.
  *
  * Reading is incremental and by complete lines: a final line without its newline waits for
- * it. A file shorter than what was read, or replaced by another (a new `dev`/`ino`, or new
- * first bytes), is read again from the start. Nothing is opened until the first refresh, and
+ * it. A file shorter than what was read, replaced by another (a new `dev`/`ino`, or new
+ * first bytes), or rewritten (other bytes just before where the last refresh stopped) is read
+ * again from the start. {@linkcode TranscriptReader.saveState} and the `state` option carry
+ * that position to another reader, e.g. in the next process. Nothing is opened until the first refresh, and
  * no file handle is held between refreshes. One reader is meant for one caller; concurrent
  * refreshes are run one after another.
  *
@@ -123,6 +200,7 @@ export interface RefreshResult {
  *   model: "claude-opus-5[1m]",
  *   contextUsedTokens: 0,
  *   hasContext: false,
+ *   compactedSinceUsage: false,
  * });
  *
  * const turn = {
@@ -138,6 +216,7 @@ export interface RefreshResult {
  *   model: "claude-opus-5[1m]",
  *   contextUsedTokens: 90_005,
  *   hasContext: true,
+ *   compactedSinceUsage: false,
  * });
  * await Deno.remove(path);
  * ```
@@ -151,7 +230,7 @@ export interface RefreshResult {
  * const reader = new TranscriptReader(`${dir}/session.jsonl`);
  * const { facts, error } = await reader.refresh();
  * assert.equal(error?.code, "missing");
- * assert.deepEqual(facts, { model: "", contextUsedTokens: 0, hasContext: false });
+ * assert.deepEqual(facts, { model: "", contextUsedTokens: 0, hasContext: false, compactedSinceUsage: false });
  * assert.ok(!error.message.includes(dir));
  *
  * const directory = await new TranscriptReader(dir).refresh();
@@ -163,10 +242,13 @@ export class TranscriptReader {
   readonly #path: string;
   readonly #state = new FactsState();
   readonly #scanner: LineScanner;
+  readonly #maxLineBytes: number;
   /** The file identity seen last (`undefined` before the first open). */
   #identity: string | null | undefined = undefined;
-  /** The first bytes of the file, as examined so far. */
-  #head: Uint8Array = new Uint8Array(0);
+  /** The fingerprint of the first bytes of the file, as examined so far. */
+  #head: Window = { end: 0, length: 0, hash: EMPTY_HASH };
+  /** The fingerprint of the bytes before a recent offset. */
+  #tail: Window = { end: 0, length: 0, hash: EMPTY_HASH };
   #queue: Promise<unknown> = Promise.resolve();
 
   /**
@@ -175,7 +257,8 @@ export class TranscriptReader {
    *
    * @param path The transcript's path (symlinks are followed).
    * @param options Options; see {@linkcode TranscriptReaderOptions}.
-   * @throws {RangeError} When `maxLineBytes` is not a positive integer.
+   * @throws {RangeError} When `maxLineBytes` is not a positive integer. (A `state` that
+   * cannot be used is ignored, never thrown.)
    */
   constructor(path: string, options: TranscriptReaderOptions = {}) {
     const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
@@ -185,8 +268,71 @@ export class TranscriptReader {
       );
     }
     this.#path = path;
-    const hidden = (options as { [READ_BUFFER_BYTES_OPTION]?: number })[READ_BUFFER_BYTES_OPTION];
-    this.#scanner = new LineScanner(maxLineBytes, hidden ?? READ_BUFFER_BYTES);
+    this.#maxLineBytes = maxLineBytes;
+    const hidden = options as {
+      [READ_BUFFER_BYTES_OPTION]?: number;
+      [LATIN1_SCAN_BYTES_OPTION]?: number;
+    };
+    this.#scanner = new LineScanner(
+      maxLineBytes,
+      hidden[READ_BUFFER_BYTES_OPTION] ?? READ_BUFFER_BYTES,
+      hidden[LATIN1_SCAN_BYTES_OPTION] ?? LATIN1_SCAN_BYTES,
+    );
+    if (options.state !== undefined) this.#restore(options.state);
+  }
+
+  /**
+   * The reader's position and what it remembers, as plain JSON data to store (e.g. with
+   * `JSON.stringify`) and hand to a later reader of the same path through
+   * {@linkcode TranscriptReaderOptions.state}. Call it once a refresh has settled.
+   *
+   * @example Go on in another process from where this one stopped
+   * ```ts
+   * import { TranscriptReader } from "@brigade/transcript/reader";
+   * import assert from "node:assert/strict";
+   *
+   * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+   * const turn = (input: number): string =>
+   *   JSON.stringify({ type: "assistant", message: { model: "m", usage: { input_tokens: input } } }) +
+   *   "\n";
+   * await Deno.writeTextFile(path, turn(100));
+   * const first = new TranscriptReader(path);
+   * await first.refresh();
+   * const saved = JSON.stringify(first.saveState());
+   *
+   * await Deno.writeTextFile(path, turn(250), { append: true });
+   * const next = new TranscriptReader(path, { state: JSON.parse(saved) });
+   * assert.equal((await next.refresh()).facts.contextUsedTokens, 250); // read only the new line
+   * await Deno.remove(path);
+   * ```
+   *
+   * @returns The state, a new object.
+   */
+  saveState(): TranscriptReaderState {
+    const scanner = this.#scanner;
+    return {
+      version: READER_STATE_VERSION,
+      maxLineBytes: this.#maxLineBytes,
+      offset: scanner.offset,
+      pending: scanner.pending,
+      identity: this.#identity ?? null,
+      headLength: this.#head.length,
+      headHash: this.#head.hash,
+      tailEnd: this.#tail.end,
+      tailLength: this.#tail.length,
+      tailHash: this.#tail.hash,
+      facts: this.#state.save(),
+    };
+  }
+
+  /** Takes over a saved state if it is one this reader could have saved; else ignores it. */
+  #restore(value: unknown): void {
+    if (!isReaderState(value, this.#maxLineBytes)) return;
+    this.#scanner.restore(value.offset, value.pending);
+    this.#identity = value.identity;
+    this.#head = { end: value.headLength, length: value.headLength, hash: value.headHash };
+    this.#tail = { end: value.tailEnd, length: value.tailLength, hash: value.tailHash };
+    this.#state.restore(value.facts);
   }
 
   /**
@@ -211,7 +357,7 @@ export class TranscriptReader {
       file = await openTranscript(this.#path);
       await this.#startOverIfReplaced(file);
       await this.#scanner.scan(file, file.size, this.#state, signal);
-      await this.#updateHead(file);
+      await this.#updateFingerprints(file);
       return { facts: this.#state.facts() };
     } catch (error) {
       const failure = error instanceof TranscriptError ? error : new TranscriptError("unreadable");
@@ -221,45 +367,83 @@ export class TranscriptReader {
     }
   }
 
-  /** Starts over when the file is not the one read so far: another identity, shorter, new head. */
+  /**
+   * Starts over when the file is not the one read so far: another identity, shorter than
+   * the offset, other first bytes, or other bytes just before a recent offset (truncated and
+   * written again past where the last refresh stopped, with the same head). Costs two small
+   * reads, whatever the file's size.
+   */
   async #startOverIfReplaced(file: OpenTranscript): Promise<void> {
     const scanner = this.#scanner;
     let replaced = this.#identity !== undefined && file.identity !== this.#identity;
     this.#identity = file.identity;
     if (!replaced && file.size < scanner.offset) replaced = true;
-    if (!replaced && this.#head.length > 0) {
-      const head = await readHead(file, this.#head.length);
-      replaced = !equalBytes(head, this.#head);
+    if (!replaced) replaced = !(await matches(file, this.#head));
+    if (!replaced && this.#tail.end > this.#head.length) {
+      replaced = !(await matches(file, this.#tail));
     }
     if (replaced) {
       this.#state.reset();
       scanner.reset();
-      this.#head = new Uint8Array(0);
+      this.#head = { end: 0, length: 0, hash: EMPTY_HASH };
+      this.#tail = { end: 0, length: 0, hash: EMPTY_HASH };
     } else if (file.size < scanner.examined) {
       scanner.forgetPending();
     }
   }
 
-  /** Keeps the first bytes examined, up to {@linkcode HEAD_BYTES}, as the file's fingerprint. */
-  async #updateHead(file: OpenTranscript): Promise<void> {
-    const want = Math.min(HEAD_BYTES, this.#scanner.examined);
-    if (this.#head.length < want) this.#head = await readHead(file, want);
+  /**
+   * Fingerprints the first bytes examined (up to {@linkcode HEAD_BYTES}) and the bytes
+   * before the offset (up to {@linkcode TAIL_BYTES}) for the next refresh to check.
+   */
+  async #updateFingerprints(file: OpenTranscript): Promise<void> {
+    const headLength = Math.min(HEAD_BYTES, this.#scanner.examined);
+    if (this.#head.length < headLength) this.#head = await windowOf(file, headLength, headLength);
+    const offset = this.#scanner.offset;
+    if (this.#tail.end !== offset) {
+      this.#tail = await windowOf(file, offset, Math.min(TAIL_BYTES, offset));
+    }
   }
 }
 
-async function readHead(file: OpenTranscript, length: number): Promise<Uint8Array> {
-  const head = new Uint8Array(length);
+/** Reads `length` bytes of `file` from `position`; fewer at its end. */
+async function readAt(file: OpenTranscript, position: number, length: number): Promise<Uint8Array> {
+  const bytes = new Uint8Array(length);
   let filled = 0;
   while (filled < length) {
-    const read = await file.readAt(head.subarray(filled), filled);
-    if (read === 0) return head.subarray(0, filled);
+    const read = await file.readAt(bytes.subarray(filled), position + filled);
+    if (read === 0) return bytes.subarray(0, filled);
     filled += read;
   }
-  return head;
+  return bytes;
 }
 
-function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+async function windowOf(file: OpenTranscript, end: number, length: number): Promise<Window> {
+  const bytes = await readAt(file, end - length, length);
+  return { end, length: bytes.length, hash: fingerprint(bytes) };
+}
+
+/** Whether the bytes of `window` are still in `file`. */
+async function matches(file: OpenTranscript, window: Window): Promise<boolean> {
+  if (window.length === 0) return true;
+  const bytes = await readAt(file, window.end - window.length, window.length);
+  return bytes.length === window.length && fingerprint(bytes) === window.hash;
+}
+
+function isSafeCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
+}
+
+/** Whether `value` is a state a reader with `maxLineBytes` could have saved. */
+function isReaderState(value: unknown, maxLineBytes: number): value is TranscriptReaderState {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  const state = value as Record<string, unknown>;
+  const { offset, pending, headLength, tailEnd, tailLength } = state;
+  return state.version === READER_STATE_VERSION && state.maxLineBytes === maxLineBytes &&
+    isSafeCount(offset) && isSafeCount(pending) &&
+    (state.identity === null || typeof state.identity === "string") &&
+    isSafeCount(headLength) && headLength <= HEAD_BYTES && isFingerprint(state.headHash) &&
+    isSafeCount(tailEnd) && tailEnd <= offset &&
+    isSafeCount(tailLength) && tailLength <= TAIL_BYTES && tailLength <= tailEnd &&
+    isFingerprint(state.tailHash) && isSavedFacts(state.facts);
 }

@@ -61,6 +61,7 @@ Deno.test("deno task facts prints the facts of a transcript", async (t) => {
       model: "claude-opus-5[1m]",
       contextUsedTokens: 30_179,
       hasContext: true,
+      compactedSinceUsage: false,
     });
   });
   await t.step("a path", async () => {
@@ -74,6 +75,7 @@ Deno.test("deno task facts prints the facts of a transcript", async (t) => {
       model: "gpt-5.3-codex",
       contextUsedTokens: 0,
       hasContext: true,
+      compactedSinceUsage: false,
     });
   });
   await t.step("control characters in a model id are stripped", async () => {
@@ -233,12 +235,36 @@ Deno.test("facts format helpers", async (t) => {
     assert.equal(windowOf("global.anthropic.claude-sonnet-4-6[1M]"), 1_000_000);
     assert.equal(windowOf("claude-opus-5", ""), 200_000);
   });
+  await t.step("after a compaction: no stale percentage", () => {
+    const compacted = {
+      model: "claude-opus-5[1m]",
+      contextUsedTokens: 955_068,
+      hasContext: true,
+      compactedSinceUsage: true,
+    };
+    assert.equal(
+      statusLine(compacted, ""),
+      "claude-opus-5[1m] · context compacted (was 955.1k)",
+    );
+    assert.equal(
+      humanLine(compacted),
+      "claude-opus-5[1m] · 955,068 context tokens (before a compaction)",
+    );
+    const none = { ...compacted, contextUsedTokens: 0, hasContext: false };
+    assert.equal(statusLine(none, ""), "claude-opus-5[1m] · context compacted");
+    assert.equal(humanLine(none), "claude-opus-5[1m] · context compacted");
+  });
   await t.step("humanLine() and statusLine() without facts", () => {
-    const none = { model: "", contextUsedTokens: 0, hasContext: false };
+    const none = { model: "", contextUsedTokens: 0, hasContext: false, compactedSinceUsage: false };
     assert.equal(humanLine(none), "unknown model · no context reading yet");
     assert.equal(statusLine(none, ""), "unknown model · no context yet");
     assert.equal(
-      statusLine({ model: "m", contextUsedTokens: 150_000, hasContext: true }, "m[1m]"),
+      statusLine({
+        model: "m",
+        contextUsedTokens: 150_000,
+        hasContext: true,
+        compactedSinceUsage: false,
+      }, "m[1m]"),
       "m · 150k tokens (15% of 1M)",
     );
   });

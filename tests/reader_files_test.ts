@@ -14,7 +14,12 @@ import {
 } from "@brigade/transcript/reader";
 import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
 
-const NONE: Facts = { model: "", contextUsedTokens: 0, hasContext: false };
+const NONE: Facts = {
+  model: "",
+  contextUsedTokens: 0,
+  hasContext: false,
+  compactedSinceUsage: false,
+};
 
 function turn(model: string, input: number, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
@@ -33,7 +38,7 @@ function model(id: string): string {
 }
 
 function facts(model: string, context: number): Facts {
-  return { model, contextUsedTokens: context, hasContext: true };
+  return { model, contextUsedTokens: context, hasContext: true, compactedSinceUsage: false };
 }
 
 async function ok(reader: TranscriptReader): Promise<Facts> {
@@ -93,6 +98,7 @@ Deno.test("TranscriptReader reads complete lines only", async (t) => {
         model: "modèle-🚀",
         contextUsedTokens: 0,
         hasContext: true,
+        compactedSinceUsage: false,
       });
     });
   });
@@ -183,6 +189,33 @@ Deno.test("TranscriptReader starts over on truncation and replacement", async (t
       assert.ok(after.size >= before.size);
       assert.deepEqual(await ok(reader), facts("claude-sonnet-5", 1003));
     });
+    await t.step(
+      "a file truncated and regrown past the offset with the same first KiB is read again",
+      async () => {
+        // The first KiB (a long first record) is the same before and after, and the new file
+        // is longer than the old offset, at the same inode: only the bytes before the old
+        // offset tell the rewrite.
+        const head = JSON.stringify({ type: "user", text: "x".repeat(1_500) }) + "\n";
+        const bare = (input: number): string =>
+          JSON.stringify({
+            type: "assistant",
+            message: { model: "m", usage: { input_tokens: input } },
+          }) +
+          "\n";
+        await Deno.writeTextFile(path, head + bare(100));
+        const reader = new TranscriptReader(path);
+        assert.equal((await ok(reader)).contextUsedTokens, 100);
+        const before = await Deno.stat(path);
+        await Deno.truncate(path, 0);
+        // What now follows the old offset holds no usage: only a rewrite check finds 7777.
+        const user = JSON.stringify({ type: "user", text: "y".repeat(200) }) + "\n";
+        await Deno.writeTextFile(path, head + bare(7777) + user, { append: true });
+        const after = await Deno.stat(path);
+        assert.equal(after.ino, before.ino);
+        assert.ok(after.size > before.size);
+        assert.equal((await ok(reader)).contextUsedTokens, 7777);
+      },
+    );
     await t.step("a file that vanished keeps its last facts, and a new one is read", async () => {
       await Deno.writeTextFile(path, turn("claude-opus-4-6", 5));
       const reader = new TranscriptReader(path);

@@ -13,6 +13,7 @@ export interface NaiveFacts {
   model: string;
   contextUsedTokens: number;
   hasContext: boolean;
+  compactedSinceUsage: boolean;
 }
 
 function plainObject(value: unknown): Record<string, unknown> | undefined {
@@ -49,6 +50,7 @@ export function naiveFacts(bytes: Uint8Array, maxLineBytes: number = 64 << 20): 
   let bare: string | undefined;
   let context = 0;
   let hasContext = false;
+  let compacted = false;
   const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let start = 0;
   for (let end = bytes.indexOf(10); end !== -1; start = end + 1, end = bytes.indexOf(10, start)) {
@@ -65,6 +67,12 @@ export function naiveFacts(bytes: Uint8Array, maxLineBytes: number = 64 << 20): 
     if (record === undefined) continue;
     const side = record.isSidechain;
     if (side !== undefined && side !== null && side !== false) continue; // true or a wrong type
+    if (record.type === "system") {
+      if (record.subtype === "compact_boundary" || record.subtype === "microcompact_boundary") {
+        compacted = true;
+      }
+      continue;
+    }
     if (record.type === "attachment") {
       const inner = plainObject(record.attachment);
       if (inner?.type !== "model") continue;
@@ -108,6 +116,7 @@ export function naiveFacts(bytes: Uint8Array, maxLineBytes: number = 64 << 20): 
     if (sum !== undefined) {
       context = sum === 0 ? 0 : sum;
       hasContext = true;
+      compacted = false;
     }
   }
   let model = "";
@@ -116,5 +125,5 @@ export function naiveFacts(bytes: Uint8Array, maxLineBytes: number = 64 << 20): 
   } else if (bare !== undefined) {
     model = bare;
   }
-  return { model, contextUsedTokens: context, hasContext };
+  return { model, contextUsedTokens: context, hasContext, compactedSinceUsage: compacted };
 }

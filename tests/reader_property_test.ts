@@ -8,7 +8,11 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { TranscriptReader } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
+import {
+  LATIN1_SCAN_BYTES,
+  LATIN1_SCAN_BYTES_OPTION,
+  READ_BUFFER_BYTES_OPTION,
+} from "../reader/_scanner.ts";
 import { naiveFacts } from "./reader_naive.ts";
 
 const encoder = new TextEncoder();
@@ -200,14 +204,20 @@ Deno.test("TranscriptReader: incremental reads agree with one-shot and naive rea
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 20 }),
         fc.constantFrom(40, 150, 400, 64 << 20, 64 << 20),
         fc.constantFrom(3, 16, 100, 1 << 20, 1 << 20, 1 << 20),
-        async ({ lines, bom, finalNewline }, fractions, maxLineBytes, bufferBytes) => {
+        fc.constantFrom(0, LATIN1_SCAN_BYTES),
+        async ({ lines, bom, finalNewline }, fractions, maxLineBytes, bufferBytes, latin1Bytes) => {
           const bytes = join(lines, bom, finalNewline);
           const cuts = [...new Set(fractions.map((f) => Math.floor(f * bytes.length)))]
             .sort((a, b) => a - b);
           cuts.push(bytes.length);
           const path = `${dir}/run_${run++}.jsonl`;
           await Deno.writeFile(path, new Uint8Array(0));
-          const options = { maxLineBytes, [READ_BUFFER_BYTES_OPTION]: bufferBytes };
+          const options = {
+            maxLineBytes,
+            [READ_BUFFER_BYTES_OPTION]: bufferBytes,
+            // Both ways of searching: Latin-1 strings (0: every scan) and UTF-8 text.
+            [LATIN1_SCAN_BYTES_OPTION]: latin1Bytes,
+          };
           const reader = new TranscriptReader(path, options);
           let written = 0;
           for (const cut of cuts) {

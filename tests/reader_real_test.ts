@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { type Facts, TranscriptReader } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
+import { LATIN1_SCAN_BYTES_OPTION, READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
 import { naiveFacts } from "./reader_naive.ts";
 import { makeRandom as random } from "./_random.ts";
 
@@ -20,27 +20,32 @@ const EXPECTED: Record<string, Facts> = {
     model: "claude-sonnet-4-5-20250929",
     contextUsedTokens: 60_206,
     hasContext: true,
+    compactedSinceUsage: false,
   },
   "entireio-cli_5a_c45bc32212_0_full.jsonl": {
     model: "claude-sonnet-4-5-20250929",
     contextUsedTokens: 71_519,
     hasContext: true,
+    compactedSinceUsage: false,
   },
   "entireio-cli_73_7e6e3ea2ad_0_full.jsonl": {
     model: "claude-opus-4-5-20251101",
     contextUsedTokens: 136_736,
     hasContext: true,
+    compactedSinceUsage: false,
   },
   "entireio-cli_05_a188c59540_0_full.jsonl": {
     model: "claude-opus-4-6",
     contextUsedTokens: 52_710,
     hasContext: true,
+    compactedSinceUsage: false,
   },
   // A routed non-Anthropic model whose usage is all zero: a valid reading of 0.
   "jfmoe-rnltv_be_4f6c2e7a4c_0_full.jsonl": {
     model: "gpt-5.3-codex",
     contextUsedTokens: 0,
     hasContext: true,
+    compactedSinceUsage: false,
   },
 };
 
@@ -84,13 +89,22 @@ Deno.test("TranscriptReader reads the five real transcripts", async (t) => {
           expected,
           "with a read buffer smaller than many lines",
         );
+        assert.deepEqual(
+          await read(source.pathname, { [LATIN1_SCAN_BYTES_OPTION]: 0 }),
+          expected,
+          "searching Latin-1 strings",
+        );
       });
       await t.step(`${name}: random appends agree with a one-shot read`, async () => {
         const next = random(name.length * 7919 + bytes.length);
         const path = `${dir}/${name}`;
         await Deno.writeFile(path, new Uint8Array(0));
         const reader = new TranscriptReader(path);
-        const small = new TranscriptReader(path, { [READ_BUFFER_BYTES_OPTION]: 1000 } as object);
+        // A small read buffer, and Latin-1 strings searched (the large-read way) at every scan.
+        const small = new TranscriptReader(path, {
+          [READ_BUFFER_BYTES_OPTION]: 1000,
+          [LATIN1_SCAN_BYTES_OPTION]: 0,
+        } as object);
         let written = 0;
         for (const cut of cuts(bytes, next)) {
           await Deno.writeFile(path, bytes.subarray(written, cut), { append: true });
@@ -117,7 +131,12 @@ Deno.test("TranscriptReader reads the five real transcripts", async (t) => {
       const path = `${dir}/73_head.jsonl`;
       await Deno.writeFile(path, bytes.subarray(0, end + 1));
       const reader = new TranscriptReader(path);
-      const none = { model: "", contextUsedTokens: 0, hasContext: false };
+      const none = {
+        model: "",
+        contextUsedTokens: 0,
+        hasContext: false,
+        compactedSinceUsage: false,
+      };
       assert.deepEqual((await reader.refresh()).facts, none);
       assert.deepEqual(naiveFacts(bytes.subarray(0, end + 1)), none);
       // Up to the first real assistant record after it.

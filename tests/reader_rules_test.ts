@@ -46,7 +46,7 @@ function attachment(
 const USER = { type: "user", message: { role: "user", content: "hello" } };
 
 function facts(model: string, contextUsedTokens = 0, hasContext = contextUsedTokens > 0): Facts {
-  return { model, contextUsedTokens, hasContext };
+  return { model, contextUsedTokens, hasContext, compactedSinceUsage: false };
 }
 
 function bytesOf(lines: Line[], finalNewline = true): Uint8Array {

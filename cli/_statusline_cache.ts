@@ -1,0 +1,150 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The status line's per-user cache of reader states, so that each call reads only what was
+ * appended to the transcript since the last one.
+ *
+ * One small JSON file per transcript, named by a hash of the transcript's path, in
+ * `$XDG_CACHE_HOME/brigade-transcript/statusline/` (else the platform's cache folder:
+ * `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows). A file holds
+ * a {@linkcode TranscriptReaderState}: offsets, fingerprints (hashes) and the facts, never
+ * other transcript text, and not the path. Files are written with mode 0600 in a folder of
+ * mode 0700, atomically (a temporary file renamed over the old one).
+ *
+ * Everything here is best effort: a cache that is refused (no permission for the variables
+ * or the folder), missing, unreadable, corrupt or stale is ignored, and the reader, which
+ * checks a state against the file before trusting it, reads the transcript from the start.
+ * No error here ever reaches the status line. Permissions are queried, never requested, so
+ * that a status line never prompts.
+ *
+ * @module
+ */
+
+import type { TranscriptReaderState } from "../reader/mod.ts";
+import { fingerprint } from "../reader/_fingerprint.ts";
+
+/** The folder under the cache home. */
+const FOLDER = ["brigade-transcript", "statusline"];
+/** The largest cache file read: a state is a few hundred bytes. */
+const MAX_CACHE_BYTES = 64 * 1024;
+
+/** The environment variables the cache reads, in the order they are tried. */
+export const CACHE_ENV_VARIABLES: readonly string[] = Deno.build.os === "windows"
+  ? ["LOCALAPPDATA"]
+  : ["XDG_CACHE_HOME", "HOME"];
+
+function env(name: string): string | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") {
+      return undefined;
+    }
+    const value = Deno.env.get(name);
+    return value === undefined || value === "" ? undefined : value;
+  } catch {
+    return undefined;
+  }
+}
+
+function isAbsolute(path: string): boolean {
+  return Deno.build.os === "windows" ? /^[a-zA-Z]:[\\/]|^\\\\/.test(path) : path.startsWith("/");
+}
+
+/** The cache folder, or `undefined` when the environment does not give one. */
+export function cacheDir(): string | undefined {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  let home: string | undefined;
+  if (Deno.build.os === "windows") {
+    home = env("LOCALAPPDATA");
+  } else {
+    const xdg = env("XDG_CACHE_HOME");
+    if (xdg !== undefined && isAbsolute(xdg)) {
+      home = xdg;
+    } else {
+      const user = env("HOME");
+      if (user !== undefined && isAbsolute(user)) {
+        home = Deno.build.os === "darwin" ? `${user}/Library/Caches` : `${user}/.cache`;
+      }
+    }
+  }
+  if (home === undefined || !isAbsolute(home)) return undefined;
+  return [home.replace(/[\\/]+$/, ""), ...FOLDER].join(sep);
+}
+
+/**
+ * The cache file of a transcript, named by a hash of its path so that the path is not
+ * stored. The reader's 64-bit fingerprint is enough: two paths that collide would only offer
+ * each other a state that the reader's checks then drop (a full read, never a wrong line).
+ */
+function cacheFile(dir: string, transcriptPath: string): string {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  return `${dir}${sep}${fingerprint(new TextEncoder().encode(transcriptPath))}.json`;
+}
+
+/** A transcript's cache entry: where it lives and what it held when loaded. */
+export interface CacheEntry {
+  /** The cache file, or `undefined` when there is no cache. */
+  file: string | undefined;
+  /** The folder that holds it. */
+  dir: string | undefined;
+  /** The state read from it (unchecked: the reader checks it), `undefined` when none. */
+  state: unknown;
+  /** The file's text when loaded, to skip a write that would change nothing. */
+  text: string | undefined;
+}
+
+/**
+ * Loads the cached state of `transcriptPath`; never throws. Synchronous on purpose, as is
+ * {@linkcode saveState}: a status-line process has nothing else to do meanwhile, and an
+ * asynchronous file operation costs a round trip through Deno's thread pool each.
+ */
+export function loadState(transcriptPath: string): CacheEntry {
+  const dir = cacheDir();
+  if (dir === undefined) return { file: undefined, dir, state: undefined, text: undefined };
+  let file: string | undefined;
+  try {
+    file = cacheFile(dir, transcriptPath);
+    if (Deno.permissions.querySync({ name: "read", path: file }).state !== "granted") {
+      return { file: undefined, dir, state: undefined, text: undefined };
+    }
+    // A regular file only (a FIFO would block the read). The folder is the user's own
+    // (0700), so only the user could swap a FIFO in between the lstat and the read.
+    const info = Deno.lstatSync(file);
+    if (!info.isFile || info.size > MAX_CACHE_BYTES) {
+      return { file, dir, state: undefined, text: undefined };
+    }
+    const bytes = Deno.readFileSync(file);
+    const text = new TextDecoder().decode(bytes);
+    return { file, dir, state: JSON.parse(text), text };
+  } catch {
+    return { file, dir, state: undefined, text: undefined };
+  }
+}
+
+/** Saves `state` as the cache entry's new content, atomically; never throws. */
+export function saveState(entry: CacheEntry, state: TranscriptReaderState): void {
+  const { file, dir } = entry;
+  if (file === undefined || dir === undefined) return;
+  const text = JSON.stringify(state);
+  if (text === entry.text) return;
+  let temp: string | undefined;
+  try {
+    if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
+    Deno.renameSync(temp, file);
+    temp = undefined;
+  } catch {
+    // A cache that cannot be written only costs the next call a longer read.
+  } finally {
+    if (temp !== undefined) removeQuietly(temp);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch {
+    // Nothing more to do: a stray temporary file is only a few hundred bytes.
+  }
+}

@@ -1,0 +1,112 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// The README's Node example of the reader, bundled with `deno bundle --platform=node` and run
+// by the machine's `node` (v20 has no type stripping): the reader must read files where
+// `Deno` does not exist. Skipped, with the reason printed, when `node` is missing, except
+// under CI=true, where a missing `node` fails.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const README = fileURLToPath(new URL("../README.md", import.meta.url));
+const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+const HEADING = "On Node and Bun the reader is the same";
+
+/** The first TypeScript block after the paragraph that starts with {@linkcode HEADING}. */
+async function nodeExample(): Promise<string> {
+  const readme = await Deno.readTextFile(README);
+  const at = readme.indexOf(HEADING);
+  assert.notEqual(at, -1, "the README has the Node example");
+  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  assert.ok(match !== null, "a ts block follows");
+  return match[1]!;
+}
+
+async function nodeVersion(): Promise<string | undefined> {
+  try {
+    const { success, stdout } = await new Deno.Command("node", {
+      args: ["--version"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    return success ? new TextDecoder().decode(stdout).trim() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Bundles `source` for Node and runs it there with `args`; returns its exit code and output. */
+async function onNode(
+  dir: string,
+  source: string,
+  args: string[] = [],
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const name = `${dir}/script_${crypto.randomUUID().slice(0, 8)}`;
+  await Deno.writeTextFile(`${name}.ts`, source);
+  const bundle = await new Deno.Command(Deno.execPath(), {
+    args: ["bundle", "--platform=node", "--config", CONFIG, "-o", `${name}.mjs`, `${name}.ts`],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.ok(bundle.success, new TextDecoder().decode(bundle.stderr));
+  const child = new Deno.Command("node", {
+    args: [`${name}.mjs`, ...args],
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  // A blocked open would hang the script: it gets 30 s, then it is killed and fails.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  const run = await child.output();
+  clearTimeout(timer);
+  const decoder = new TextDecoder();
+  return { code: run.code, stdout: decoder.decode(run.stdout), stderr: decoder.decode(run.stderr) };
+}
+
+/** `node`'s version, or `undefined` (the test is then skipped, except under CI=true). */
+async function nodeOrSkip(): Promise<string | undefined> {
+  const version = await nodeVersion();
+  if (version === undefined) {
+    assert.notEqual(Deno.env.get("CI"), "true", "node is required under CI=true");
+    console.log("skipped: no `node` on PATH (set CI=true to make this a failure)");
+  }
+  return version;
+}
+
+Deno.test("the README's reader example runs on Node", async () => {
+  const version = await nodeOrSkip();
+  if (version === undefined) return;
+  const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
+  try {
+    const run = await onNode(dir, await nodeExample());
+    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
+    assert.equal(run.stderr, "");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "on Node, a FIFO is refused without blocking and a missing file is missing",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  const version = await nodeOrSkip();
+  if (version === undefined) return;
+  const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
+  try {
+    const fifo = `${dir}/fifo.jsonl`;
+    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    const source = `import { TranscriptReader } from "@brigade/transcript/reader";
+const codes = [];
+for (const path of process.argv.slice(2)) {
+  codes.push((await new TranscriptReader(path).refresh()).error?.code ?? "none");
+}
+console.log(codes.join(" "));
+`;
+    const run = await onNode(dir, source, [fifo, `${dir}/missing.jsonl`, dir]);
+    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
+    assert.equal(run.stdout, "not_regular missing not_regular\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

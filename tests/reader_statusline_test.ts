@@ -1,0 +1,193 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// `deno task facts --statusline` as Claude Code runs it, from another directory, with
+// XDG_CACHE_HOME set to a temporary folder: the per-user cache of the reader's position, and
+// the answer it must never change (corrupt, unwritable, stale caches; a FIFO in its place).
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+
+const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
+const REAL = fileURLToPath(
+  new URL("../fixtures/claude_code/real/entireio-cli_76_62d755ef9f_2_full.jsonl", import.meta.url),
+);
+
+/** Deno's own cache, kept where it is while XDG_CACHE_HOME moves (it defaults under it). */
+const DENO_DIR = await (async (): Promise<string> => {
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
+})();
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function statusline(cacheHome: string, cwd: string, transcript: string): Promise<Run> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "--config", CONFIG, "facts", "--statusline"],
+    cwd,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { XDG_CACHE_HOME: cacheHome, DENO_DIR, NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(JSON.stringify({
+    session_id: "s",
+    transcript_path: transcript,
+    model: { id: "claude-opus-5" },
+  })));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  const decoder = new TextDecoder();
+  return { code, stdout: decoder.decode(stdout), stderr: decoder.decode(stderr) };
+}
+
+function turn(input: number): string {
+  return JSON.stringify({
+    type: "assistant",
+    message: { model: "claude-opus-5", usage: { input_tokens: input } },
+  }) + "\n";
+}
+
+function said(run: Run, line: string): void {
+  assert.equal(run.stderr, "", "nothing on stderr");
+  assert.equal(run.code, 0);
+  assert.equal(run.stdout, line + "\n");
+}
+
+async function withDirs(
+  fn: (dirs: { cache: string; cwd: string; transcript: string; base: string }) => Promise<void>,
+): Promise<void> {
+  const base = await Deno.makeTempDir({ prefix: "statusline_test_" });
+  try {
+    const dirs = {
+      base,
+      cache: `${base}/cache`,
+      cwd: `${base}/elsewhere`,
+      transcript: `${base}/project/session.jsonl`,
+    };
+    await Deno.mkdir(dirs.cwd);
+    await Deno.mkdir(`${base}/project`);
+    await fn(dirs);
+  } finally {
+    await Deno.chmod(base, 0o700).catch(() => {});
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+async function cacheFiles(cache: string): Promise<string[]> {
+  const dir = `${cache}/brigade-transcript/statusline`;
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) names.push(`${dir}/${entry.name}`);
+  return names;
+}
+
+Deno.test("deno task facts --statusline keeps the reader's position in a per-user cache", async (t) => {
+  await withDirs(async ({ cache, cwd, transcript }) => {
+    const secret = "TRANSCRIPT-TEXT-NEVER-CACHED";
+    await Deno.writeTextFile(
+      transcript,
+      JSON.stringify({ type: "user", message: { content: secret } }) + "\n" + turn(10_000),
+    );
+    await t.step("the first call reads the file and writes the cache", async () => {
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+      const [file, ...more] = await cacheFiles(cache);
+      assert.equal(more.length, 0, "one file per transcript");
+      const text = await Deno.readTextFile(file!);
+      assert.ok(!text.includes(secret), "no transcript text in the cache");
+      assert.ok(!text.includes(transcript), "nor its path");
+      if (Deno.build.os !== "windows") {
+        assert.equal((await Deno.stat(file!)).mode! & 0o777, 0o600);
+        assert.equal((await Deno.stat(`${cache}/brigade-transcript`)).mode! & 0o777, 0o700);
+      }
+    });
+    await t.step("a second call after an append gives the new facts", async () => {
+      await Deno.writeTextFile(transcript, turn(50_000), { append: true });
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 50k tokens (25% of 200k)");
+    });
+    await t.step("the cache is what the next call goes on from", async () => {
+      // A cached state that matches the file is trusted: shown unchanged when nothing was
+      // appended, so the call read nothing before its offset.
+      const [file] = await cacheFiles(cache);
+      const state = JSON.parse(await Deno.readTextFile(file!));
+      state.facts.contextUsedTokens = 123_000;
+      await Deno.writeTextFile(file!, JSON.stringify(state));
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 123k tokens (62% of 200k)");
+      await Deno.writeTextFile(transcript, turn(60_000), { append: true });
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 60k tokens (30% of 200k)");
+    });
+  });
+});
+
+Deno.test("a cache that cannot be used never changes the status line", async (t) => {
+  await withDirs(async ({ cache, cwd, transcript, base }) => {
+    await Deno.writeTextFile(transcript, turn(10_000) + turn(20_000));
+    const expected = "claude-opus-5 · 20k tokens (10% of 200k)";
+    said(await statusline(cache, cwd, transcript), expected);
+    const [file] = await cacheFiles(cache);
+    await t.step("a corrupt cache file is ignored, then rewritten", async () => {
+      for (const corrupt of ["{not json", "", '{"version":99}', "null", "x".repeat(200_000)]) {
+        await Deno.writeTextFile(file!, corrupt);
+        said(await statusline(cache, cwd, transcript), expected);
+        assert.equal(JSON.parse(await Deno.readTextFile(file!)).version, 1);
+      }
+    });
+    await t.step("a state from a replaced file is dropped", async () => {
+      const other = `${base}/other.jsonl`;
+      await Deno.writeTextFile(other, turn(10_000) + turn(30_000));
+      await Deno.rename(other, transcript);
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 30k tokens (15% of 200k)");
+    });
+    await t.step("a state from a file truncated and rewritten in place is dropped", async () => {
+      await Deno.writeTextFile(transcript, turn(10_000) + turn(40_000));
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 40k tokens (20% of 200k)");
+    });
+    await t.step(
+      "a FIFO in place of the cache file neither hangs nor changes the answer",
+      async () => {
+        if (Deno.build.os === "windows") return;
+        await Deno.remove(file!);
+        assert.ok((await new Deno.Command("mkfifo", { args: [file!] }).output()).success);
+        await Deno.writeTextFile(transcript, turn(41_000), { append: true });
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 41k tokens (21% of 200k)");
+        await Deno.remove(file!);
+      },
+    );
+    await t.step("a cache folder that cannot be written", async () => {
+      // A file where the folder should be: no cache at all, for root as well.
+      const blocked = `${base}/blocked`;
+      await Deno.mkdir(blocked);
+      await Deno.writeTextFile(`${blocked}/brigade-transcript`, "not a folder");
+      said(await statusline(blocked, cwd, transcript), "claude-opus-5 · 41k tokens (21% of 200k)");
+      said(await statusline(blocked, cwd, transcript), "claude-opus-5 · 41k tokens (21% of 200k)");
+      // A read-only folder (not enforced for root, which may write anyway).
+      const readOnly = `${base}/read_only`;
+      await Deno.mkdir(readOnly);
+      await Deno.chmod(readOnly, 0o500);
+      said(await statusline(readOnly, cwd, transcript), "claude-opus-5 · 41k tokens (21% of 200k)");
+      await Deno.chmod(readOnly, 0o700);
+    });
+  });
+});
+
+Deno.test("deno task facts --statusline says the context was compacted", async () => {
+  await withDirs(async ({ cache, cwd, transcript }) => {
+    const lines = (await Deno.readTextFile(REAL)).split("\n");
+    const boundary = lines.findIndex((line) => line.includes('"subtype":"compact_boundary"'));
+    // The real records up to and with the compaction, and its summary.
+    await Deno.writeTextFile(transcript, lines.slice(0, boundary + 2).join("\n") + "\n");
+    const run = await statusline(cache, cwd, transcript);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^claude-[^ ]+ · context compacted \(was \d+(\.\d)?k\)\n$/);
+    assert.doesNotMatch(run.stdout, /%/, "no stale percentage");
+    await Deno.writeTextFile(transcript, turn(30_000), { append: true });
+    said(await statusline(cache, cwd, transcript), "claude-opus-5 · 30k tokens (15% of 200k)");
+  });
+});
