@@ -1,18 +1,27 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * `deno task facts`: the model and the context tokens of a Claude Code transcript, once,
- * followed (`--follow`), or as Claude Code's status line (`--statusline`).
+ * The `facts` command: the model and the context tokens of a Claude Code transcript, once,
+ * followed (`--follow`), or as Claude Code's status line (`--statusline`). With no path it reads
+ * a bundled example.
+ *
+ * ```sh
+ * deno run --allow-read jsr:@brigade/transcript/facts ~/.claude/projects/<project>/<session>.jsonl
+ * deno install -g -n transcript-facts --allow-read jsr:@brigade/transcript/facts
+ * transcript-facts --help
+ * ```
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
-import { fileURLToPath } from "node:url";
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
+import { enterCallerDirectory } from "./_cwd.ts";
+import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
+import { VERSION_LINE } from "./_version.ts";
 
-const EXAMPLE = fileURLToPath(new URL("../fixtures/claude_code/example.jsonl", import.meta.url));
+const EXAMPLE = EXAMPLE_INPUT;
 const DEFAULT_INTERVAL_MS = 1_000;
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
@@ -34,6 +43,7 @@ Options:
                       short line: model, context tokens and the percentage of the window
                       (1M when the model id carries [1m], else 200k)
   -h, --help          show this help
+      --version       print the package's name and version
 
 Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 
@@ -46,6 +56,7 @@ interface FactsCommand {
   intervalMs: number;
   statusline: boolean;
   help: boolean;
+  version: boolean;
 }
 
 function parse(args: string[]): FactsCommand {
@@ -61,6 +72,7 @@ function parse(args: string[]): FactsCommand {
         interval: { type: "string" },
         statusline: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -87,6 +99,9 @@ function parse(args: string[]): FactsCommand {
       "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
     );
   }
+  if (follow && positionals.length === 0) {
+    throw new UsageError("Cannot follow the bundled example: pass the PATH of a transcript");
+  }
   return {
     path: positionals[0] ?? EXAMPLE,
     json: values.json ?? false,
@@ -94,6 +109,7 @@ function parse(args: string[]): FactsCommand {
     intervalMs,
     statusline,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }
 
@@ -101,19 +117,22 @@ function parse(args: string[]): FactsCommand {
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
+    enterCallerDirectory();
     command = parse(args);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;
   }
   try {
-    if (command.help) {
-      console.log(HELP);
+    if (command.help || command.version) {
+      console.log(command.help ? HELP : VERSION_LINE);
       return 0;
     }
     if (command.statusline) return await statusline();
     if (command.follow) return await follow(command);
-    const result = await new TranscriptReader(command.path).refresh();
+    const result: RefreshResult = command.path === EXAMPLE
+      ? { facts: exampleFacts() }
+      : await new TranscriptReader(command.path).refresh();
     if (result.error !== undefined) {
       console.error(`facts: ${command.path}: ${result.error.message}`);
       return 1;
