@@ -11,7 +11,6 @@
  */
 
 import { fileURLToPath } from "node:url";
-import { UsageError } from "./_config.ts";
 import { VERSION } from "./_version.ts";
 
 /** Where the API is when `ANTHROPIC_BASE_URL` is not set. */
@@ -66,24 +65,26 @@ export async function rerunCommand(
   return ["deno", "run", ...target, ...args].map(shellQuote).join(" ");
 }
 
+/** The variables `render --session` reads. */
+const VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] as const;
+
 /**
- * Fails with the command to run instead when the API's host may not be reached; never prompts
- * and sends nothing.
- *
- * @throws {UsageError} When the network permission for the API's host is not granted.
+ * What stops `render --session` from reaching the API, with the command to run instead, or
+ * undefined when nothing does. It asks without prompting and sends nothing: the environment it
+ * needs must be readable, and the host of `ANTHROPIC_BASE_URL` (else api.anthropic.com) reachable.
  */
-export async function requireApiAccess(
-  baseUrl: string | undefined,
-  args: readonly string[],
-): Promise<void> {
-  const host = apiHost(baseUrl);
-  if (host === undefined) return;
-  const { state } = await Deno.permissions.query({ name: "net", host });
-  if (state === "granted") return;
-  throw new UsageError(
-    `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +
-      `Allow that host alone by running:\n  ${await rerunCommand(host, args)}`,
-  );
+export async function apiAccessProblem(args: readonly string[]): Promise<string | undefined> {
+  for (const variable of VARIABLES) {
+    if ((await Deno.permissions.query({ name: "env", variable })).state !== "granted") {
+      return `Cannot read ${variable}: this command may not read it. Run, with your gateway's ` +
+        `host if ANTHROPIC_BASE_URL names one:\n  ${await rerunCommand(apiHost(undefined)!, args)}`;
+    }
+  }
+  const host = apiHost(Deno.env.get("ANTHROPIC_BASE_URL"));
+  if (host === undefined) return undefined;
+  if ((await Deno.permissions.query({ name: "net", host })).state === "granted") return undefined;
+  return `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +
+    `Allow that host alone by running:\n  ${await rerunCommand(host, args)}`;
 }
 
 /** Quotes an argument for a POSIX shell, only when it needs it. */

@@ -31,7 +31,7 @@ import { sessionFileName, writeAtomic } from "./_output.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkedInput } from "./_inputs.ts";
-import { requireApiAccess } from "./_net_access.ts";
+import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
 
 const HELP = `Render agent-session logs as text a model reads.
@@ -84,8 +84,10 @@ export async function main(args: string[]): Promise<number> {
       console.log(VERSION_LINE);
       return 0;
     }
-    if (command.session !== undefined) {
-      await requireApiAccess(Deno.env.get("ANTHROPIC_BASE_URL"), args);
+    const problem = command.session === undefined ? undefined : await apiAccessProblem(args);
+    if (problem !== undefined) {
+      console.error(`render: ${problem}`);
+      return 2;
     }
     return await run(command);
   } catch (error) {

@@ -80,26 +80,23 @@ Deno.test("deno task resolves paths against the directory the user ran it in", a
     },
   );
 
-  await t.step("an INIT_CWD already in the environment is not the task's to take", async () => {
-    // deno task keeps an INIT_CWD it inherits; the command must still work when it is right.
-    const cwd = join(ROOT, "fixtures");
-    const result = await task("render", ["single_agent.ndjson"], { cwd, env: { INIT_CWD: cwd } });
-    assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, await grader(SINGLE));
-  });
-
-  await t.step("deno run uses the working directory", async () => {
-    const result = await run("deno", [
-      "run",
-      "--config",
-      join(ROOT, "deno.json"),
-      "--allow-read",
-      join(ROOT, "cli/render.ts"),
-      "single_agent.ndjson",
-    ], { cwd: join(ROOT, "fixtures") });
-    assert.equal(result.code, 0, result.stderr);
-    assert.equal(result.stdout, await grader(SINGLE));
-  });
+  await t.step(
+    "deno run uses the working directory, whatever INIT_CWD and TRANSCRIPT_CWD say",
+    async () => {
+      // Only the task may hand a directory over; an installed command or deno run is where it is,
+      // and never prompts for the variable it may not read.
+      const result = await run("deno", [
+        "run",
+        "--config",
+        join(ROOT, "deno.json"),
+        "--allow-read",
+        join(ROOT, "cli/render.ts"),
+        "single_agent.ndjson",
+      ], { cwd: join(ROOT, "fixtures"), env: { INIT_CWD: ROOT, TRANSCRIPT_CWD: ROOT } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, await grader(SINGLE));
+    },
+  );
 });
 
 Deno.test("--version prints the package version from deno.json", async (t) => {
@@ -130,6 +127,15 @@ Deno.test({
         assert.equal(result.stdout, await grader(SINGLE));
       });
     }
+
+    await t.step("facts refuses a device too, in the reader's words", async () => {
+      const result = await task("facts", ["/dev/zero"], { cwd: ROOT });
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        "facts: /dev/zero: Cannot read transcript: it is not a regular file\n",
+      );
+    });
 
     await t.step("a process substitution, <(cat log), is read as a stream", async () => {
       const result = await run("bash", [
@@ -201,6 +207,28 @@ Deno.test("render --session through a gateway: the permission error prints the c
   } finally {
     await api.shutdown();
   }
+});
+
+Deno.test("render --session without the environment it needs says what to run", async () => {
+  const result = await run("deno", [
+    "run",
+    "--config",
+    join(ROOT, "deno.json"),
+    "--allow-read",
+    join(ROOT, "cli/render.ts"),
+    "--session",
+    "sesn_1",
+  ], { cwd: ROOT, env: { ANTHROPIC_API_KEY: "sk-ant-api03-never-printed-0000000000000" } });
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /^render: Cannot read ANTHROPIC_API_KEY: this command may not read it/,
+  );
+  assert.match(
+    result.stderr,
+    /^ {2}deno run .* --allow-net=api\.anthropic\.com .*--session sesn_1$/m,
+  );
+  assert.ok(!result.stderr.includes("never-printed"));
 });
 
 Deno.test("the rerun command names the JSR entry point when loaded from JSR", async () => {
