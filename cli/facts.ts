@@ -113,7 +113,25 @@ function parse(args: string[]): FactsCommand {
   };
 }
 
-/** Runs the command; returns the exit code. */
+/**
+ * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
+ *
+ * @example Print the facts of a transcript
+ * ```ts
+ * import { main } from "@brigade/transcript/facts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * const turn = { type: "assistant", message: { model: "claude-opus-5", usage: { input_tokens: 7 } } };
+ * await Deno.writeTextFile(path, JSON.stringify(turn) + "\n");
+ * assert.equal(await main([path, "--json"]), 0); // {"model":"claude-opus-5",...}
+ * assert.equal(await main([`${path}.missing`]), 1);
+ * await Deno.remove(path);
+ * ```
+ *
+ * @param args The command-line arguments, as in `Deno.args`.
+ * @returns The exit code: 0 read, 1 the transcript could not be read, 2 usage error.
+ */
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {

@@ -75,7 +75,25 @@ interface Rendered {
   dream?: Dream;
 }
 
-/** Runs the command; returns the exit code. */
+/**
+ * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
+ *
+ * @example Render a log to a folder of dreams
+ * ```ts
+ * import { main } from "@brigade/transcript/render";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const log = `${dir}/log.ndjson`;
+ * await Deno.writeTextFile(log, '{"id":"sevt_1","type":"user.message","content":"Hi"}\n');
+ * assert.equal(await main(["--renderer", "dream", "--out", `${dir}/dreams/`, log]), 0);
+ * assert.ok((await Deno.readTextFile(`${dir}/dreams/log.md`)).includes("Hi"));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param args The command-line arguments, as in `Deno.args`.
+ * @returns The exit code: 0 all rendered, 1 some input failed, 2 usage error.
+ */
 export async function main(args: string[]): Promise<number> {
   try {
     enterCallerDirectory();
