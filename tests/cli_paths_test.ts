@@ -5,6 +5,8 @@
 // a gateway through the command the permission error prints; nothing fetched that is not used.
 
 import assert from "node:assert/strict";
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
 import { join } from "node:path";
 import { fromNdjson, renderGrader } from "../mod.ts";
 import { ROOT, run, task, taskFrom } from "./_command.ts";
@@ -158,11 +160,21 @@ Deno.test({
           join(ROOT, "cli/render.ts"),
           "log.pipe",
         ], { cwd: dir });
-        // Opening a FIFO to write waits for its reader: the command.
-        const pipe = await Deno.open(fifo, { write: true });
-        const writer = pipe.writable.getWriter();
-        await writer.write(await Deno.readFile(SINGLE));
-        await writer.close();
+        let ended = false;
+        rendering.finally(() => ended = true);
+        // A non-blocking open for writing fails until the command has opened the FIFO to read;
+        // retried until then, or until the command ends (so a broken command cannot hang this).
+        let pipe: FileHandle | undefined;
+        while (pipe === undefined && !ended) {
+          pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return undefined;
+          });
+        }
+        if (pipe !== undefined) {
+          await pipe.write(await Deno.readFile(SINGLE)); // 6.7 KB: within a pipe's buffer
+          await pipe.close();
+        }
         const result = await rendering;
         assert.equal(result.code, 0, result.stderr);
         assert.equal(result.stdout, await grader(SINGLE));
