@@ -14,6 +14,7 @@ export interface RenderCommand {
   skipInvalid: boolean;
   format: "auto" | "log" | "claude-code";
   help: boolean;
+  version: boolean;
   inputs: string[];
 }
 
@@ -34,6 +35,7 @@ export function parseRenderArgs(args: string[]): RenderCommand {
         "skip-invalid": { type: "boolean" },
         format: { type: "string" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -60,6 +62,7 @@ export function parseRenderArgs(args: string[]): RenderCommand {
     skipInvalid: values["skip-invalid"] ?? false,
     format,
     help: values.help ?? false,
+    version: values.version ?? false,
     inputs: positionals,
   };
 }

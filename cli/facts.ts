@@ -1,8 +1,15 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * `deno task facts`: the model and the context tokens of a Claude Code transcript, once,
- * followed (`--follow`), or as Claude Code's status line (`--statusline`).
+ * The `facts` command: the model and the context tokens of a Claude Code transcript, once,
+ * followed (`--follow`), or as Claude Code's status line (`--statusline`). With no path it reads
+ * a bundled example.
+ *
+ * ```sh
+ * deno run --allow-read jsr:@brigade/transcript/facts ~/.claude/projects/<project>/<session>.jsonl
+ * deno install -g -n transcript-facts --allow-read jsr:@brigade/transcript/facts
+ * transcript-facts --help
+ * ```
  *
  * @module
  */
@@ -10,9 +17,11 @@
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
 import { loadState, saveState } from "./_statusline_cache.ts";
+import { enterCallerDirectory } from "./_cwd.ts";
+import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
+import { VERSION_LINE } from "./_version.ts";
 
-// A module path, not a URL: `import.meta.dirname` spares the status line `node:url`.
-const EXAMPLE = `${import.meta.dirname}/../fixtures/claude_code/example.jsonl`;
+const EXAMPLE = EXAMPLE_INPUT;
 const DEFAULT_INTERVAL_MS = 1_000;
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
@@ -37,6 +46,7 @@ Options:
                       was compacted since; it keeps the reader's position in a per-user
                       cache ($XDG_CACHE_HOME or ~/.cache, brigade-transcript/statusline)
   -h, --help          show this help
+      --version       print the package's name and version
 
 Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 
@@ -49,6 +59,7 @@ interface FactsCommand {
   intervalMs: number;
   statusline: boolean;
   help: boolean;
+  version: boolean;
 }
 
 const DEFAULTS: FactsCommand = {
@@ -58,6 +69,7 @@ const DEFAULTS: FactsCommand = {
   intervalMs: DEFAULT_INTERVAL_MS,
   statusline: false,
   help: false,
+  version: false,
 };
 
 async function parse(args: string[]): Promise<FactsCommand> {
@@ -79,6 +91,7 @@ async function parse(args: string[]): Promise<FactsCommand> {
         interval: { type: "string" },
         statusline: { type: "boolean" },
         help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
       },
     });
   } catch (error) {
@@ -105,6 +118,9 @@ async function parse(args: string[]): Promise<FactsCommand> {
       "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
     );
   }
+  if (follow && positionals.length === 0) {
+    throw new UsageError("Cannot follow the bundled example: pass the PATH of a transcript");
+  }
   return {
     path: positionals[0] ?? EXAMPLE,
     json: values.json ?? false,
@@ -112,26 +128,48 @@ async function parse(args: string[]): Promise<FactsCommand> {
     intervalMs,
     statusline,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }
 
-/** Runs the command; returns the exit code. */
+/**
+ * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
+ *
+ * @example Print the facts of a transcript
+ * ```ts
+ * import { main } from "@brigade/transcript/facts";
+ * import assert from "node:assert/strict";
+ *
+ * const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+ * const turn = { type: "assistant", message: { model: "claude-opus-5", usage: { input_tokens: 7 } } };
+ * await Deno.writeTextFile(path, JSON.stringify(turn) + "\n");
+ * assert.equal(await main([path, "--json"]), 0); // {"model":"claude-opus-5",...}
+ * assert.equal(await main([`${path}.missing`]), 1);
+ * await Deno.remove(path);
+ * ```
+ *
+ * @param args The command-line arguments, as in `Deno.args`.
+ * @returns The exit code: 0 read, 1 the transcript could not be read, 2 usage error.
+ */
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
+    enterCallerDirectory();
     command = await parse(args);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;
   }
   try {
-    if (command.help) {
-      console.log(HELP);
+    if (command.help || command.version) {
+      console.log(command.help ? HELP : VERSION_LINE);
       return 0;
     }
     if (command.statusline) return await statusline();
     if (command.follow) return await follow(command);
-    const result = await new TranscriptReader(command.path).refresh();
+    const result: RefreshResult = command.path === EXAMPLE
+      ? { facts: exampleFacts() }
+      : await new TranscriptReader(command.path).refresh();
     if (result.error !== undefined) {
       console.error(`facts: ${command.path}: ${result.error.message}`);
       return 1;

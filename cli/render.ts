@@ -1,12 +1,21 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * `deno task render`: renders session logs with a registered renderer.
+ * The `render` command: renders agent-session logs (Managed Agents events as NDJSON, a Claude
+ * Code transcript, or a session read from the Managed Agents API) as text a model reads, with a
+ * registered renderer. With no input it renders a bundled example through the grader.
+ *
+ * ```sh
+ * deno run --allow-read --allow-write jsr:@brigade/transcript/render --renderer dream log.ndjson
+ * deno install -g -n transcript-render --allow-read --allow-write \
+ *   --allow-net=api.anthropic.com --allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL \
+ *   jsr:@brigade/transcript/render
+ * transcript-render --help
+ * ```
  *
  * @module
  */
 
-import { fileURLToPath } from "node:url";
 import { fromClaudeCode } from "../events/from_claude_code.ts";
 import { fromManagedAgents } from "../events/from_managed_agents.ts";
 import { fromNdjson } from "../events/from_ndjson.ts";
@@ -19,8 +28,11 @@ import { INDEX_COLUMNS, indexLine, indexRenderer } from "../renderers/dream_inde
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { loadConfiguredRenderers, UsageError } from "./_config.ts";
 import { sessionFileName, writeAtomic } from "./_output.ts";
-
-const EXAMPLE = new URL("../fixtures/coordinator_all_threads.ndjson", import.meta.url);
+import { enterCallerDirectory } from "./_cwd.ts";
+import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
+import { checkedInput } from "./_inputs.ts";
+import { apiAccessProblem } from "./_net_access.ts";
+import { VERSION_LINE } from "./_version.ts";
 
 const HELP = `Render agent-session logs as text a model reads.
 
@@ -30,7 +42,8 @@ Usage:
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
-Managed Agents event a line; "-" reads standard input. A *.jsonl file is read as a
+Managed Agents event a line; "-" reads standard input, a FIFO (<(zcat log.gz)) is read
+as a stream, a directory or a device is refused. A *.jsonl file is read as a
 Claude Code transcript (~/.claude/projects/.../SESSION.jsonl), one session.
 
 Options:
@@ -38,7 +51,8 @@ Options:
   -o, --out PATH        write to PATH: a file for one session, a folder (existing,
                         or given with a trailing "/") for one file per session
       --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY;
-                        ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com)
+                        ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com;
+                        its host must be allowed: a missing permission prints the command)
       --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
                         thread (the default for files; --session defaults to "session")
   -f, --force           overwrite existing output files
@@ -46,6 +60,7 @@ Options:
       --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
                         transcript); default: claude-code for *.jsonl files, log otherwise
   -h, --help            show this help
+      --version         print the package's name and version
 
 Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error.
 Renderer modules named in the nearest deno.json(c) under "transcript": { "renderers": [...] }
@@ -60,10 +75,39 @@ interface Rendered {
   dream?: Dream;
 }
 
-/** Runs the command; returns the exit code. */
+/**
+ * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
+ *
+ * @example Render a log to a folder of dreams
+ * ```ts
+ * import { main } from "@brigade/transcript/render";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const log = `${dir}/log.ndjson`;
+ * await Deno.writeTextFile(log, '{"id":"sevt_1","type":"user.message","content":"Hi"}\n');
+ * assert.equal(await main(["--renderer", "dream", "--out", `${dir}/dreams/`, log]), 0);
+ * assert.ok((await Deno.readTextFile(`${dir}/dreams/log.md`)).includes("Hi"));
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param args The command-line arguments, as in `Deno.args`.
+ * @returns The exit code: 0 all rendered, 1 some input failed, 2 usage error.
+ */
 export async function main(args: string[]): Promise<number> {
   try {
-    return await run(parseRenderArgs(args));
+    enterCallerDirectory();
+    const command = parseRenderArgs(args);
+    if (command.version) {
+      console.log(VERSION_LINE);
+      return 0;
+    }
+    const problem = command.session === undefined ? undefined : await apiAccessProblem(args);
+    if (problem !== undefined) {
+      console.error(`render: ${problem}`);
+      return 2;
+    }
+    return await run(command);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`render: ${error.message}\nRun with --help for usage.`);
@@ -148,11 +192,17 @@ class RenderRun {
   }
 
   #inputs(): string[] {
-    return this.#command.inputs.length > 0 ? this.#command.inputs : [fileURLToPath(EXAMPLE)];
+    return this.#command.inputs.length > 0 ? this.#command.inputs : [EXAMPLE_INPUT];
+  }
+
+  /** One input's entries, once it is known to be a file or a stream. */
+  #source(input: string, problems: string[]): AsyncIterable<LogEntry> {
+    if (input === EXAMPLE_INPUT) return fromNdjson(exampleLogStream(), { name: EXAMPLE_NAME });
+    return checkedInput(input, () => this.#open(input, problems));
   }
 
   /** One input's entries; `problems` collects the lines skipped as they come. */
-  #source(input: string, problems: string[]): AsyncIterable<LogEntry> {
+  #open(input: string, problems: string[]): AsyncIterable<LogEntry> {
     const name = input === "-" ? "stdin" : input;
     if (isClaudeCode(input, this.#command.format)) {
       // A Claude Code transcript is tolerant by nature: bad lines are skipped, as Claude Code does.

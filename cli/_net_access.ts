@@ -1,0 +1,94 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `render --session` may reach the Managed Agents API and nothing else: `deno task render` allows
+ * api.anthropic.com only, since configured renderer modules run in the same process as the key.
+ * A gateway (`ANTHROPIC_BASE_URL` on another host) needs its host allowed by the one who runs
+ * the command; before any request, the command checks that it is, and if not prints the exact
+ * command that allows it.
+ *
+ * @module
+ */
+
+import { fileURLToPath } from "node:url";
+import { VERSION } from "./_version.ts";
+
+/** Where the API is when `ANTHROPIC_BASE_URL` is not set. */
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
+
+/** The permissions `render --session` needs besides the network. */
+const OTHER_PERMISSIONS = [
+  "--allow-read",
+  "--allow-write",
+  "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL",
+];
+
+/**
+ * The host (and port, when not the scheme's default) the API requests go to, or undefined when
+ * the base URL does not parse (the API client says so).
+ */
+export function apiHost(baseUrl: string | undefined): string | undefined {
+  try {
+    return new URL(baseUrl || DEFAULT_BASE_URL).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How to run this module again with the network allowed to `host`, the same arguments and
+ * everything else `render --session` needs: from JSR, the package's entry point; from files,
+ * the script with its `deno.json` (and the commands' lockfile, in a checkout).
+ */
+export async function rerunCommand(
+  host: string,
+  args: readonly string[],
+  moduleUrl: string = import.meta.url,
+): Promise<string> {
+  const permissions = [`--allow-net=${host}`, ...OTHER_PERMISSIONS];
+  const url = new URL(moduleUrl);
+  let target: string[];
+  if (url.protocol === "file:") {
+    const config = fileURLToPath(new URL("../deno.json", url));
+    const lock = fileURLToPath(new URL("deno.lock", url));
+    const hasLock = await Deno.stat(lock).then((info) => info.isFile, () => false);
+    target = [
+      "--config",
+      config,
+      ...(hasLock ? ["--frozen", `--lock=${lock}`] : []),
+      ...permissions,
+      fileURLToPath(new URL("render.ts", url)),
+    ];
+  } else {
+    target = [...permissions, `jsr:@brigade/transcript@${VERSION}/render`];
+  }
+  return ["deno", "run", ...target, ...args].map(shellQuote).join(" ");
+}
+
+/** The variables `render --session` reads. */
+const VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] as const;
+
+/**
+ * What stops `render --session` from reaching the API, with the command to run instead, or
+ * undefined when nothing does. It asks without prompting and sends nothing: the environment it
+ * needs must be readable, and the host of `ANTHROPIC_BASE_URL` (else api.anthropic.com) reachable.
+ */
+export async function apiAccessProblem(args: readonly string[]): Promise<string | undefined> {
+  for (const variable of VARIABLES) {
+    if ((await Deno.permissions.query({ name: "env", variable })).state !== "granted") {
+      return `Cannot read ${variable}: this command may not read it. Run, with your gateway's ` +
+        `host if ANTHROPIC_BASE_URL names one:\n  ${await rerunCommand(apiHost(undefined)!, args)}`;
+    }
+  }
+  const host = apiHost(Deno.env.get("ANTHROPIC_BASE_URL"));
+  if (host === undefined) return undefined;
+  if ((await Deno.permissions.query({ name: "net", host })).state === "granted") return undefined;
+  return `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +
+    `Allow that host alone by running:\n  ${await rerunCommand(host, args)}`;
+}
+
+/** Quotes an argument for a POSIX shell, only when it needs it. */
+export function shellQuote(arg: string): string {
+  if (/^[A-Za-z0-9_\-.,:/=@%+]+$/.test(arg)) return arg;
+  return `'${arg.replaceAll("'", `'\\''`)}'`;
+}

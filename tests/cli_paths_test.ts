@@ -1,0 +1,275 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// `deno task render` and `deno task facts` run where the user is: paths, --out and the renderer
+// configuration are the caller's; --version; inputs that are neither files nor streams refused;
+// a gateway through the command the permission error prints; nothing fetched that is not used.
+
+import assert from "node:assert/strict";
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { join } from "node:path";
+import { fromNdjson, renderGrader } from "../mod.ts";
+import { ROOT, run, task, taskFrom } from "./_command.ts";
+import { startFakeApi } from "./_managed_agents_server.ts";
+import { rerunCommand, shellQuote } from "../cli/_net_access.ts";
+import config from "../deno.json" with { type: "json" };
+
+const SINGLE = join(ROOT, "fixtures/single_agent.ndjson");
+const EXAMPLE_LOG = join(ROOT, "fixtures/coordinator_all_threads.ndjson");
+const FACTS_LINE = "claude-opus-5[1m] · 30,179 context tokens\n";
+const POSIX = Deno.build.os !== "windows";
+
+async function grader(path: string): Promise<string> {
+  return await renderGrader(fromNdjson(path));
+}
+
+async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_cli_" });
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("deno task resolves paths against the directory the user ran it in", async (t) => {
+  await t.step("render: a relative path, run from a folder inside the repository", async () => {
+    const result = await task("render", ["single_agent.ndjson"], { cwd: join(ROOT, "fixtures") });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, await grader(SINGLE));
+  });
+
+  await t.step("facts: a relative path, run from a folder inside the repository", async () => {
+    const result = await task("facts", ["claude_code/example.jsonl"], {
+      cwd: join(ROOT, "fixtures"),
+    });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout, FACTS_LINE);
+  });
+
+  await t.step(
+    "render: input, --out and the renderer configuration of a folder outside it",
+    async () => {
+      await withTempDir(async (dir) => {
+        await Deno.copyFile(SINGLE, join(dir, "log.ndjson"));
+        await Deno.writeTextFile(
+          join(dir, "tool_calls.ts"),
+          `export const renderers = [{
+  name: "tool-calls",
+  description: "One line per tool call",
+  async render(source) {
+    const names = [];
+    for await (const { event } of source) if (event.type === "agent.tool_use") names.push(event.name);
+    return names.join("\\n") + "\\n";
+  },
+}];\n`,
+        );
+        await Deno.writeTextFile(
+          join(dir, "deno.jsonc"),
+          '{ // the caller\'s project\n  "transcript": { "renderers": ["./tool_calls.ts"] }\n}\n',
+        );
+        await Deno.mkdir(join(dir, "out"));
+        const again = await taskFrom(
+          "render",
+          ["--renderer", "tool-calls", "--out", "out/calls.txt", "log.ndjson"],
+          { cwd: dir },
+        );
+        assert.equal(again.code, 0, again.stderr);
+        assert.equal(again.stdout, "");
+        assert.match(await Deno.readTextFile(join(dir, "out/calls.txt")), /^web_search\n/);
+        await assert.rejects(Deno.stat(join(ROOT, "out")), Deno.errors.NotFound);
+      });
+    },
+  );
+
+  await t.step(
+    "deno run uses the working directory, whatever INIT_CWD and TRANSCRIPT_CWD say",
+    async () => {
+      // Only the task may hand a directory over; an installed command or deno run is where it is,
+      // and never prompts for the variable it may not read.
+      const result = await run("deno", [
+        "run",
+        "--config",
+        join(ROOT, "deno.json"),
+        "--allow-read",
+        join(ROOT, "cli/render.ts"),
+        "single_agent.ndjson",
+      ], { cwd: join(ROOT, "fixtures"), env: { INIT_CWD: ROOT, TRANSCRIPT_CWD: ROOT } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, await grader(SINGLE));
+    },
+  );
+});
+
+Deno.test("--version prints the package version from deno.json", async (t) => {
+  for (const name of ["render", "facts"]) {
+    await t.step(name, async () => {
+      const result = await task(name, ["--version"], { cwd: ROOT });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, `@brigade/transcript ${config.version}\n`);
+      assert.equal(result.stderr, "");
+    });
+  }
+});
+
+Deno.test({
+  name: "render reads files and streams and refuses anything else before reading",
+  ignore: !POSIX,
+  fn: async (t) => {
+    for (const [input, kind] of [["/dev/zero", "a device"], ["fixtures", "a directory"]]) {
+      await t.step(`${input}: ${kind}, exit 1, and the other inputs still render`, async () => {
+        const result = await task("render", [input!, "fixtures/single_agent.ndjson"], {
+          cwd: ROOT,
+        });
+        assert.equal(result.code, 1);
+        assert.equal(
+          result.stderr,
+          `render: ${input}: Cannot read the input: it is not a regular file (${kind})\n`,
+        );
+        assert.equal(result.stdout, await grader(SINGLE));
+      });
+    }
+
+    await t.step("facts refuses a device too, in the reader's words", async () => {
+      const result = await task("facts", ["/dev/zero"], { cwd: ROOT });
+      assert.equal(result.code, 1);
+      assert.equal(
+        result.stderr,
+        "facts: /dev/zero: Cannot read transcript: it is not a regular file\n",
+      );
+    });
+
+    await t.step("a process substitution, <(cat log), is read as a stream", async () => {
+      const result = await run("bash", [
+        "-c",
+        `deno task --quiet render <(cat ${shellQuote(SINGLE)})`,
+      ], { cwd: ROOT });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, await grader(SINGLE));
+    });
+
+    await t.step("a named pipe is read as a stream, written after the command starts", async () => {
+      await withTempDir(async (dir) => {
+        const fifo = join(dir, "log.pipe");
+        assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+        const rendering = run("deno", [
+          "run",
+          "--config",
+          join(ROOT, "deno.json"),
+          "--allow-read",
+          join(ROOT, "cli/render.ts"),
+          "log.pipe",
+        ], { cwd: dir });
+        let ended = false;
+        rendering.finally(() => ended = true);
+        // A non-blocking open for writing fails until the command has opened the FIFO to read;
+        // retried until then, or until the command ends (so a broken command cannot hang this).
+        let pipe: FileHandle | undefined;
+        while (pipe === undefined && !ended) {
+          pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return undefined;
+          });
+        }
+        if (pipe !== undefined) {
+          await pipe.write(await Deno.readFile(SINGLE)); // 6.7 KB: within a pipe's buffer
+          await pipe.close();
+        }
+        const result = await rendering;
+        assert.equal(result.code, 0, result.stderr);
+        assert.equal(result.stdout, await grader(SINGLE));
+      });
+    });
+  },
+});
+
+Deno.test("render --session through a gateway: the permission error prints the command that works", async () => {
+  const key = "sk-ant-api03-gateway-test-key-00000000000";
+  const api = startFakeApi({
+    apiKey: key,
+    sessions: [{
+      id: "sesn_gw",
+      events: [
+        { id: "sevt_1", type: "user.message", content: [{ type: "text", text: "Up?" }] },
+        { id: "sevt_2", type: "agent.message", content: [{ type: "text", text: "Yes." }] },
+      ],
+    }],
+  });
+  try {
+    const env = { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: api.baseUrl };
+    const host = new URL(api.baseUrl).host;
+    await withTempDir(async (dir) => {
+      // The task allows api.anthropic.com only: it stops before any request.
+      const refused = await taskFrom("render", ["--session", "sesn_gw"], { cwd: dir, env });
+      assert.equal(refused.code, 2);
+      assert.equal(api.requests.length, 0, "no request was sent");
+      assert.ok(!refused.stderr.includes(key));
+      const printed = refused.stderr.match(/^ {2}(deno run .*)$/m)?.[1];
+      assert.ok(printed, refused.stderr);
+      assert.ok(printed.includes(`--allow-net=${host} `), printed);
+      assert.ok(!printed.includes("'"), "nothing here needs quoting");
+
+      // The printed command, run as printed from the same folder, renders the session.
+      const [, ...args] = printed.split(" ");
+      const result = await run("deno", args, { cwd: dir, env });
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(result.stdout, "[user]\nUp?\n\n[agent]\nYes.\n");
+      assert.ok(api.requests.length > 0);
+    });
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("render --session without the environment it needs says what to run", async () => {
+  const result = await run("deno", [
+    "run",
+    "--config",
+    join(ROOT, "deno.json"),
+    "--allow-read",
+    join(ROOT, "cli/render.ts"),
+    "--session",
+    "sesn_1",
+  ], { cwd: ROOT, env: { ANTHROPIC_API_KEY: "sk-ant-api03-never-printed-0000000000000" } });
+  assert.equal(result.code, 2);
+  assert.match(
+    result.stderr,
+    /^render: Cannot read ANTHROPIC_API_KEY: this command may not read it/,
+  );
+  assert.match(
+    result.stderr,
+    /^ {2}deno run .* --allow-net=api\.anthropic\.com .*--session sesn_1$/m,
+  );
+  assert.ok(!result.stderr.includes("never-printed"));
+});
+
+Deno.test("the rerun command names the JSR entry point when loaded from JSR", async () => {
+  const printed = await rerunCommand(
+    "gateway.example.com:8443",
+    ["--session", "sesn_1", "--out", "my dreams/"],
+    `https://jsr.io/@brigade/transcript/${config.version}/cli/render.ts`,
+  );
+  assert.equal(
+    printed,
+    "deno run --allow-net=gateway.example.com:8443 --allow-read --allow-write " +
+      "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL " +
+      `jsr:@brigade/transcript@${config.version}/render --session sesn_1 --out 'my dreams/'`,
+  );
+});
+
+Deno.test("deno task render on a fresh DENO_DIR fetches jsonc-parser and not the test-only fast-check", async () => {
+  await withTempDir(async (denoDir) => {
+    await withTempDir(async (dir) => {
+      const env = { DENO_DIR: denoDir };
+      const rendered = await taskFrom("render", [], { cwd: dir, env });
+      assert.equal(rendered.code, 0, rendered.stderr);
+      assert.equal(rendered.stdout, await grader(EXAMPLE_LOG));
+      const facts = await taskFrom("facts", [], { cwd: dir, env });
+      assert.equal(facts.code, 0, facts.stderr);
+      assert.equal(facts.stdout, FACTS_LINE);
+      const npm = join(denoDir, "npm", "registry.npmjs.org");
+      const fetched = (await Array.fromAsync(Deno.readDir(npm))).map((e) => e.name).sort();
+      assert.deepEqual(fetched, ["jsonc-parser"]);
+    });
+  });
+});
