@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
+import { ClosedOutputError, writeOutput } from "./_terminal.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../fixtures/claude_code/example.jsonl", import.meta.url));
 const DEFAULT_INTERVAL_MS = 1_000;
@@ -144,7 +145,7 @@ async function follow(command: FactsCommand): Promise<number> {
       const line = describe(result, command);
       if (line !== last) {
         if (result.error !== undefined && !command.json) console.error(line);
-        else console.log(line);
+        else if (!await printed(line)) return 0;
         last = line;
       }
       await sleep(command.intervalMs, stop.signal);
@@ -152,6 +153,17 @@ async function follow(command: FactsCommand): Promise<number> {
     return 0;
   } finally {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+  }
+}
+
+/** Prints a line; false when standard output is closed (`facts --follow | head -1`). */
+async function printed(line: string): Promise<boolean> {
+  try {
+    await writeOutput(`${line}\n`);
+    return true;
+  } catch (error) {
+    if (error instanceof ClosedOutputError) return false;
+    throw error;
   }
 }
 
