@@ -266,3 +266,37 @@ Deno.test("render on a terminal: a progress line and the summary on stderr, cont
     );
   });
 });
+
+Deno.test("render: a Claude Code transcript is one session: reading stops when the grader's budget is full", async () => {
+  await inTempDir(async (dir) => {
+    // A FIFO whose writer never closes: a command that drains to look for a next session never ends.
+    const path = `${dir}/live.jsonl`;
+    assert.equal((await new Deno.Command("mkfifo", { args: [path] }).output()).code, 0);
+    const child = spawnTask("render", [path], { cwd: dir });
+    const output = child.output(); // read stdout as it comes: 200 kB do not fit a pipe
+    const fifo = await Deno.open(path, { write: true });
+    try {
+      const record = (i: number): string =>
+        JSON.stringify({
+          type: "user",
+          uuid: `u${i}`,
+          timestamp: "2026-01-01T00:00:00Z",
+          message: { role: "user", content: `${i} ${"x".repeat(3990)}` },
+        });
+      const text = Array.from({ length: 80 }, (_, i) => `${record(i)}\n`).join("");
+      const bytes = new TextEncoder().encode(text);
+      for (let at = 0; at < bytes.length;) at += await fifo.write(bytes.subarray(at));
+      let exited = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise((resolve) => timer = setTimeout(resolve, 60_000));
+      await Promise.race([output.then(() => exited = true), deadline]);
+      clearTimeout(timer);
+      assert.ok(exited, "render ended while the transcript was still open for writing");
+    } finally {
+      fifo.close();
+    }
+    const { code, stdout } = await output;
+    assert.equal(code, 0);
+    assert.equal(stdout.length, 200_000);
+  });
+});
