@@ -10,6 +10,7 @@
  */
 
 import { visibleControls } from "../events/_excerpt.ts";
+import { redact } from "../redact/mod.ts";
 
 /** Standard output was closed by its reader (`… | head -1`): the command ends quietly, exit 0. */
 export class ClosedOutputError extends Error {
@@ -90,9 +91,12 @@ export class Stderr {
     return this.#terminal;
   }
 
-  /** Prints one message on its own line, above the progress line. */
+  /**
+   * Prints one message on its own line, above the progress line: redacted as a
+   * whole too, since an error from deep inside may quote its input.
+   */
   say = (message: string): void => {
-    const line = `${this.#prefix}: ${visibleControls(message, { oneLine: true })}\n`;
+    const line = `${this.#prefix}: ${visibleControls(redact(message), { oneLine: true })}\n`;
     this.#write(this.#progress === "" ? line : `\r\x1b[2K${line}${this.#progress}`);
   };
 
