@@ -300,3 +300,17 @@ Deno.test("render: a Claude Code transcript is one session: reading stops when t
     assert.equal(stdout.length, 200_000);
   });
 });
+
+Deno.test("facts -f is still --follow (render's --force has no short form)", async () => {
+  await inTempDir(async (dir) => {
+    const example = new URL("../fixtures/claude_code/example.jsonl", import.meta.url).pathname;
+    const child = spawnTask("facts", ["-f", "--interval", "20", example], { cwd: dir });
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    reader.releaseLock();
+    assert.match(new TextDecoder().decode(first.value), /^claude-opus-5/);
+    child.kill("SIGINT");
+    const { code } = await child.output();
+    assert.equal(code, 0);
+  });
+});
