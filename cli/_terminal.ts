@@ -123,11 +123,16 @@ export class Stderr {
   }
 
   #write(text: string): void {
-    try {
-      const bytes = encoder.encode(text);
-      for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
-    } catch {
-      // Nothing more can be said when standard error itself is closed.
+    const bytes = encoder.encode(text);
+    let tries = 0;
+    for (let at = 0; at < bytes.length;) {
+      try {
+        at += Deno.stderr.writeSync(bytes.subarray(at));
+      } catch (error) {
+        // A non-blocking pipe that is full for a moment: wait a millisecond, a few times.
+        if (!(error instanceof Deno.errors.WouldBlock) || ++tries > 1000) return;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      }
     }
   }
 }
