@@ -31,7 +31,8 @@ export function parseRenderArgs(args: string[]): RenderCommand {
         out: { type: "string", short: "o" },
         scope: { type: "string" },
         session: { type: "string" },
-        force: { type: "boolean", short: "f" },
+        // No short form: `-f` is `--follow` in `deno task facts`.
+        force: { type: "boolean" },
         "skip-invalid": { type: "boolean" },
         format: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -39,7 +40,7 @@ export function parseRenderArgs(args: string[]): RenderCommand {
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(argsProblem(error));
   }
   const { values, positionals } = parsed;
   const scope = values.scope;
@@ -65,4 +66,27 @@ export function parseRenderArgs(args: string[]): RenderCommand {
     version: values.version ?? false,
     inputs: positionals,
   };
+}
+
+/**
+ * A `parseArgs` error in one plain sentence: its own messages quote with
+ * unbalanced quotes and append advice that does not fit this command.
+ */
+export function argsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown })?.code;
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
+  const option = quoted.replace(/ <value>$/, "").split(", ").pop()!;
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `Unknown option "${option}"`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /argument missing/.test(message)
+        ? `Option "${option}" needs a value`
+        : `Option "${option}" takes no value`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `Unexpected argument "${option}"`;
+    default:
+      return message.split("\n")[0]!;
+  }
 }

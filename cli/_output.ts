@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
+import { redact } from "../redact/mod.ts";
 
 const SAFE = /^[A-Za-z0-9_-]$/;
 const MAX_NAME = 200;
@@ -8,60 +9,151 @@ const MAX_NAME = 200;
 /**
  * A file name for a session id: letters, digits, `_` and `-` stay, every other
  * character becomes `%XX` of its UTF-8 bytes, so an id can never name a path
- * (`/`, `..`) or a hidden file; an over-long name ends in a digest of the id.
+ * (`/`, `..`) or a hidden file. The name derives from the redacted id; when
+ * redaction changed the id, `~` and 8 hex digits of the SHA-256 of the raw id
+ * follow, so two ids never share a file. An over-long name ends in `~` and 16
+ * hex digits of that digest.
  */
 export async function sessionFileName(sessionId: string, extension: string): Promise<string> {
+  const shown = redact(sessionId);
   let name = "";
-  for (const char of sessionId) {
+  for (const char of shown) {
     name += SAFE.test(char) ? char : [...new TextEncoder().encode(char)]
       .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
   }
   if (name === "" || name.toUpperCase() === "INDEX") name = `%${name}`;
+  if (shown !== sessionId) name += `~${(await sha256Hex(sessionId)).slice(0, 8)}`;
   if (name.length > MAX_NAME) {
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(sessionId));
-    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    name = `${name.slice(0, MAX_NAME - 17)}~${hex.slice(0, 16)}`;
+    name = `${name.slice(0, MAX_NAME - 17)}~${(await sha256Hex(sessionId)).slice(0, 16)}`;
   }
   return `${name}${extension}`;
 }
 
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 /** Options for {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
-  /** Replace an existing file. */
+  /** Replace an existing file whose content differs. */
   force: boolean;
   /** Writes the temporary file; a test replaces it to interrupt a write. */
   write?: (path: string, text: string) => Promise<void>;
 }
 
+/** What {@linkcode writeAtomic} did: wrote the file, or found it already holding the text. */
+export type WriteOutcome = "written" | "unchanged";
+
+/** A target that exists with other content, kept because `--force` was not given. */
+export class FileExistsError extends Error {
+  /**
+   * Constructs a new instance.
+   *
+   * @param path The file kept.
+   */
+  constructor(path: string) {
+    super(`Cannot write ${path}: a different file exists (pass --force to overwrite it)`);
+    this.name = "FileExistsError";
+  }
+}
+
+/** The temporary files this command writes: a fixed-length name, whatever the target's. */
+const TEMPORARY = /^\.transcript-[0-9a-f]{16}\.tmp$/;
+/** The naming of version 0.1.0: `.{target}.{uuid}.tmp`. */
+const TEMPORARY_0_1 = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
+
+function temporaryName(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return `.transcript-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}.tmp`;
+}
+
 /**
  * Writes a file whole or not at all: the text goes to a temporary file in the
- * same folder, renamed over the target once complete; on any failure the
- * temporary file is removed. An existing target is an error unless `force`.
+ * same folder (a short name of its own, so any target name that fits the
+ * file system fits), renamed over the target once complete; on any failure
+ * the temporary file is removed. A target that already holds exactly the text
+ * is left alone ("unchanged"); one that holds something else is a
+ * {@linkcode FileExistsError} unless `force`.
  */
 export async function writeAtomic(
   path: string,
   text: string,
   options: WriteAtomicOptions,
-): Promise<void> {
-  if (!options.force && await exists(path)) {
-    throw new Error(`Cannot write ${path}: the file exists (pass --force to overwrite it)`);
+): Promise<WriteOutcome> {
+  const bytes = new TextEncoder().encode(text);
+  const existing = await existingContent(path, bytes.length);
+  if (existing !== undefined) {
+    if (existing !== null && sameBytes(existing, bytes)) return "unchanged";
+    if (!options.force) throw new FileExistsError(path);
   }
-  const temporary = join(dirname(path), `.${basename(path)}.${crypto.randomUUID()}.tmp`);
+  const temporary = join(dirname(path), temporaryName());
   try {
     await (options.write ?? ((p, t) => Deno.writeTextFile(p, t)))(temporary, text);
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
-    throw error;
+    throw new Error(`Cannot write ${path}: ${writeProblem(error, path)}`, { cause: error });
   }
+  return "written";
 }
 
-async function exists(path: string): Promise<boolean> {
+/**
+ * The bytes of an existing target of the given size, null when it exists with
+ * another size (or is not a regular file), undefined when there is none.
+ */
+async function existingContent(path: string, size: number): Promise<Uint8Array | null | undefined> {
+  let info: Deno.FileInfo;
   try {
-    await Deno.lstat(path);
-    return true;
+    info = await Deno.lstat(path);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return false;
-    throw error;
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return undefined;
+    }
+    throw new Error(`Cannot write ${path}: ${writeProblem(error, path)}`, { cause: error });
   }
+  if (!info.isFile || info.size !== size) return null;
+  return await Deno.readFile(path);
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Why a write failed, in words that name no temporary file. */
+function writeProblem(error: unknown, path: string): string {
+  if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+    return `the folder ${dirname(path)} does not exist`;
+  }
+  if (error instanceof Deno.errors.PermissionDenied) return "permission denied";
+  if (error instanceof Deno.errors.IsADirectory) return "it is a directory";
+  if ((error as { code?: unknown })?.code === "ENAMETOOLONG") return "the file name is too long";
+  const message = error instanceof Error ? error.message : String(error);
+  // Deno's messages end with the path of the call, here the temporary file's.
+  return message.replace(/:\s*\w+ '[^']*'$/, "").replace(/ \(os error \d+\)$/, "");
+}
+
+/** How old a temporary file must be to count as left behind by a killed run. */
+export const STALE_TEMPORARY_MS = 60_000;
+
+/**
+ * Removes the temporary files of this command's naming that a killed run left
+ * in a folder: those older than {@linkcode STALE_TEMPORARY_MS} (a live run
+ * renames its temporary file within moments). Returns how many were removed.
+ */
+export async function removeStaleTemporaries(dir: string, now = Date.now()): Promise<number> {
+  let removed = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile || !(TEMPORARY.test(entry.name) || TEMPORARY_0_1.test(entry.name))) {
+      continue;
+    }
+    const path = join(dir, entry.name);
+    const info = await Deno.lstat(path).catch(() => undefined);
+    const age = now - (info?.mtime?.getTime() ?? now);
+    if (age < STALE_TEMPORARY_MS) continue;
+    await Deno.remove(path).then(() => removed++, () => {});
+  }
+  return removed;
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { sessionFileName, writeAtomic } from "./_output.ts";
+import { removeStaleTemporaries, sessionFileName, writeAtomic } from "./_output.ts";
 
 Deno.test("sessionFileName() keeps safe ids and encodes everything else", async () => {
   assert.equal(await sessionFileName("sesn_01AbC-9", ".md"), "sesn_01AbC-9.md");
@@ -12,6 +12,15 @@ Deno.test("sessionFileName() keeps safe ids and encodes everything else", async 
   const long = await sessionFileName("x".repeat(500), ".md");
   assert.ok(long.length <= 203);
   assert.notEqual(long, await sessionFileName("x".repeat(501), ".md"));
+});
+
+Deno.test("sessionFileName() names a redacted id, and two secrets never share a file", async () => {
+  const one = await sessionFileName("sesn_password=hunter2abc", ".md");
+  const two = await sessionFileName("sesn_password=hunter3xyz", ".md");
+  assert.match(one, /^sesn_password%3D%5BREDACTED_SECRET%5D~[0-9a-f]{8}\.md$/);
+  assert.doesNotMatch(one, /hunter/);
+  assert.notEqual(one, two);
+  assert.equal(one, await sessionFileName("sesn_password=hunter2abc", ".md"), "stable");
 });
 
 Deno.test("writeAtomic() leaves no partial file when the write is interrupted", async () => {
@@ -29,11 +38,55 @@ Deno.test("writeAtomic() leaves no partial file when the write is interrupted", 
       /disk full/,
     );
     assert.deepEqual(await Array.fromAsync(Deno.readDir(dir)), []);
-    await writeAtomic(target, "whole text", { force: false });
+    assert.equal(await writeAtomic(target, "whole text", { force: false }), "written");
     assert.equal(await Deno.readTextFile(target), "whole text");
-    await assert.rejects(writeAtomic(target, "new", { force: false }), /the file exists/);
-    await writeAtomic(target, "new", { force: true });
+    assert.equal(await writeAtomic(target, "whole text", { force: false }), "unchanged");
+    await assert.rejects(
+      writeAtomic(target, "new", { force: false }),
+      /out\.md: a different file exists \(pass --force to overwrite it\)/,
+    );
+    assert.equal(await writeAtomic(target, "new", { force: true }), "written");
     assert.equal(await Deno.readTextFile(target), "new");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("writeAtomic() writes a 240-character file name and says when the folder is missing", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const long = `${dir}/${"n".repeat(236)}.txt`;
+    assert.equal(await writeAtomic(long, "text", { force: false }), "written");
+    assert.equal(await Deno.readTextFile(long), "text");
+    const missing = `${dir}/a/missing/f.txt`;
+    const error = await writeAtomic(missing, "text", { force: false }).catch((e) => e as Error);
+    assert.ok(error instanceof Error);
+    assert.equal(
+      error.message,
+      `Cannot write ${missing}: the folder ${dir}/a/missing does not exist`,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("removeStaleTemporaries() removes only old temporary files of its own naming", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const old = new Date(Date.now() - 10 * 60_000);
+    const names = {
+      stale: ".transcript-0123456789abcdef.tmp",
+      staleOld: ".sesn_a.md.6f9619ff-8b86-4d11-b42d-00c04fc964ff.tmp",
+      fresh: ".transcript-fedcba9876543210.tmp",
+      other: ".notes.tmp",
+    };
+    for (const name of Object.values(names)) await Deno.writeTextFile(`${dir}/${name}`, "x");
+    for (const name of [names.stale, names.staleOld, names.other]) {
+      await Deno.utime(`${dir}/${name}`, old, old);
+    }
+    assert.equal(await removeStaleTemporaries(dir), 2);
+    const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+    assert.deepEqual(left, [names.other, names.fresh].sort());
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -20,6 +20,7 @@ import { loadState, saveState } from "./_statusline_cache.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 import { VERSION_LINE } from "./_version.ts";
+import { ClosedOutputError, writeOutput } from "./_terminal.ts";
 
 const EXAMPLE = EXAMPLE_INPUT;
 const DEFAULT_INTERVAL_MS = 1_000;
@@ -200,7 +201,7 @@ async function follow(command: FactsCommand): Promise<number> {
       const line = describe(result, command);
       if (line !== last) {
         if (result.error !== undefined && !command.json) console.error(line);
-        else console.log(line);
+        else if (!await printed(line)) return 0;
         last = line;
       }
       await sleep(command.intervalMs, stop.signal);
@@ -208,6 +209,17 @@ async function follow(command: FactsCommand): Promise<number> {
     return 0;
   } finally {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+  }
+}
+
+/** Prints a line; false when standard output is closed (`facts --follow | head -1`). */
+async function printed(line: string): Promise<boolean> {
+  try {
+    await writeOutput(`${line}\n`);
+    return true;
+  } catch (error) {
+    if (error instanceof ClosedOutputError) return false;
+    throw error;
   }
 }
 

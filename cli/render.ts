@@ -16,21 +16,14 @@
  * @module
  */
 
-import { fromClaudeCode } from "../events/from_claude_code.ts";
-import { fromManagedAgents } from "../events/from_managed_agents.ts";
-import { fromNdjson } from "../events/from_ndjson.ts";
-import { splitSessions } from "../events/split_sessions.ts";
-import type { LogEntry, Scope } from "../events/types.ts";
 import { createRegistry } from "../renderers/builtin.ts";
-import type { Renderer } from "../renderers/registry.ts";
-import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
-import { INDEX_COLUMNS, indexLine, indexRenderer } from "../renderers/dream_index.ts";
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
+import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderers, UsageError } from "./_config.ts";
-import { sessionFileName, writeAtomic } from "./_output.ts";
+import { Interrupt } from "./_interrupt.ts";
+import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
-import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
-import { checkedInput } from "./_inputs.ts";
+import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
 
@@ -43,8 +36,9 @@ Usage:
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
 Managed Agents event a line; "-" reads standard input, a FIFO (<(zcat log.gz)) is read
-as a stream, a directory or a device is refused. A *.jsonl file is read as a
-Claude Code transcript (~/.claude/projects/.../SESSION.jsonl), one session.
+as a stream, a directory or a device is refused. A *.jsonl file is read as a Claude
+Code transcript (~/.claude/projects/.../SESSION.jsonl), one session; standard input
+is told apart by its first records.
 
 Options:
   -r, --renderer NAME   the renderer (default: grader)
@@ -55,25 +49,22 @@ Options:
                         its host must be allowed: a missing permission prints the command)
       --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
                         thread (the default for files; --session defaults to "session")
-  -f, --force           overwrite existing output files
-      --skip-invalid    skip malformed lines (each is reported) instead of failing their session
+      --force           overwrite existing output files whose content differs
+      --skip-invalid    skip bad lines (each is reported) instead of failing their session
       --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
                         transcript); default: claude-code for *.jsonl files, log otherwise
   -h, --help            show this help
       --version         print the package's name and version
 
-Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error.
+A folder is resumable: a file that already holds what would be written is left
+alone ("unchanged"), and with the dream renderer INDEX.md always lists every dream
+in the folder. Ctrl-C finishes or drops the session in flight, writes INDEX.md,
+and exits; run the same command again to render the rest.
+
+Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error,
+130 interrupted (SIGINT), 143 terminated (SIGTERM).
 Renderer modules named in the nearest deno.json(c) under "transcript": { "renderers": [...] }
 are registered too.`;
-
-type Target = { kind: "stdout" } | { kind: "file"; path: string } | { kind: "dir"; path: string };
-
-interface Rendered {
-  sessionId: string;
-  text: string;
-  /** The dream behind the text, when the renderer is the built-in dream. */
-  dream?: Dream;
-}
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -92,9 +83,11 @@ interface Rendered {
  * ```
  *
  * @param args The command-line arguments, as in `Deno.args`.
- * @returns The exit code: 0 all rendered, 1 some input failed, 2 usage error.
+ * @returns The exit code: 0 all rendered, 1 some input failed, 2 usage error, 130 or 143
+ *   interrupted.
  */
 export async function main(args: string[]): Promise<number> {
+  const stderr = new Stderr("render");
   try {
     enterCallerDirectory();
     const command = parseRenderArgs(args);
@@ -104,21 +97,28 @@ export async function main(args: string[]): Promise<number> {
     }
     const problem = command.session === undefined ? undefined : await apiAccessProblem(args);
     if (problem !== undefined) {
-      console.error(`render: ${problem}`);
+      // The message, then the command to run as it is: a line to copy, not to escape.
+      const [message = "", ...command] = problem.split("\n");
+      stderr.say(message);
+      for (const line of command) stderr.hint(line);
       return 2;
     }
-    return await run(command);
+    return await run(command, stderr);
   } catch (error) {
+    stderr.clearProgress();
+    // `render … | head -1`: the reader has what it wanted.
+    if (error instanceof ClosedOutputError) return 0;
     if (error instanceof UsageError) {
-      console.error(`render: ${error.message}\nRun with --help for usage.`);
+      stderr.say(error.message);
+      stderr.hint("Run with --help for usage.");
       return 2;
     }
-    console.error(`render: ${error instanceof Error ? error.message : String(error)}`);
+    stderr.say(error instanceof Error ? error.message : String(error));
     return 1;
   }
 }
 
-async function run(command: RenderCommand): Promise<number> {
+async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
   const registry = createRegistry();
   const configured = await loadConfiguredRenderers(Deno.cwd());
   for (const renderer of configured.renderers) {
@@ -139,7 +139,9 @@ async function run(command: RenderCommand): Promise<number> {
   }
   const renderer = registry.resolve(command.renderer);
   const target = await outputTarget(command.out);
-  return await new RenderRun(renderer, command, target).all();
+  const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
+  using interrupt = new Interrupt();
+  return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
 }
 
 async function outputTarget(out: string | undefined): Promise<Target> {
@@ -150,213 +152,6 @@ async function outputTarget(out: string | undefined): Promise<Target> {
     return { kind: "dir", path: out };
   }
   return { kind: "file", path: out };
-}
-
-/** One invocation's work: every input, every session, the failures counted. */
-class RenderRun {
-  #renderer: Renderer;
-  #command: RenderCommand;
-  #target: Target;
-  #single: Rendered | undefined;
-  #written = new Set<string>();
-  #indexRows: string[] = [];
-  #rendered = 0;
-  #failed = 0;
-  #progress = Deno.stderr.isTerminal();
-
-  constructor(renderer: Renderer, command: RenderCommand, target: Target) {
-    this.#renderer = renderer;
-    this.#command = command;
-    this.#target = target;
-  }
-
-  async all(): Promise<number> {
-    if (this.#command.session !== undefined) {
-      const sessionId = this.#command.session;
-      const scope = this.#command.scope ?? "session";
-      // ANTHROPIC_BASE_URL points at a proxy or gateway, as in Anthropic's SDKs.
-      const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
-      const source = fromManagedAgents({ sessionId, scope, ...(baseUrl ? { baseUrl } : {}) });
-      await this.#sessions(source, []);
-    } else if (this.#renderer === indexRenderer) {
-      await this.#index();
-    } else {
-      for (const input of this.#inputs()) await this.#file(input);
-    }
-    if (this.#progress && this.#rendered + this.#failed > 1) console.error();
-    if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
-      await this.#writeIndex(this.#target.path);
-    }
-    if (this.#single !== undefined) await this.#emitSingle(this.#single);
-    return this.#failed > 0 ? 1 : 0;
-  }
-
-  #inputs(): string[] {
-    return this.#command.inputs.length > 0 ? this.#command.inputs : [EXAMPLE_INPUT];
-  }
-
-  /** One input's entries, once it is known to be a file or a stream. */
-  #source(input: string, problems: string[]): AsyncIterable<LogEntry> {
-    if (input === EXAMPLE_INPUT) return fromNdjson(exampleLogStream(), { name: EXAMPLE_NAME });
-    return checkedInput(input, () => this.#open(input, problems));
-  }
-
-  /** One input's entries; `problems` collects the lines skipped as they come. */
-  #open(input: string, problems: string[]): AsyncIterable<LogEntry> {
-    const name = input === "-" ? "stdin" : input;
-    if (isClaudeCode(input, this.#command.format)) {
-      // A Claude Code transcript is tolerant by nature: bad lines are skipped, as Claude Code does.
-      return fromClaudeCode(input);
-    }
-    return fromNdjson(input === "-" ? Deno.stdin.readable : input, {
-      ...(input === "-" ? { name, sessionId: name } : {}),
-      skipInvalid: true,
-      onInvalid: (line, reason) => problems.push(`${name}:${line}: ${reason}`),
-    });
-  }
-
-  async #file(input: string): Promise<void> {
-    const problems: string[] = [];
-    await this.#sessions(this.#source(input, problems), problems, input === "-" ? "stdin" : input);
-  }
-
-  /** The index renderer reads every input as one batch: one INDEX.md for all sessions. */
-  async #index(): Promise<void> {
-    const text = await indexRenderer.render(this.#batch());
-    await this.#emit({ sessionId: "INDEX", text });
-  }
-
-  async *#batch(): AsyncGenerator<LogEntry, void, undefined> {
-    for (const input of this.#inputs()) {
-      const problems: string[] = [];
-      try {
-        yield* scoped(this.#source(input, problems), this.#command.scope);
-        if (this.#flush(problems)) this.#fail(`${input} has malformed lines`);
-      } catch (error) {
-        this.#flush(problems);
-        this.#fail((error as Error).message);
-      }
-    }
-  }
-
-  /** Renders each session of a source; `problems` collects its skipped lines as they come. */
-  async #sessions(source: AsyncIterable<LogEntry>, problems: string[], name = ""): Promise<void> {
-    try {
-      for await (const group of splitSessions(scoped(source, this.#command.scope))) {
-        const rendered = await this.#render(group.sessionId, group.entries);
-        if (this.#flush(problems)) {
-          this.#fail(`session "${group.sessionId}" was not written: it has malformed lines`);
-          continue;
-        }
-        await this.#emit(rendered);
-      }
-      if (this.#flush(problems)) this.#fail(`${name} has malformed lines outside any session`);
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      this.#flush(problems);
-      this.#fail((error as Error).message);
-    }
-  }
-
-  async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
-    if (this.#renderer !== dreamRenderer) {
-      return { sessionId, text: await this.#renderer.render(entries) };
-    }
-    const dream = await renderDream(entries);
-    return { sessionId, text: dream.text, dream };
-  }
-
-  /** Reports the lines skipped so far; whether they fail their session. */
-  #flush(problems: string[]): boolean {
-    for (const problem of problems) console.error(`render: ${problem}`);
-    const failing = problems.length > 0 && !this.#command.skipInvalid;
-    problems.length = 0;
-    return failing;
-  }
-
-  #fail(message: string): void {
-    this.#failed++;
-    console.error(`render: ${message}`);
-  }
-
-  async #emit(rendered: Rendered): Promise<void> {
-    this.#rendered++;
-    if (this.#target.kind === "dir") {
-      await this.#emitToDir(this.#target.path, rendered);
-    } else if (this.#single === undefined) {
-      this.#single = rendered;
-    } else {
-      throw new UsageError(
-        `The input holds more than one session ("${this.#single.sessionId}", "${rendered.sessionId}"): pass --out DIR to write one file per session`,
-      );
-    }
-    if (this.#progress && this.#rendered > 1) {
-      Deno.stderr.writeSync(
-        new TextEncoder().encode(`\r\x1b[2Krendered ${this.#rendered} sessions`),
-      );
-    }
-  }
-
-  async #writeIndex(dir: string): Promise<void> {
-    const rows = this.#indexRows.map((row) => `${row}\n`).join("");
-    const text = `# Index\n\n${INDEX_COLUMNS}\n\n${rows}`;
-    try {
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, this.#command);
-    } catch (error) {
-      this.#fail((error as Error).message);
-    }
-  }
-
-  async #emitToDir(dir: string, rendered: Rendered): Promise<void> {
-    const name = this.#renderer === indexRenderer
-      ? "INDEX.md"
-      : await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
-    if (this.#written.has(name)) {
-      this.#fail(
-        `session "${rendered.sessionId}" appears twice in the input; its second run was not written`,
-      );
-      return;
-    }
-    this.#written.add(name);
-    try {
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/${name}`, rendered.text, this.#command);
-      if (rendered.dream) {
-        this.#indexRows.push(indexLine(this.#indexRows.length + 1, rendered.dream));
-      }
-    } catch (error) {
-      this.#fail((error as Error).message);
-    }
-  }
-
-  async #emitSingle(rendered: Rendered): Promise<void> {
-    if (this.#target.kind === "file") {
-      try {
-        await writeAtomic(this.#target.path, rendered.text, this.#command);
-      } catch (error) {
-        this.#fail((error as Error).message);
-      }
-      return;
-    }
-    const bytes = new TextEncoder().encode(rendered.text);
-    for (let written = 0; written < bytes.length;) {
-      written += await Deno.stdout.write(bytes.subarray(written));
-    }
-  }
-}
-
-/** Whether an input is a Claude Code transcript: `--format`, else a `.jsonl` file. */
-function isClaudeCode(input: string, format: RenderCommand["format"]): boolean {
-  if (format !== "auto") return format === "claude-code";
-  return input !== "-" && input.endsWith(".jsonl");
-}
-
-async function* scoped(
-  source: AsyncIterable<LogEntry>,
-  scope: Scope | undefined,
-): AsyncGenerator<LogEntry, void, undefined> {
-  for await (const entry of source) {
-    if (scope !== "session" || entry.thread_id === null) yield entry;
-  }
 }
 
 if (import.meta.main) {

@@ -124,7 +124,8 @@ Deno.test({
         assert.equal(result.code, 1);
         assert.equal(
           result.stderr,
-          `render: ${input}: Cannot read the input: it is not a regular file (${kind})\n`,
+          `render: ${input}: Cannot read the input: it is not a regular file (${kind})\n` +
+            "render: 1 rendered, 0 unchanged, 1 failed\n",
         );
         assert.equal(result.stdout, await grader(SINGLE));
       });

@@ -67,7 +67,10 @@ Deno.test("render --help lists the options and the renderers", async () => {
 
 Deno.test("render exits 2 on usage errors, without a stack trace", async (t) => {
   const cases: Array<[string[], RegExp]> = [
-    [["--bogus"], /Unknown option '--bogus'/],
+    [["--bogus"], /^render: Unknown option "--bogus"\nRun with --help for usage\.\n$/],
+    [["-f"], /^render: Unknown option "-f"\n/],
+    [["--out"], /^render: Option "--out" needs a value\n/],
+    [["--force=yes"], /^render: Option "--force" takes no value\n/],
     [
       ["--renderer", "nope"],
       /Unknown renderer "nope": known renderers are grader, dream, index, json/,
@@ -108,17 +111,26 @@ Deno.test("render --out DIR writes one file per session, reports a bad log and r
       run.stderr,
       new RegExp(`${RegExp.escape(dir)}/bad\\.ndjson:2: Cannot parse the line as JSON`),
     );
-    assert.match(run.stderr, /session "sesn_c" was not written/);
+    assert.match(
+      run.stderr,
+      /session "sesn_c" of .*bad\.ndjson was not written: 1 bad line in or after it \(pass --skip-invalid/,
+    );
+    assert.doesNotMatch(run.stderr, /"sesn_a"|"\.\.\/evil\/x"/, "nothing said of sessions written");
     assertNoStack(run);
     const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
     assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", "sesn_a.txt"]);
     assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\nalpha\n");
 
+    await Deno.writeTextFile(`${out}sesn_a.txt`, "edited\n");
     const again = await render(["--out", out, `${dir}/good.ndjson`]);
     assert.equal(again.code, 1);
-    assert.match(again.stderr, /sesn_a\.txt: the file exists \(pass --force to overwrite it\)/);
+    assert.match(
+      again.stderr,
+      /sesn_a\.txt: a different file exists \(pass --force to overwrite it\)\nrender: 0 rendered, 1 unchanged, 1 failed\n$/,
+    );
     const forced = await render(["--force", "--out", out, `${dir}/good.ndjson`]);
     assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(forced.stderr, "render: 1 rendered, 1 unchanged, 0 failed\n");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -235,7 +247,7 @@ Deno.test("render --renderer dream --out DIR writes a markdown file per session 
     assert.ok(rows[0]!.endsWith(" · first · question"));
     assert.match(
       await Deno.readTextFile(`${dir}/out/sesn_a.md`),
-      /^# Session sesn_a\n\n### user\n\nfirst/,
+      /^---\n[^]*\n---\n# Session sesn_a\n\n### user\n\nfirst/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -1,0 +1,432 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * One `deno task render` invocation's work: every input, every session, each
+ * written whole or not at all, the outcome counted and summed up on one line.
+ *
+ * @module
+ */
+
+import { basename } from "node:path";
+import { excerpt } from "../events/_excerpt.ts";
+import { baseName } from "../events/_file_source.ts";
+import { MAX_LINE_BYTES } from "../events/_byte_lines.ts";
+import { fromClaudeCode } from "../events/from_claude_code.ts";
+import { fromManagedAgents } from "../events/from_managed_agents.ts";
+import { fromNdjson } from "../events/from_ndjson.ts";
+import { splitSessions } from "../events/split_sessions.ts";
+import type { LogEntry, Scope } from "../events/types.ts";
+import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
+import { indexRenderer } from "../renderers/dream_index.ts";
+import type { Renderer } from "../renderers/registry.ts";
+import type { RenderCommand } from "./_args.ts";
+import { UsageError } from "./_config.ts";
+import { dreamPage, folderIndex } from "./_folder_index.ts";
+import { type InputFormat, peekFormat } from "./_format.ts";
+import type { Interrupt } from "./_interrupt.ts";
+import {
+  FileExistsError,
+  removeStaleTemporaries,
+  sessionFileName,
+  writeAtomic,
+} from "./_output.ts";
+import { BadLines } from "./_reporter.ts";
+import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
+import { checkInput } from "./_inputs.ts";
+import { type Stderr, writeOutput } from "./_terminal.ts";
+
+/** Where the rendered text goes. */
+export type Target =
+  | { kind: "stdout" }
+  | { kind: "file"; path: string }
+  | { kind: "dir"; path: string };
+
+/** An input as the batch reads it: a path, or standard input (`-`). */
+export type Input = string;
+
+/** What messages call an input. */
+function inputName(input: Input): string {
+  if (input === "-") return "stdin";
+  return input === EXAMPLE_INPUT ? EXAMPLE_NAME : input;
+}
+
+/** What a run needs besides the command. */
+export interface RenderRunOptions {
+  renderer: Renderer;
+  command: RenderCommand;
+  target: Target;
+  /** The inputs to read: the command's, or the bundled example. */
+  inputs: Input[];
+  stderr: Stderr;
+  interrupt: Interrupt;
+}
+
+interface Rendered {
+  sessionId: string;
+  text: string;
+  /** The dream behind the text, when the renderer is the built-in dream. */
+  dream?: Dream;
+}
+
+/** How many sessions ended which way. */
+interface Counts {
+  rendered: number;
+  unchanged: number;
+  failed: number;
+}
+
+/** One invocation's work: every input, every session, the outcomes counted. */
+export class RenderRun {
+  readonly #renderer: Renderer;
+  readonly #command: RenderCommand;
+  readonly #target: Target;
+  readonly #inputs: Input[];
+  readonly #stderr: Stderr;
+  readonly #interrupt: Interrupt;
+  readonly #started = Date.now();
+  #single: Rendered | undefined;
+  #names = new Map<string, string>();
+  #counts: Counts = { rendered: 0, unchanged: 0, failed: 0 };
+  #inputsDone = 0;
+
+  /**
+   * Constructs a new instance.
+   *
+   * @param options The renderer, the command, where output goes, the inputs and the terminal.
+   */
+  constructor(options: RenderRunOptions) {
+    this.#renderer = options.renderer;
+    this.#command = options.command;
+    this.#target = options.target;
+    this.#inputs = options.inputs;
+    this.#stderr = options.stderr;
+    this.#interrupt = options.interrupt;
+  }
+
+  /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
+  async all(): Promise<number> {
+    if (this.#target.kind === "dir") await removeStaleTemporaries(this.#target.path);
+    if (this.#command.session !== undefined) {
+      await this.#session(this.#command.session);
+    } else if (this.#renderer === indexRenderer) {
+      await this.#index();
+    } else {
+      for (const input of this.#inputs) {
+        if (this.#stopped) break;
+        await this.#input(input);
+        this.#inputsDone++;
+        this.#progress();
+      }
+    }
+    this.#stderr.clearProgress();
+    if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
+      await this.#writeIndex(this.#target.path);
+    }
+    if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
+    this.#summary();
+    return this.#interrupt.exitCode ?? (this.#counts.failed > 0 ? 1 : 0);
+  }
+
+  get #stopped(): boolean {
+    return this.#interrupt.signal.aborted;
+  }
+
+  #say = (message: string): void => this.#stderr.say(message);
+
+  #fail(message: string): void {
+    this.#counts.failed++;
+    this.#say(message);
+  }
+
+  #progress(): void {
+    const { rendered, unchanged } = this.#counts;
+    const seconds = ((Date.now() - this.#started) / 1000).toFixed(1);
+    const inputs = this.#command.session === undefined
+      ? `inputs ${this.#inputsDone}/${this.#inputs.length} · `
+      : "";
+    const last = this.#inputsDone === this.#inputs.length;
+    this.#stderr.progress(
+      `${inputs}${rendered + unchanged} sessions rendered · ${seconds} s`,
+      last,
+    );
+  }
+
+  /** One line at the end: always for a file or folder, for stdout only when there is news. */
+  #summary(): void {
+    const { rendered, unchanged, failed } = this.#counts;
+    const code = this.#interrupt.exitCode;
+    if (this.#target.kind === "stdout" && failed === 0 && code === undefined) return;
+    const counts = `${rendered} rendered, ${unchanged} unchanged, ${failed} failed`;
+    if (code === undefined) return this.#say(counts);
+    const by = code === 143 ? "SIGTERM" : "SIGINT";
+    const rest = this.#target.kind === "dir"
+      ? "; run the same command again to render the rest"
+      : "";
+    this.#say(`interrupted by ${by}: ${counts}${rest}`);
+  }
+
+  /** `--session ID`: one session read from the Managed Agents API. */
+  async #session(sessionId: string): Promise<void> {
+    const scope = this.#command.scope ?? "session";
+    // ANTHROPIC_BASE_URL points at a proxy or gateway, as in Anthropic's SDKs.
+    const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
+    const source = fromManagedAgents({
+      sessionId,
+      scope,
+      signal: this.#interrupt.signal,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+    const name = `session ${excerpt(sessionId)}`;
+    await this.#guard(name, undefined, async () => {
+      const tally = { entries: 0 };
+      await this.#split(this.#entries(source, undefined, tally), undefined, name);
+      if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
+    });
+  }
+
+  /** Reads one input: its format, its sessions, its bad lines. */
+  async #input(input: Input): Promise<void> {
+    const name = inputName(input);
+    const bad = new BadLines(name, { say: this.#say });
+    await this.#guard(name, bad, async () => {
+      const tally = { entries: 0 };
+      const { format, source } = await this.#open(input, name, bad);
+      const entries = this.#entries(source, bad, tally);
+      if (format === "claude-code") {
+        // A transcript is one session: rendering it stops reading once the renderer stops.
+        const sessionId = input === "-" ? "stdin" : baseName(input);
+        const rendered = await this.#render(sessionId, entries);
+        if (tally.entries > 0) await this.#emit(rendered, name);
+      } else {
+        await this.#split(entries, bad, name);
+      }
+      if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
+    });
+  }
+
+  /** Runs an input's work; a failure of the input is reported, an interruption is not. */
+  async #guard(name: string, bad: BadLines | undefined, work: () => Promise<void>): Promise<void> {
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      if (!this.#stopped) this.#fail(describe(error, name));
+    } finally {
+      bad?.finish();
+    }
+  }
+
+  /** An input's source in its format: `--format`, else `.jsonl` or a peek at stdin. */
+  async #open(
+    input: Input,
+    name: string,
+    bad: BadLines,
+  ): Promise<{ format: InputFormat; source: AsyncIterable<LogEntry> }> {
+    const common = { name, signal: this.#interrupt.signal, onInvalid: bad.report };
+    if (input === EXAMPLE_INPUT) {
+      return { format: "log", source: fromNdjson(exampleLogStream(), common) };
+    }
+    // A directory or a device is refused before a byte is read; a FIFO is read as a stream.
+    if (input !== "-") await checkInput(input);
+    let format: InputFormat | "unknown" = this.#command.format === "auto"
+      ? (input.endsWith(".jsonl") ? "claude-code" : "log")
+      : this.#command.format;
+    let stream: ReadableStream<Uint8Array> | undefined;
+    if (input === "-") {
+      stream = abortable(Deno.stdin.readable, this.#interrupt.signal);
+      if (this.#command.format === "auto") {
+        ({ format, stream } = await peekFormat(stream, MAX_LINE_BYTES));
+      }
+    }
+    if (format === "unknown") {
+      await stream?.cancel();
+      throw new Error(
+        `Cannot tell the format of ${name}: its first record is neither a log entry, an event nor a Claude Code record (pass --format log or --format claude-code)`,
+      );
+    }
+    if (format === "claude-code") {
+      const sessionId = input === "-" ? "stdin" : baseName(input);
+      return { format, source: fromClaudeCode(stream ?? input, { ...common, sessionId }) };
+    }
+    const source = fromNdjson(stream ?? input, {
+      ...common,
+      ...(input === "-" ? { sessionId: "stdin" } : {}),
+      skipInvalid: true,
+    });
+    return { format, source };
+  }
+
+  /** A source's entries in scope, each counted and marking its input as a log. */
+  async *#entries(
+    source: AsyncIterable<LogEntry>,
+    bad: BadLines | undefined,
+    tally: { entries: number },
+  ): AsyncGenerator<LogEntry, void, undefined> {
+    const scope: Scope | undefined = this.#command.scope;
+    for await (const entry of source) {
+      tally.entries++;
+      bad?.entry();
+      if (scope !== "session" || entry.thread_id === null) yield entry;
+    }
+  }
+
+  /** Renders each session of a source of several, one after another. */
+  async #split(
+    entries: AsyncIterable<LogEntry>,
+    bad: BadLines | undefined,
+    name: string,
+  ): Promise<void> {
+    for await (const group of splitSessions(entries)) {
+      const rendered = await this.#render(group.sessionId, group.entries);
+      const malformed = bad?.takeNew() ?? 0;
+      if (malformed > 0 && !this.#command.skipInvalid) {
+        this.#fail(
+          `session "${excerpt(group.sessionId)}" of ${name} was not written: ${malformed} bad ${
+            malformed === 1 ? "line" : "lines"
+          } in or after it (pass --skip-invalid to render it without them)`,
+        );
+      } else {
+        await this.#emit(rendered, name);
+      }
+      if (this.#stopped) return;
+      this.#progress();
+    }
+  }
+
+  async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
+    if (this.#renderer !== dreamRenderer) {
+      return { sessionId, text: await this.#renderer.render(entries) };
+    }
+    const dream = await renderDream(entries);
+    return { sessionId, text: dream.text, dream };
+  }
+
+  /** The index renderer reads every input as one batch: one INDEX.md for all sessions. */
+  async #index(): Promise<void> {
+    const text = await indexRenderer.render(this.#batch());
+    if (!this.#stopped) await this.#emit({ sessionId: "INDEX", text }, "the inputs");
+  }
+
+  async *#batch(): AsyncGenerator<LogEntry, void, undefined> {
+    for (const input of this.#inputs) {
+      if (this.#stopped) return;
+      const name = inputName(input);
+      const bad = new BadLines(name, { say: this.#say });
+      const tally = { entries: 0 };
+      try {
+        const { source } = await this.#open(input, name, bad);
+        yield* this.#entries(source, bad, tally);
+        if (bad.count > 0 && !this.#command.skipInvalid) {
+          this.#fail(`${name} has bad lines (pass --skip-invalid to index it without them)`);
+        } else if (tally.entries === 0) {
+          this.#fail(`no log entries in ${name}`);
+        }
+      } catch (error) {
+        if (error instanceof UsageError) throw error;
+        if (!this.#stopped) this.#fail(describe(error, name));
+      } finally {
+        bad.finish();
+        this.#inputsDone++;
+        this.#progress();
+      }
+    }
+  }
+
+  async #emit(rendered: Rendered, input: string): Promise<void> {
+    if (this.#target.kind === "dir") {
+      return await this.#emitToDir(this.#target.path, rendered, input);
+    }
+    if (this.#single !== undefined) {
+      throw new UsageError(
+        `The input holds more than one session ("${excerpt(this.#single.sessionId)}", "${
+          excerpt(rendered.sessionId)
+        }"): pass --out DIR to write one file per session`,
+      );
+    }
+    this.#single = rendered;
+  }
+
+  async #emitToDir(dir: string, rendered: Rendered, input: string): Promise<void> {
+    const name = this.#renderer === indexRenderer
+      ? "INDEX.md"
+      : await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
+    const path = `${dir.replace(/\/+$/, "")}/${name}`;
+    const first = this.#names.get(name);
+    if (first !== undefined) {
+      this.#fail(
+        `session "${
+          excerpt(rendered.sessionId)
+        }" appears twice: its run in ${input} was not written, ${path} holds the one in ${first}`,
+      );
+      return;
+    }
+    this.#names.set(name, input);
+    const text = rendered.dream ? dreamPage(rendered.dream) : rendered.text;
+    await this.#write(path, text);
+  }
+
+  async #write(path: string, text: string): Promise<void> {
+    try {
+      const outcome = await writeAtomic(path, text, this.#command);
+      this.#counts[outcome === "written" ? "rendered" : "unchanged"]++;
+    } catch (error) {
+      this.#fail(error instanceof FileExistsError ? error.message : describe(error, path));
+    }
+  }
+
+  /** INDEX.md lists every dream of the folder, from this run or an earlier one. */
+  async #writeIndex(dir: string): Promise<void> {
+    try {
+      const text = await folderIndex(dir);
+      await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, { force: true });
+    } catch (error) {
+      this.#fail(describe(error, `${dir}/INDEX.md`));
+    }
+  }
+
+  async #emitSingle(rendered: Rendered): Promise<void> {
+    if (this.#target.kind === "file") return await this.#write(this.#target.path, rendered.text);
+    this.#counts.rendered++;
+    await writeOutput(rendered.text);
+  }
+}
+
+/**
+ * A stream that fails with the signal's reason as soon as it is aborted, even
+ * while a read waits (stdin, a FIFO: a source checks its signal only between
+ * reads), so the session in flight is dropped, never taken as complete.
+ */
+export function abortable(
+  stream: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+): ReadableStream<Uint8Array> {
+  const reader = stream.getReader();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = (): void => reject(signal.reason);
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+  aborted.catch(() => {});
+  return new ReadableStream<Uint8Array>({
+    async pull(controller): Promise<void> {
+      try {
+        const { done, value } = await Promise.race([reader.read(), aborted]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        controller.error(error);
+        reader.cancel(error).catch(() => {});
+      }
+    },
+    async cancel(reason): Promise<void> {
+      await reader.cancel(reason);
+    },
+  });
+}
+
+/** An error as one line that names its input once. */
+function describe(error: unknown, name: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split("\n")[0]!;
+  return line.includes(name) || line.includes(basename(name)) ? line : `${name}: ${line}`;
+}

@@ -1,0 +1,163 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The read-back of a folder of rendered pages: each page starts with a
+ * front-matter block holding what its index row needs, so the index of a
+ * folder is rebuilt from the folder itself, whatever runs wrote it
+ * (interrupted, rerun, partly forced), and comes out byte-identical to the
+ * one an uninterrupted run writes.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import type { Dream } from "../renderers/dream.ts";
+import { INDEX_COLUMNS, indexLine } from "../renderers/dream_index.ts";
+import { redact } from "../redact/mod.ts";
+
+/** A front-matter value: each is written as JSON, so it stays on its one line. */
+export type FrontMatterValue = string | number;
+
+/** The fields of a front-matter block, in the order written. */
+export type FrontMatter = Record<string, FrontMatterValue>;
+
+const FENCE = "---";
+
+/**
+ * A front-matter block: `---`, one `key: value` line per field (the value as
+ * JSON, which YAML reads too), `---`, each line ending in `\n`.
+ */
+export function frontMatter(fields: FrontMatter): string {
+  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+  return `${FENCE}\n${lines.join("\n")}\n${FENCE}\n`;
+}
+
+/** A page split into its front matter and the text after it. */
+export interface Page {
+  fields: FrontMatter;
+  body: string;
+}
+
+/** Reads a page written with {@linkcode frontMatter}; undefined when it has none. */
+export function parsePage(text: string): Page | undefined {
+  if (!text.startsWith(`${FENCE}\n`)) return undefined;
+  const end = text.indexOf(`\n${FENCE}\n`, FENCE.length);
+  if (end === -1) return undefined;
+  const fields: FrontMatter = {};
+  for (const line of text.slice(FENCE.length + 1, end).split("\n")) {
+    const colon = line.indexOf(": ");
+    if (colon <= 0) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.slice(colon + 2));
+    } catch {
+      return undefined;
+    }
+    if (typeof value !== "string" && typeof value !== "number") return undefined;
+    fields[line.slice(0, colon)] = value;
+  }
+  return { fields, body: text.slice(end + FENCE.length + 2) };
+}
+
+/** The pages of a folder with the given extension, one read at a time, in name order. */
+export async function* readPages(
+  dir: string,
+  extension: string,
+): AsyncGenerator<Page & { name: string }, void, undefined> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && entry.name.endsWith(extension) && !entry.name.startsWith(".")) {
+      names.push(entry.name);
+    }
+  }
+  names.sort();
+  for (const name of names) {
+    const text = await Deno.readTextFile(join(dir, name)).catch(() => undefined);
+    const page = text === undefined ? undefined : parsePage(text);
+    if (page !== undefined) yield { name, ...page };
+  }
+}
+
+/** The `renderer` field that marks a dream page. */
+const DREAM_PAGE = "dream";
+
+/**
+ * A dream as a page of a folder: its front matter (what its INDEX.md row
+ * needs, redacted) and then its text, unchanged.
+ */
+export function dreamPage(dream: Dream): string {
+  return frontMatter({
+    renderer: DREAM_PAGE,
+    session_id: redact(dream.sessionId),
+    created_at: redact(dream.createdAt),
+    turns: dream.turns,
+    elided_bytes: dream.elidedBytes,
+    first_user: redact(dream.firstUser),
+  }) + dream.text;
+}
+
+/** The dream a page holds; undefined when the page is not a dream page. */
+export function pageDream(page: Page): Dream | undefined {
+  const { fields, body } = page;
+  const text = (key: string): string | undefined =>
+    typeof fields[key] === "string" ? fields[key] as string : undefined;
+  const count = (key: string): number | undefined =>
+    Number.isSafeInteger(fields[key]) && (fields[key] as number) >= 0
+      ? fields[key] as number
+      : undefined;
+  if (fields.renderer !== DREAM_PAGE) return undefined;
+  const sessionId = text("session_id");
+  const createdAt = text("created_at");
+  const firstUser = text("first_user");
+  const turns = count("turns");
+  const elidedBytes = count("elided_bytes");
+  if (
+    sessionId === undefined || createdAt === undefined || firstUser === undefined ||
+    turns === undefined || elidedBytes === undefined
+  ) {
+    return undefined;
+  }
+  return { sessionId, createdAt, text: body, turns, elidedBytes, firstUser };
+}
+
+interface Row {
+  createdAt: string;
+  sessionId: string;
+  name: string;
+  /** The row with its number left out: what follows `- {seq}`. */
+  tail: string;
+}
+
+/** Orders rows by `created_at`, then `session_id` (then file name, so the order is total). */
+function compareRows(a: Row, b: Row): number {
+  return compare(a.createdAt, b.createdAt) || compare(a.sessionId, b.sessionId) ||
+    compare(a.name, b.name);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The INDEX.md of every dream page in a folder: rows ordered by `created_at`,
+ * then `session_id`, numbered from 1 in that order. Pages are read one at a
+ * time and only their rows are kept.
+ */
+export async function folderIndex(dir: string): Promise<string> {
+  const rows: Row[] = [];
+  for await (const page of readPages(dir, ".md")) {
+    const dream = pageDream(page);
+    if (dream === undefined) continue;
+    // indexLine is the one place the row format lives; its number is set once sorted.
+    const line = indexLine(0, dream);
+    rows.push({
+      createdAt: dream.createdAt,
+      sessionId: dream.sessionId,
+      name: page.name,
+      tail: line.slice("- 0".length),
+    });
+  }
+  rows.sort(compareRows);
+  const lines = rows.map((row, i) => `- ${i + 1}${row.tail}\n`).join("");
+  return `# Index\n\n${INDEX_COLUMNS}\n\n${lines}`;
+}

@@ -1,0 +1,134 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * Which format a stream is, told from its first records: a log (Managed
+ * Agents log entries or events) or a Claude Code transcript.
+ *
+ * @module
+ */
+
+import { byteLineBatches } from "../events/_byte_lines.ts";
+
+/** A format an input can be read as. */
+export type InputFormat = "log" | "claude-code";
+
+/** The record types of a Claude Code transcript (its bookkeeping ones included). */
+const CLAUDE_CODE_TYPES = new Set([
+  "user",
+  "assistant",
+  "system",
+  "summary",
+  "progress",
+  "attachment",
+  "file-history-snapshot",
+  "queue-operation",
+  "custom-title",
+  "tag",
+]);
+
+/** How many non-blank lines are looked at, at most, before the format is decided. */
+const PEEKED_LINES = 5;
+
+/**
+ * What one record says of its input's format: an `event` object member or a
+ * dotted `type` is a log, a Claude Code record type a transcript;
+ * `"unknown"` for any other JSON object, undefined for a line that is not one.
+ */
+export function recordFormat(line: string): InputFormat | "unknown" | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const { event, type } = value as { event?: unknown; type?: unknown };
+  if (typeof event === "object" && event !== null && !Array.isArray(event)) return "log";
+  if (typeof type === "string" && type.includes(".")) return "log";
+  if (typeof type === "string" && CLAUDE_CODE_TYPES.has(type)) return "claude-code";
+  return "unknown";
+}
+
+/** What {@linkcode peekFormat} found, and the whole stream to read from the start. */
+export interface Peeked {
+  /** The format; `"unknown"` when the first record is neither a log's nor a transcript's. */
+  format: InputFormat | "unknown";
+  /** The stream again, from its first byte: what was peeked, then the rest. */
+  stream: ReadableStream<Uint8Array>;
+}
+
+/**
+ * Tells the format of a stream by its first JSON object, read through the
+ * shared line splitter: at most {@linkcode PEEKED_LINES} non-blank lines and
+ * at most `maxLineBytes` bytes are held. Lines that are not JSON objects are
+ * passed over (the source reports them); when none is found the stream is
+ * read as a log, which then says what is wrong with it. An empty stream is a
+ * log too (with no entries).
+ */
+export async function peekFormat(
+  stream: ReadableStream<Uint8Array>,
+  maxLineBytes: number,
+): Promise<Peeked> {
+  const reader = stream.getReader();
+  const held: Uint8Array[] = [];
+  let heldBytes = 0;
+  let ended = false;
+  const recording = new ReadableStream<Uint8Array>({
+    async pull(controller): Promise<void> {
+      if (heldBytes > maxLineBytes) return controller.close();
+      const { done, value } = await reader.read();
+      if (done) {
+        ended = true;
+        return controller.close();
+      }
+      held.push(value);
+      heldBytes += value.length;
+      controller.enqueue(value);
+    },
+    // The splitter cancels what it reads when it stops: the input itself stays open.
+  }, { highWaterMark: 0 }); // No read ahead: a chunk read after the peek would be lost.
+  let format: InputFormat | "unknown" = "log";
+  let looked = 0;
+  const batches = byteLineBatches(recording, { maxLineBytes, name: "the input" });
+  peek: for await (const batch of batches) {
+    for (const line of batch) {
+      if (line.bytes === undefined) break peek;
+      const text = new TextDecoder().decode(line.bytes).trim();
+      if (text === "") continue;
+      const found = recordFormat(text);
+      if (found !== undefined) {
+        format = found;
+        break peek;
+      }
+      if (++looked === PEEKED_LINES) break peek;
+    }
+  }
+  return { format, stream: replay(held, ended ? undefined : reader) };
+}
+
+/** A stream of the chunks already read, then of what the reader still holds. */
+function replay(
+  held: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array> | undefined,
+): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller): Promise<void> {
+      if (next < held.length) {
+        controller.enqueue(held[next]!);
+        held[next++] = new Uint8Array(0);
+        return;
+      }
+      if (reader === undefined) return controller.close();
+      const { done, value } = await reader.read();
+      if (done) {
+        reader.releaseLock();
+        return controller.close();
+      }
+      controller.enqueue(value);
+    },
+    async cancel(reason): Promise<void> {
+      await reader?.cancel(reason);
+    },
+  });
+}

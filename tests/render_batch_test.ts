@@ -1,0 +1,321 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `deno task render` as a batch: interrupted and resumed, piped into a reader
+ * that stops early, watched on a terminal.
+ */
+
+import assert from "node:assert/strict";
+import { bash, entryLine, inTempDir, spawnTask, task, taskLine } from "./_cli.ts";
+
+/** A log of `count` sessions, one entry each, created in the reverse of input order. */
+function sessions(count: number): string[] {
+  const start = Date.UTC(2026, 0, 1);
+  return Array.from({ length: count }, (_, i) => {
+    // Pairs share a created_at, so the session id breaks the tie.
+    const at = new Date(start + Math.floor((count - i) / 2) * 1000).toISOString();
+    return entryLine(1, `sesn_${String(i).padStart(5, "0")}`, `question ${i}`, at);
+  });
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+}
+
+/** Waits until a folder holds `count` dreams; fails (rather than hangs) after a minute. */
+async function waitForFiles(dir: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((await listDir(dir).catch(() => [])).filter((n) => n.endsWith(".md")).length < count) {
+    if (Date.now() > deadline) throw new Error(`${dir} never held ${count} dreams`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+Deno.test("render: SIGINT during a batch writes INDEX.md for what is done; a rerun completes it byte-identical", async () => {
+  await inTempDir(async (dir) => {
+    const all = sessions(3000);
+    await Deno.writeTextFile(`${dir}/all.ndjson`, all.map((l) => `${l}\n`).join(""));
+    const args = ["--renderer", "dream", "--out", `${dir}/resumed/`];
+
+    // The first 1,500 sessions arrive on stdin, then stdin stays open: the 1,500th is in flight.
+    const child = spawnTask("render", [...args, "-"], { cwd: dir, stdin: "piped" });
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(all.slice(0, 1500).map((l) => `${l}\n`).join("")));
+    await waitForFiles(`${dir}/resumed`, 1499);
+    child.kill("SIGINT");
+    const interrupted = await child.output();
+    await writer.close().catch(() => {});
+    const stderr = new TextDecoder().decode(interrupted.stderr);
+    assert.equal(interrupted.code, 130, stderr);
+    assert.match(stderr, /interrupted by SIGINT: 1499 rendered, 0 unchanged, 0 failed/);
+    const names = await listDir(`${dir}/resumed`);
+    assert.equal(names.length, 1500, "1,499 dreams and INDEX.md, nothing half written");
+    const partial = await Deno.readTextFile(`${dir}/resumed/INDEX.md`);
+    assert.equal(partial.split("\n").filter((row) => row.startsWith("- ")).length, 1499);
+
+    const rerun = await task("render", [...args, `${dir}/all.ndjson`], { cwd: dir });
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.equal(rerun.stderr, "render: 1501 rendered, 1499 unchanged, 0 failed\n");
+
+    const whole = await task("render", [
+      "--renderer",
+      "dream",
+      "--out",
+      `${dir}/whole/`,
+      `${dir}/all.ndjson`,
+    ], { cwd: dir });
+    assert.equal(whole.code, 0, whole.stderr);
+    const index = await Deno.readTextFile(`${dir}/whole/INDEX.md`);
+    assert.equal(await Deno.readTextFile(`${dir}/resumed/INDEX.md`), index);
+    const rows = index.split("\n").filter((row) => row.startsWith("- "));
+    assert.equal(rows.length, 3000);
+    // Ordered by created_at (the last input first), then session_id; numbered in that order.
+    assert.match(rows[0]!, /^- 1 · sesn_02999 · 2026-01-01T00:00:00\.000Z · /);
+    assert.match(rows[1]!, /^- 2 · sesn_02997 · 2026-01-01T00:00:01\.000Z · /);
+    assert.match(rows[2]!, /^- 3 · sesn_02998 · 2026-01-01T00:00:01\.000Z · /);
+
+    // A deleted dream and --force on a subset: still the whole folder's index.
+    await Deno.remove(`${dir}/resumed/sesn_00015.md`);
+    await Deno.writeTextFile(`${dir}/some.ndjson`, all.slice(10, 20).join("\n"));
+    const forced = await task("render", ["--force", ...args, `${dir}/some.ndjson`], { cwd: dir });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(forced.stderr, "render: 1 rendered, 9 unchanged, 0 failed\n");
+    assert.equal(await Deno.readTextFile(`${dir}/resumed/INDEX.md`), index);
+  });
+});
+
+Deno.test("render: SIGTERM exits 143 and drops the session in flight whole", async () => {
+  await inTempDir(async (dir) => {
+    const child = spawnTask("render", ["--renderer", "dream", "--out", `${dir}/out/`, "-"], {
+      cwd: dir,
+      stdin: "piped",
+    });
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(`${sessions(2).join("\n")}\n`));
+    await waitForFiles(`${dir}/out`, 1);
+    child.kill("SIGTERM");
+    const { code, stderr } = await child.output();
+    await writer.close().catch(() => {});
+    assert.equal(code, 143, new TextDecoder().decode(stderr));
+    assert.deepEqual(await listDir(`${dir}/out`), ["INDEX.md", "sesn_00000.md"]);
+  });
+});
+
+Deno.test("render: a dream file differing from what would be written is kept and reported, unless --force", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, sessions(2).join("\n"));
+    const args = ["--renderer", "dream", "--out", `${dir}/out/`, `${dir}/a.ndjson`];
+    assert.equal((await task("render", args, { cwd: dir })).code, 0);
+    await Deno.writeTextFile(`${dir}/out/sesn_00001.md`, "edited by hand\n");
+    const kept = await task("render", args, { cwd: dir });
+    assert.equal(kept.code, 1);
+    assert.match(
+      kept.stderr,
+      /sesn_00001\.md: a different file exists \(pass --force to overwrite it\)\nrender: 0 rendered, 1 unchanged, 1 failed\n$/,
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/out/sesn_00001.md`), "edited by hand\n");
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.doesNotMatch(index, /sesn_00001/, "a file without its front matter is not a dream row");
+    const forced = await task("render", ["--force", ...args], { cwd: dir });
+    assert.equal(forced.stderr, "render: 1 rendered, 1 unchanged, 0 failed\n");
+    assert.match(await Deno.readTextFile(`${dir}/out/INDEX.md`), /^- 1 · sesn_00001 · /m);
+  });
+});
+
+Deno.test("render: a dream file starts with front matter holding its INDEX.md row", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      entryLine(1, "sesn_a", "Fix \u001b]0;the\u0007 build", "2026-09-14T10:02:11Z"),
+    );
+    const run = await task("render", ["-r", "dream", "-o", `${dir}/out/`, `${dir}/a.ndjson`], {
+      cwd: dir,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const page = await Deno.readTextFile(`${dir}/out/sesn_a.md`);
+    assert.equal(
+      page.slice(0, page.indexOf("# Session")),
+      [
+        "---",
+        'renderer: "dream"',
+        'session_id: "sesn_a"',
+        'created_at: "2026-09-14T10:02:11Z"',
+        "turns: 1",
+        "elided_bytes: 0",
+        'first_user: "Fix \\u001b]0;the\\u0007 build"',
+        "---",
+        "",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("render: a session id changed by redaction names its file with a digest of the raw id", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      [entryLine(1, "password=hunter2abc", "a"), entryLine(1, "password=hunter3xyz", "b")].join(
+        "\n",
+      ),
+    );
+    const run = await task("render", ["-o", `${dir}/out/`, `${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const names = await listDir(`${dir}/out`);
+    assert.equal(names.length, 2);
+    for (const name of names) {
+      assert.match(name, /^password%3D%5BREDACTED_SECRET%5D~[0-9a-f]{8}\.txt$/);
+    }
+  });
+});
+
+Deno.test("render | head: a closed pipe ends the command quietly with exit 0", async () => {
+  await inTempDir(async (dir) => {
+    // Over the pipe's 64 KiB buffer, so the write meets the closed pipe.
+    const big = Array.from(
+      { length: 400 },
+      (_, i) => entryLine(i + 1, "sesn_big", "x".repeat(1000)),
+    );
+    await Deno.writeTextFile(`${dir}/big.ndjson`, big.join("\n"));
+    const run = await bash(
+      `${taskLine("render", [`${dir}/big.ndjson`])} | head -1; echo "exit \${PIPESTATUS[0]}" >&2`,
+      dir,
+    );
+    assert.equal(run.stdout, "[user]\n");
+    assert.equal(run.stderr, "exit 0\n");
+  });
+});
+
+Deno.test("facts --follow | head -1: a closed pipe ends the command at its next line, exit 0", async () => {
+  await inTempDir(async (dir) => {
+    const example = new URL("../fixtures/claude_code/example.jsonl", import.meta.url);
+    const transcript = `${dir}/t.jsonl`;
+    await Deno.copyFile(example, transcript);
+    const child = new Deno.Command("bash", {
+      args: [
+        "-c",
+        `${
+          taskLine("facts", ["--follow", "--interval", "20", transcript])
+        } | head -1; echo "exit \${PIPESTATUS[0]}" >&2`,
+      ],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", INIT_CWD: dir },
+    }).spawn();
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    reader.releaseLock();
+    assert.match(new TextDecoder().decode(first.value), /^claude-opus-5/);
+    // head has exited; the next change is the next line facts prints, into the closed pipe.
+    const lines = (await Deno.readTextFile(transcript)).trimEnd().split("\n");
+    const last = JSON.parse(lines.findLast((l) => l.includes('"assistant"'))!);
+    for (let i = 0; i < 50; i++) {
+      last.uuid = `00000000-0000-4000-8000-1000000000${String(i).padStart(2, "0")}`;
+      last.message.usage.cache_read_input_tokens += 1000;
+      await Deno.writeTextFile(transcript, `${JSON.stringify(last)}\n`, { append: true });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (await Promise.race([child.status.then(() => true), Promise.resolve(false)])) break;
+    }
+    const { stderr } = await child.output();
+    assert.equal(new TextDecoder().decode(stderr), "exit 0\n");
+  });
+});
+
+Deno.test("render: nothing on stderr when all went well and stdout is the output", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi"));
+    const run = await task("render", [`${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "[user]\nhi\n");
+    assert.equal(run.stderr, "");
+  });
+});
+
+Deno.test("render on a terminal: a progress line and the summary on stderr, control characters visible", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      entryLine(1, "sesn_a", "hi \u001b]0;owned\u0007 there"),
+    );
+    // `script` gives the command a terminal for stdout and stderr, as a user's shell does.
+    const toDir = await bash(
+      `script -qec ${
+        JSON.stringify(taskLine("render", ["-o", `${dir}/out/`, `${dir}/a.ndjson`]))
+      } /dev/null`,
+      dir,
+    );
+    assert.equal(toDir.code, 0, toDir.stdout);
+    // deno-lint-ignore no-control-regex -- the terminal's line clearing is what is matched
+    assert.match(toDir.stdout, /\r\x1b\[2Kinputs 1\/1 · 1 sessions rendered · \d+\.\d s/);
+    assert.match(toDir.stdout, /render: 1 rendered, 0 unchanged, 0 failed\r?\n/);
+    const toTerminal = await bash(
+      `script -qec ${JSON.stringify(taskLine("render", [`${dir}/a.ndjson`]))} /dev/null`,
+      dir,
+    );
+    assert.equal(toTerminal.code, 0);
+    assert.ok(toTerminal.stdout.includes("hi \\x1b]0;owned\\x07 there"), toTerminal.stdout);
+    assert.ok(
+      !toTerminal.stdout.includes("\u001b]0;"),
+      "no raw escape sequence reaches the terminal",
+    );
+    const toPipe = await task("render", [`${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(
+      toPipe.stdout,
+      "[user]\nhi \u001b]0;owned\u0007 there\n",
+      "byte-exact into a pipe",
+    );
+  });
+});
+
+Deno.test("render: a Claude Code transcript is one session: reading stops when the grader's budget is full", async () => {
+  await inTempDir(async (dir) => {
+    // A FIFO whose writer never closes: a command that drains to look for a next session never ends.
+    const path = `${dir}/live.jsonl`;
+    assert.equal((await new Deno.Command("mkfifo", { args: [path] }).output()).code, 0);
+    const child = spawnTask("render", [path], { cwd: dir });
+    const output = child.output(); // read stdout as it comes: 200 kB do not fit a pipe
+    const fifo = await Deno.open(path, { write: true });
+    try {
+      const record = (i: number): string =>
+        JSON.stringify({
+          type: "user",
+          uuid: `u${i}`,
+          timestamp: "2026-01-01T00:00:00Z",
+          message: { role: "user", content: `${i} ${"x".repeat(3990)}` },
+        });
+      const text = Array.from({ length: 80 }, (_, i) => `${record(i)}\n`).join("");
+      const bytes = new TextEncoder().encode(text);
+      try {
+        for (let at = 0; at < bytes.length;) at += await fifo.write(bytes.subarray(at));
+      } catch (error) {
+        // The command closed the transcript once its budget was full: what this test wants.
+        if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+      }
+      let exited = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise((resolve) => timer = setTimeout(resolve, 60_000));
+      await Promise.race([output.then(() => exited = true), deadline]);
+      clearTimeout(timer);
+      assert.ok(exited, "render ended while the transcript was still open for writing");
+    } finally {
+      fifo.close();
+    }
+    const { code, stdout } = await output;
+    assert.equal(code, 0);
+    assert.equal(stdout.length, 200_000);
+  });
+});
+
+Deno.test("facts -f is still --follow (render's --force has no short form)", async () => {
+  await inTempDir(async (dir) => {
+    const example = new URL("../fixtures/claude_code/example.jsonl", import.meta.url).pathname;
+    const child = spawnTask("facts", ["-f", "--interval", "20", example], { cwd: dir });
+    const reader = child.stdout.getReader();
+    const first = await reader.read();
+    reader.releaseLock();
+    assert.match(new TextDecoder().decode(first.value), /^claude-opus-5/);
+    child.kill("SIGINT");
+    const { code } = await child.output();
+    assert.equal(code, 0);
+  });
+});

@@ -1,0 +1,193 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/** `deno task render` on empty, bad, hostile and unusual inputs: what it says, and how much it holds. */
+
+import assert from "node:assert/strict";
+import { CONFIG, entryLine, inTempDir, ROOT, task } from "./_cli.ts";
+
+Deno.test("render: an empty input, or one without log entries, is said and exits 1", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/empty.ndjson`, "");
+    await Deno.writeTextFile(`${dir}/blank.ndjson`, "\n\n");
+    for (const name of ["empty.ndjson", "blank.ndjson"]) {
+      const run = await task("render", [`${dir}/${name}`], { cwd: dir });
+      assert.equal(run.code, 1);
+      assert.equal(
+        run.stderr,
+        `render: no log entries in ${dir}/${name}\nrender: 0 rendered, 0 unchanged, 1 failed\n`,
+      );
+    }
+    const stdin = await task("render", ["-"], { cwd: dir, stdin: "" });
+    assert.equal(stdin.code, 1);
+    assert.equal(
+      stdin.stderr,
+      "render: no log entries in stdin\nrender: 0 rendered, 0 unchanged, 1 failed\n",
+    );
+  });
+});
+
+Deno.test("render: the first 20 bad lines of an input with file and line, then a count", async () => {
+  await inTempDir(async (dir) => {
+    const lines = [entryLine(1, "sesn_a", "hi")];
+    for (let i = 0; i < 50; i++) lines.push(`{bad ${i}`);
+    await Deno.writeTextFile(`${dir}/a.ndjson`, lines.join("\n"));
+    const run = await task("render", ["--skip-invalid", `${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, "[user]\nhi\n");
+    const said = run.stderr.trimEnd().split("\n");
+    assert.equal(said.length, 21);
+    assert.match(
+      said[0]!,
+      new RegExp(`^render: ${RegExp.escape(dir)}/a\\.ndjson:2: Cannot parse the line as JSON`),
+    );
+    assert.match(said[19]!, /a\.ndjson:21: /);
+    assert.equal(said[20], `render: ${dir}/a.ndjson: 30 more bad lines not shown (50 in all)`);
+  });
+});
+
+Deno.test("render: a binary file stops at once with one message that it does not look like a log", async () => {
+  await inTempDir(async (dir) => {
+    const run = await task("render", ["/bin/ls"], { cwd: dir });
+    assert.equal(run.code, 1);
+    const said = run.stderr.trimEnd().split("\n");
+    assert.equal(said.length, 2, run.stderr);
+    assert.equal(said[1], "render: 0 rendered, 0 unchanged, 1 failed");
+    assert.match(
+      said[0]!,
+      /^render: \/bin\/ls does not look like a log: its first 5 records are not log entries \(/,
+    );
+  });
+});
+
+Deno.test("render: what a diagnostic quotes from the input is redacted, cut and shows control characters", async () => {
+  await inTempDir(async (dir) => {
+    const hostile = [
+      entryLine(1, "sesn_a", "hi"),
+      "password=hunter2abc",
+      `{"x": "\u001b]0;owned\u0007 \u202e${"y".repeat(500)}`,
+    ];
+    await Deno.writeTextFile(`${dir}/a.ndjson`, hostile.join("\n"));
+    const run = await task("render", [`${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(run.code, 1);
+    assert.doesNotMatch(run.stderr, /hunter2abc/);
+    for (const raw of ["\u001b", "\u0007", "\u202e"]) {
+      assert.ok(!run.stderr.includes(raw), "no raw control");
+    }
+    assert.doesNotMatch(run.stderr, /y{200}/, "cut to an excerpt");
+    // A session id is quoted the same way.
+    await Deno.writeTextFile(
+      `${dir}/b.ndjson`,
+      [entryLine(1, "sesn_\u001b[2Jx", "a"), entryLine(1, "sesn_b", "b")].join("\n"),
+    );
+    const two = await task("render", [`${dir}/b.ndjson`], { cwd: dir });
+    assert.equal(two.code, 2);
+    assert.match(two.stderr, /more than one session \("sesn_\\x1b\[2Jx", "sesn_b"\)/);
+  });
+});
+
+Deno.test("render: clear errors for a missing --out folder and a session seen twice", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi"));
+    const missing = await task("render", ["--out", `${dir}/a/missing/f.txt`, `${dir}/a.ndjson`], {
+      cwd: dir,
+    });
+    assert.equal(missing.code, 1);
+    assert.equal(
+      missing.stderr,
+      `render: Cannot write ${dir}/a/missing/f.txt: the folder ${dir}/a/missing does not exist\n` +
+        "render: 0 rendered, 0 unchanged, 1 failed\n",
+    );
+    await Deno.writeTextFile(`${dir}/b.ndjson`, entryLine(1, "sesn_a", "again"));
+    const twice = await task("render", [
+      "--out",
+      `${dir}/out/`,
+      `${dir}/a.ndjson`,
+      `${dir}/b.ndjson`,
+    ], {
+      cwd: dir,
+    });
+    assert.equal(twice.code, 1);
+    assert.match(
+      twice.stderr,
+      new RegExp(
+        `session "sesn_a" appears twice: its run in ${
+          RegExp.escape(dir)
+        }/b\\.ndjson was not written, ${RegExp.escape(dir)}/out/sesn_a\\.txt holds the one in ${
+          RegExp.escape(dir)
+        }/a\\.ndjson`,
+      ),
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/out/sesn_a.txt`), "[user]\nhi\n");
+  });
+});
+
+Deno.test("render: the next run into a folder removes stale temporary files; --out takes a 240-character name", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi"));
+    await Deno.mkdir(`${dir}/out`);
+    // What a run killed with -9 leaves: a temporary file, here backdated past the stale age.
+    const stale = `${dir}/out/.transcript-00112233aabbccdd.tmp`;
+    await Deno.writeTextFile(stale, "half a dre");
+    const old = new Date(Date.now() - 5 * 60_000);
+    await Deno.utime(stale, old, old);
+    const run = await task("render", ["--out", `${dir}/out`, `${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name), [
+      "sesn_a.txt",
+    ]);
+    const long = `${dir}/${"n".repeat(236)}.txt`;
+    const named = await task("render", ["--out", long, `${dir}/a.ndjson`], { cwd: dir });
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(await Deno.readTextFile(long), "[user]\nhi\n");
+  });
+});
+
+Deno.test("render: 3 million bad lines are counted, not held (16 MB heap, 84 MB input)", async () => {
+  await inTempDir(async (dir) => {
+    const path = `${dir}/bad.ndjson`;
+    const file = await Deno.open(path, { write: true, create: true });
+    try {
+      await file.write(new TextEncoder().encode(`${entryLine(1, "sesn_a", "hi")}\n`));
+      // JSON, but not an object: a bad line that is cheap to parse.
+      const chunk = new TextEncoder().encode("[0,1,2,3,4,5,6,7,8,9,10,11]\n".repeat(100_000));
+      for (let i = 0; i < 30; i++) await file.write(chunk);
+    } finally {
+      file.close();
+    }
+    const cli = new URL("cli/render.ts", ROOT).pathname;
+    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--config",
+        CONFIG,
+        "--v8-flags=--max-old-space-size=16",
+        "--allow-read",
+        cli,
+        "--skip-invalid",
+        path,
+      ],
+      cwd: dir,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const said = new TextDecoder().decode(stderr);
+    assert.equal(code, 0, said);
+    assert.equal(new TextDecoder().decode(stdout), "[user]\nhi\n");
+    assert.match(said, /bad\.ndjson: 2999980 more bad lines not shown \(3000000 in all\)\n$/);
+  });
+});
+
+Deno.test("render: a Claude Code transcript on stdin renders, detected or with --format", async () => {
+  await inTempDir(async (dir) => {
+    const path = new URL("fixtures/claude_code/example.jsonl", ROOT).pathname;
+    const transcript = await Deno.readTextFile(path);
+    const fromFile = await task("render", [path], { cwd: dir });
+    assert.equal(fromFile.code, 0, fromFile.stderr);
+    assert.match(fromFile.stdout, /^\[user\]\n/);
+    for (const args of [["-"], ["--format", "claude-code", "-"]]) {
+      const run = await task("render", args, { cwd: dir, stdin: transcript });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, fromFile.stdout, `render ${args.join(" ")}`);
+    }
+  });
+});
