@@ -38,5 +38,6 @@ export * from "./renderers/registry.ts";
 export * from "./renderers/grader.ts";
 export * from "./renderers/dream.ts";
 export * from "./renderers/dream_index.ts";
+export * from "./renderers/html.ts";
 export * from "./redact/mod.ts";
 export * from "./renderers/builtin.ts";

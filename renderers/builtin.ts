@@ -3,6 +3,7 @@
 
 import { type DreamOptions, dreamRenderer } from "./dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader.ts";
+import { type HtmlOptions, htmlRenderer } from "./html.ts";
 import { type IndexOptions, indexRenderer } from "./dream_index.ts";
 import { RendererRegistry } from "./registry.ts";
 
@@ -14,6 +15,8 @@ export type BuiltinRenderers = {
   dream: DreamOptions;
   /** {@linkcode renderIndex}'s options. */
   index: IndexOptions;
+  /** {@linkcode renderHtml}'s options. */
+  html: HtmlOptions;
 };
 
 /**
@@ -35,7 +38,8 @@ export function createRegistry(): RendererRegistry<BuiltinRenderers> {
   return new RendererRegistry()
     .register(graderRenderer)
     .register(dreamRenderer)
-    .register(indexRenderer);
+    .register(indexRenderer)
+    .register(htmlRenderer);
 }
 
 /**
