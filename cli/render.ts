@@ -16,6 +16,8 @@ import { createRegistry } from "../renderers/builtin.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
 import { INDEX_COLUMNS, indexLine, indexRenderer } from "../renderers/dream_index.ts";
+import { htmlRenderer } from "../renderers/html.ts";
+import { folderPages, HTML_INDEX, indexPage } from "./_html_index.ts";
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { loadConfiguredRenderers, UsageError } from "./_config.ts";
 import { sessionFileName, writeAtomic } from "./_output.ts";
@@ -143,6 +145,9 @@ class RenderRun {
     if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
       await this.#writeIndex(this.#target.path);
     }
+    if (this.#target.kind === "dir" && this.#renderer === htmlRenderer) {
+      await this.#writeHtmlIndex(this.#target.path);
+    }
     if (this.#single !== undefined) await this.#emitSingle(this.#single);
     return this.#failed > 0 ? 1 : 0;
   }
@@ -252,6 +257,16 @@ class RenderRun {
     const text = `# Index\n\n${INDEX_COLUMNS}\n\n${rows}`;
     try {
       await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, this.#command);
+    } catch (error) {
+      this.#fail((error as Error).message);
+    }
+  }
+
+  /** The folder's index.html, rebuilt from every session page in it (so always replaced). */
+  async #writeHtmlIndex(dir: string): Promise<void> {
+    try {
+      const text = await indexPage(await folderPages(dir));
+      await writeAtomic(`${dir.replace(/\/+$/, "")}/${HTML_INDEX}`, text, { force: true });
     } catch (error) {
       this.#fail((error as Error).message);
     }

@@ -289,7 +289,7 @@ function bodyMarkup(text: CutText): string {
 }
 
 /** `2026-09-14T10:02:12.904Z` as `2026-09-14 10:02:12 UTC`; any other text as it is. */
-function readableTime(at: string): string {
+export function readableTime(at: string): string {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at);
   if (match === null) return at;
   return `${match[1]} ${match[2]} ${match[3] === "Z" ? "UTC" : match[3]}`;

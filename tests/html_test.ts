@@ -427,3 +427,181 @@ browserTest("the checks catch a page that does not escape (the same texts as raw
 async function* fromEntriesAsync(entries: LogEntry[]): AsyncGenerator<LogEntry> {
   yield* entries;
 }
+
+// ---------------------------------------------------------------- deno task render
+
+const CONFIG = new URL("deno.json", ROOT).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno task render` as a user does, from another directory. */
+async function renderTask(args: string[], cwd: string): Promise<Run> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "--config", CONFIG, "render", ...args],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+  return { code, stdout: decode(stdout), stderr: decode(stderr) };
+}
+
+/** An NDJSON log of one session: a user message, then an agent reply. */
+function sessionLog(sessionId: string, at: string, ask: string): string {
+  return [
+    { id: "e1", type: "user.message", processed_at: at, content: ask },
+    { id: "e2", type: "agent.message", processed_at: at, content: `On it: ${ask}` },
+  ].map((event, i) => JSON.stringify({ seq: i + 1, session_id: sessionId, thread_id: null, event }))
+    .join("\n") + "\n";
+}
+
+async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_html_cli_" });
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("deno task render --renderer html writes one page, the same renderHtml gives", async () => {
+  await withTempDir(async (dir) => {
+    const fixture = new URL("fixtures/coordinator_all_threads.ndjson", ROOT).pathname;
+    const run = await renderTask(
+      ["--renderer", "html", "--out", `${dir}/session.html`, fixture],
+      dir,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/session.html`),
+      await renderHtml(fromNdjson(fixture)),
+    );
+    const help = await renderTask(["--help"], dir);
+    assert.match(help.stdout, /^ {2}html {7}A self-contained HTML page/m);
+  });
+});
+
+Deno.test("deno task render --renderer html --out DIR: one page a session and an index.html of the folder", async (t) => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/two.ndjson`,
+      sessionLog("sesn_b", "2026-09-02T00:00:00Z", "second <b>bold</b>") +
+        sessionLog("sesn_a", "2026-09-01T00:00:00Z", "first"),
+    );
+    await Deno.writeTextFile(
+      `${dir}/one.ndjson`,
+      sessionLog("sesn_c", "2026-08-31T00:00:00Z", "zeroth"),
+    );
+    const links = (html: string): string[] =>
+      [...html.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1]!);
+
+    await t.step("one run of everything", async () => {
+      const run = await renderTask([
+        "-r",
+        "html",
+        "--out",
+        `${dir}/all/`,
+        `${dir}/two.ndjson`,
+        `${dir}/one.ndjson`,
+      ], dir);
+      assert.equal(run.code, 0, run.stderr);
+      const names = (await Array.fromAsync(Deno.readDir(`${dir}/all`))).map((e) => e.name).sort();
+      assert.deepEqual(names, ["index.html", "sesn_a.html", "sesn_b.html", "sesn_c.html"]);
+      const index = await Deno.readTextFile(`${dir}/all/index.html`);
+      assert.deepEqual(links(index), ["sesn_c.html", "sesn_a.html", "sesn_b.html"]);
+      assert.match(index, /second &lt;b&gt;bold&lt;\/b&gt;/);
+      assert.match(index, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+    });
+
+    await t.step("the same sessions over two runs give the same index, byte for byte", async () => {
+      const first = await renderTask([
+        "-r",
+        "html",
+        "--out",
+        `${dir}/resumed/`,
+        `${dir}/one.ndjson`,
+      ], dir);
+      assert.equal(first.code, 0, first.stderr);
+      assert.deepEqual(links(await Deno.readTextFile(`${dir}/resumed/index.html`)), [
+        "sesn_c.html",
+      ]);
+      const second = await renderTask(
+        ["-r", "html", "--out", `${dir}/resumed/`, `${dir}/two.ndjson`],
+        dir,
+      );
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(
+        await Deno.readTextFile(`${dir}/resumed/index.html`),
+        await Deno.readTextFile(`${dir}/all/index.html`),
+      );
+    });
+
+    await t.step("a file that is not a session page is left out of the index", async () => {
+      await Deno.writeTextFile(`${dir}/resumed/notes.html`, "<p>mine</p>");
+      await Deno.writeTextFile(
+        `${dir}/resumed/forged.html`,
+        `<head><meta name="brigade-transcript-session" content="{&quot;sessionId&quot;:1}"></head>`,
+      );
+      const run = await renderTask(
+        ["-r", "html", "-f", "--out", `${dir}/resumed/`, `${dir}/one.ndjson`],
+        dir,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(
+        await Deno.readTextFile(`${dir}/resumed/index.html`),
+        await Deno.readTextFile(`${dir}/all/index.html`),
+      );
+    });
+  });
+});
+
+browserTest(
+  "the folder's index.html links every page, loads nothing, passes axe-core",
+  async (browser) => {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/log.ndjson`,
+        sessionLog("sesn_x/../y", "2026-09-01T00:00:00Z", "an id with a slash") +
+          sessionLog("sesn_z", "2026-09-02T00:00:00Z", "plain"),
+      );
+      const run = await renderTask(
+        ["-r", "html", "--out", `${dir}/out/`, `${dir}/log.ndjson`],
+        dir,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const url = new URL(`file://${dir}/out/index.html`).href;
+      const page = await browser.open(url);
+      try {
+        const hrefs = await page.evaluate<string[]>(
+          `[...document.querySelectorAll("a")].map((a) => a.href)`,
+        );
+        assert.equal(hrefs.length, 2);
+        for (const href of hrefs) {
+          assert.ok(href.startsWith(new URL(`file://${dir}/out/`).href), href);
+          const text = await Deno.readTextFile(new URL(href));
+          assert.match(text, /<title>Session sesn_/);
+        }
+        assert.deepEqual(requestsThatLeft(page, url), []);
+        assert.deepEqual(await seriousViolations(page), []);
+      } finally {
+        await page.close();
+      }
+    });
+  },
+);
+
+browserTest("a screenshot of a fixture's page is a PNG of the viewport", async (browser) => {
+  const html = await renderHtml(fromNdjson(new URL("fixtures/single_agent.ndjson", ROOT)));
+  await withPage(browser, html, async (page) => {
+    const png = await page.screenshot();
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const header = new DataView(png.buffer, png.byteOffset + 16, 8); // IHDR width, height
+    assert.deepEqual([header.getUint32(0), header.getUint32(4)], [640, 480]);
+  }, { width: 640, height: 480 });
+});
