@@ -147,22 +147,33 @@ if (chromium === undefined && !inCi) {
   );
 }
 
-/** A browser test: skipped without Chromium, failing without it under CI=true. */
+const browserChecks: Array<[string, (browser: Browser, t: Deno.TestContext) => Promise<void>]> = [];
+
+/**
+ * A browser check: each runs as a step of one test, in one browser (launching
+ * Chromium is the slow part). Skipped without Chromium, failing under CI=true.
+ */
 function browserTest(
   name: string,
   body: (browser: Browser, t: Deno.TestContext) => Promise<void>,
 ): void {
-  Deno.test({
-    name: `browser: ${name}`,
-    ignore: chromium === undefined && !inCi,
-    async fn(t): Promise<void> {
-      if (chromium === undefined) {
-        throw new Error("Chromium is not installed, and CI=true requires the browser checks");
-      }
-      await withBrowser(chromium, (browser) => body(browser, t));
-    },
-  });
+  browserChecks.push([name, body]);
 }
+
+Deno.test({
+  name: "in headless Chromium",
+  ignore: chromium === undefined && !inCi,
+  async fn(t): Promise<void> {
+    if (chromium === undefined) {
+      throw new Error("Chromium is not installed, and CI=true requires the browser checks");
+    }
+    await withBrowser(chromium, async (browser) => {
+      for (const [name, body] of browserChecks) {
+        await t.step(name, (step) => body(browser, step));
+      }
+    });
+  },
+});
 
 /** Writes a page to a temporary file, opens it, runs `body`, cleans up. */
 async function withPage(
