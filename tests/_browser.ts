@@ -45,6 +45,16 @@ interface Pending {
 
 type Listener = (params: Record<string, unknown>, sessionId: string | undefined) => void;
 
+/** How {@linkcode Browser.open} opens a page. */
+export interface OpenOptions {
+  /** The viewport's width in CSS pixels (default 1000). */
+  width?: number;
+  /** The viewport's height in CSS pixels (default 800). */
+  height?: number;
+  /** Whether the page's own scripts may run (default true). */
+  scripts?: boolean;
+}
+
 /** A running headless Chromium. */
 export class Browser {
   #child: Deno.ChildProcess;
@@ -172,13 +182,14 @@ export class Browser {
    * Opens a new tab on `url` and waits for its load event.
    *
    * @param url A `file:` or loopback URL.
-   * @param options The viewport, in CSS pixels.
+   * @param options The viewport, in CSS pixels; `scripts: false` opens it
+   * as a reader who turned JavaScript off (the protocol's evaluation still works).
    */
-  async open(url: string, options: { width?: number; height?: number } = {}): Promise<Page> {
+  async open(url: string, options: OpenOptions = {}): Promise<Page> {
     const { targetId } = await this.send("Target.createTarget", { url: "about:blank" });
     const { sessionId } = await this.send("Target.attachToTarget", { targetId, flatten: true });
     const page = new Page(this, String(targetId), String(sessionId));
-    await page.start(url, options.width ?? 1000, options.height ?? 800);
+    await page.start(url, options);
     return page;
   }
 
@@ -257,7 +268,7 @@ export class Page {
   }
 
   /** @internal Enables the domains, then navigates to `url` and waits for its load event. */
-  async start(url: string, width: number, height: number): Promise<void> {
+  async start(url: string, options: OpenOptions): Promise<void> {
     const mine = (listener: Listener): Listener => (params, sessionId) => {
       if (sessionId === this.#sessionId) listener(params, sessionId);
     };
@@ -284,9 +295,12 @@ export class Page {
     for (const domain of ["Page", "Network", "Runtime"]) {
       await this.send(`${domain}.enable`);
     }
+    if (options.scripts === false) {
+      await this.send("Emulation.setScriptExecutionDisabled", { value: true });
+    }
     await this.send("Emulation.setDeviceMetricsOverride", {
-      width,
-      height,
+      width: options.width ?? 1000,
+      height: options.height ?? 800,
       deviceScaleFactor: 1,
       mobile: false,
     });

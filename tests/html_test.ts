@@ -17,6 +17,7 @@ import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
 import {
   type Browser,
   findChromium,
+  type OpenOptions,
   type Page,
   requestsThatLeft,
   withBrowser,
@@ -180,7 +181,7 @@ async function withPage(
   browser: Browser,
   html: string,
   body: (page: Page, url: string) => Promise<void>,
-  options: { width?: number; height?: number } = {},
+  options: OpenOptions = {},
 ): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "transcript_html_" });
   try {
@@ -269,6 +270,13 @@ browserTest("each fixture: every item on the page, nothing ran or left, axe-core
       });
     });
   }
+  await t.step("with JavaScript turned off, the page reads the same", async () => {
+    const [, source] = FIXTURES[0]!;
+    const expected = await expectedItems(source());
+    await withPage(browser, await renderHtml(source()), async (page) => {
+      assert.deepEqual(await shownItems(page), expected);
+    }, { scripts: false });
+  });
   await t.step("the dark colour scheme passes axe-core too", async () => {
     const [, source] = FIXTURES[0]!;
     await withPage(browser, await renderHtml(source()), async (page) => {
@@ -579,7 +587,11 @@ browserTest(
       await Deno.writeTextFile(
         `${dir}/log.ndjson`,
         sessionLog("sesn_x/../y", "2026-09-01T00:00:00Z", "an id with a slash") +
-          sessionLog("sesn_z", "2026-09-02T00:00:00Z", "plain"),
+          sessionLog(
+            `sesn_z"><img src=x onerror="window.__pwned='id'">`,
+            "2026-09-02T00:00:00Z",
+            `<script>window.__pwned = "first"</script>`,
+          ),
       );
       const run = await renderTask(
         ["-r", "html", "--out", `${dir}/out/`, `${dir}/log.ndjson`],
@@ -598,6 +610,14 @@ browserTest(
           const text = await Deno.readTextFile(new URL(href));
           assert.match(text, /<title>Session sesn_/);
         }
+        assert.deepEqual(await page.evaluate(SENTINEL), {
+          pwned: null,
+          title: "Index of sessions",
+        });
+        assert.match(
+          await page.evaluate<string>("document.body.innerText"),
+          /<script>window.__pwned = "first"<\/script>/,
+        );
         assert.deepEqual(requestsThatLeft(page, url), []);
         assert.deepEqual(await seriousViolations(page), []);
       } finally {
