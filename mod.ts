@@ -46,5 +46,6 @@ export * from "./renderers/json.ts";
 export * from "./renderers/utf8.ts";
 export * from "./renderers/budget.ts";
 export * from "./renderers/capped_text.ts";
+export * from "./renderers/html.ts";
 export * from "./redact/mod.ts";
 export * from "./renderers/builtin.ts";

@@ -18,10 +18,12 @@ import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
 import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
 import { indexRenderer } from "../renderers/dream_index.ts";
+import { htmlRenderer } from "../renderers/html.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_config.ts";
 import { dreamPage, folderIndex } from "./_folder_index.ts";
+import { folderPages, HTML_INDEX, indexPage } from "./_html_index.ts";
 import { type InputFormat, peekFormat } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
@@ -121,6 +123,9 @@ export class RenderRun {
     this.#stderr.clearProgress();
     if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
       await this.#writeIndex(this.#target.path);
+    }
+    if (this.#target.kind === "dir" && this.#renderer === htmlRenderer) {
+      await this.#writeHtmlIndex(this.#target.path);
     }
     if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
     this.#summary();
@@ -381,6 +386,16 @@ export class RenderRun {
       await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, { force: true });
     } catch (error) {
       this.#fail(describe(error, `${dir}/INDEX.md`));
+    }
+  }
+
+  /** The folder's index.html, rebuilt from every session page in it (so always replaced). */
+  async #writeHtmlIndex(dir: string): Promise<void> {
+    try {
+      const text = await indexPage(await folderPages(dir));
+      await writeAtomic(`${dir.replace(/\/+$/, "")}/${HTML_INDEX}`, text, { force: true });
+    } catch (error) {
+      this.#fail(describe(error, `${dir}/${HTML_INDEX}`));
     }
   }
 

@@ -3,6 +3,7 @@
 
 import { type DreamOptions, dreamRenderer } from "./dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader.ts";
+import { type HtmlOptions, htmlRenderer } from "./html.ts";
 import { type IndexOptions, indexRenderer } from "./dream_index.ts";
 import { type JsonOptions, jsonRenderer } from "./json.ts";
 import { RendererRegistry } from "./registry.ts";
@@ -17,6 +18,8 @@ export type BuiltinRenderers = {
   index: IndexOptions;
   /** {@linkcode renderJson}'s options. */
   json: JsonOptions;
+  /** {@linkcode renderHtml}'s options. */
+  html: HtmlOptions;
 };
 
 /**
@@ -39,7 +42,8 @@ export function createRegistry(): RendererRegistry<BuiltinRenderers> {
     .register(graderRenderer)
     .register(dreamRenderer)
     .register(indexRenderer)
-    .register(jsonRenderer);
+    .register(jsonRenderer)
+    .register(htmlRenderer);
 }
 
 /**

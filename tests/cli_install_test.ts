@@ -29,12 +29,14 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
-  const { "fast-check": testOnly, ...imports } = devConfig.imports;
-  assert.ok(testOnly?.startsWith("npm:fast-check@"));
+  const { "fast-check": fastCheck, "axe-core": axeCore, ...imports } = devConfig.imports;
+  assert.ok(fastCheck?.startsWith("npm:fast-check@"));
+  assert.ok(axeCore?.startsWith("npm:axe-core@"));
   assert.deepEqual(imports, config.imports);
   assert.deepEqual(devConfig.compilerOptions, config.compilerOptions);
   assert.deepEqual(devConfig.exclude, config.exclude);
-  assert.ok(!Object.values(config.imports).some((s) => s.includes("fast-check")));
+  const packages = Object.values(config.imports);
+  assert.ok(!packages.some((s) => s.includes("fast-check") || s.includes("axe-core")));
 });
 
 /** The files `deno publish` would upload, relative to the repository. */

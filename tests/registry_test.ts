@@ -24,7 +24,7 @@ const count: Renderer<{ label?: string }, "count"> = {
 Deno.test("createRegistry() holds the built-in renderers, fresh each time", () => {
   const a = createRegistry();
   const b = createRegistry();
-  assert.deepEqual(a.list().map((r) => r.name), ["grader", "dream", "index", "json"]);
+  assert.deepEqual(a.list().map((r) => r.name), ["grader", "dream", "index", "json", "html"]);
   a.register(count);
   assert.ok(a.has("count"));
   assert.ok(!b.has("count"), "registries do not share renderers");
@@ -67,7 +67,7 @@ Deno.test("RendererRegistry.resolve() names an unknown renderer and lists the kn
     assert.equal(error.code, "unknown_renderer");
     assert.equal(
       error.message,
-      'Unknown renderer "gradr": known renderers are "grader", "dream", "index", "json"',
+      'Unknown renderer "gradr": known renderers are "grader", "dream", "index", "json", "html"',
     );
   }
 });

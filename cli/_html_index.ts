@@ -1,0 +1,128 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The `index.html` of a folder of session pages, built from the pages
+ * themselves: each page carries its header facts as JSON in a
+ * `<meta name="brigade-transcript-session">`, so the index of a folder that
+ * several runs wrote (interrupted, resumed, forced) lists every page in it,
+ * in the same order an uninterrupted run gives.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import {
+  escapeHtml,
+  pageHead,
+  type PageSummary,
+  readableTime,
+  SUMMARY_META,
+} from "../renderers/_html_page.ts";
+
+/** The index's file name; no session page can take it (see `sessionFileName`). */
+export const HTML_INDEX = "index.html";
+
+/** A page of the folder and what its meta says. */
+export interface IndexedPage {
+  /** The page's file name in the folder. */
+  name: string;
+  summary: PageSummary;
+}
+
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
+
+/** The summary a page carries; undefined when the text is not a session page of ours. */
+export function pageSummary(html: string): PageSummary | undefined {
+  const head = html.slice(0, html.indexOf("</head>") >>> 0);
+  const match = head.match(new RegExp(`<meta name="${SUMMARY_META}" content="([^"]*)">`));
+  if (match === null) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(match[1]!.replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!));
+  } catch {
+    return undefined;
+  }
+  return isSummary(value) ? value : undefined;
+}
+
+function isSummary(value: unknown): value is PageSummary {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  const count = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0;
+  return typeof v.sessionId === "string" && typeof v.startedAt === "string" &&
+    typeof v.firstUser === "string" && typeof v.cut === "boolean" && count(v.turns) &&
+    count(v.threads) && count(v.items);
+}
+
+/**
+ * The session pages of a folder, read one at a time, ordered by start time,
+ * then session id, then file name (a total order, so the index is the same
+ * whichever run wrote which page).
+ */
+export async function folderPages(dir: string): Promise<IndexedPage[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (
+      entry.isFile && entry.name.endsWith(".html") && entry.name !== HTML_INDEX &&
+      !entry.name.startsWith(".")
+    ) {
+      names.push(entry.name);
+    }
+  }
+  const pages: IndexedPage[] = [];
+  for (const name of names) {
+    const text = await Deno.readTextFile(join(dir, name)).catch(() => undefined);
+    const summary = text === undefined ? undefined : pageSummary(text);
+    if (summary !== undefined) pages.push({ name, summary });
+  }
+  return pages.sort((a, b) =>
+    compare(a.summary.startedAt, b.summary.startedAt) ||
+    compare(a.summary.sessionId, b.summary.sessionId) || compare(a.name, b.name)
+  );
+}
+
+function started(at: string): string {
+  if (at === "") return "unknown";
+  return `<time datetime="${escapeHtml(at)}">${escapeHtml(readableTime(at))}</time>`;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The index page: one table row per session page, each linking to it. */
+export async function indexPage(pages: IndexedPage[]): Promise<string> {
+  const rows = pages.map(({ name, summary }, i) => {
+    const id = summary.sessionId === "" ? "(empty session)" : summary.sessionId;
+    return `<tr><td class="num">${i + 1}</td>` +
+      `<td><a href="${escapeHtml(encodeURIComponent(name))}">${escapeHtml(id)}</a></td>` +
+      `<td>${started(summary.startedAt)}</td><td class="num">${summary.turns}</td>` +
+      `<td class="num">${summary.threads}</td>` +
+      `<td class="num">${summary.items}${summary.cut ? " (cut)" : ""}</td>` +
+      `<td>${escapeHtml(summary.firstUser)}</td></tr>\n`;
+  }).join("");
+  const body = pages.length === 0
+    ? `<p class="note">No session pages in this folder.</p>\n`
+    : `<table>
+<caption class="kicker">Sessions</caption>
+<thead><tr><th scope="col">#</th><th scope="col">Session</th><th scope="col">Started</th><th scope="col">Turns</th><th scope="col">Threads</th><th scope="col">Items</th><th scope="col">First user message</th></tr></thead>
+<tbody>
+${rows}</tbody>
+</table>
+`;
+  return `${await pageHead("Index of sessions")}<body>
+<header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
+<dl class="facts"><div><dt>Sessions</dt><dd>${pages.length}</dd></div></dl></header>
+<main>
+${body}</main>
+<footer><p>Rendered by @brigade/transcript · no scripts, no remote loads</p></footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,37 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * Renders the bundled coordinator session as an HTML page and takes the
+ * README's screenshot of it in headless Chromium (`docs/html_view.png`), with
+ * the first tool result unfolded as a reader would.
+ *
+ * Run: `deno run --allow-read --allow-write --allow-run --allow-env --allow-net=127.0.0.1 docs/screenshot.ts`
+ *
+ * @module
+ */
+
+import { fromNdjson, renderHtml } from "../mod.ts";
+import { findChromium, withBrowser } from "../tests/_browser.ts";
+
+const FIXTURE = new URL("../fixtures/coordinator_all_threads.ndjson", import.meta.url);
+const OUT = new URL("html_view.png", import.meta.url);
+
+const chromium = await findChromium();
+if (chromium === undefined) {
+  console.error("screenshot: Chromium not found (install it with `apt-get install chromium`)");
+  Deno.exit(1);
+}
+const dir = await Deno.makeTempDir({ prefix: "transcript_screenshot_" });
+try {
+  const path = `${dir}/session.html`;
+  await Deno.writeTextFile(path, await renderHtml(fromNdjson(FIXTURE)));
+  await withBrowser(chromium, async (browser) => {
+    const page = await browser.open(new URL(`file://${path}`).href, { width: 960, height: 1180 });
+    await page.evaluate(`document.querySelector("details.k-tool_result").open = true`);
+    await Deno.writeFile(OUT, await page.screenshot());
+    await page.close();
+  });
+} finally {
+  await Deno.remove(dir, { recursive: true });
+}
+console.log(`screenshot: wrote ${OUT.pathname}`);

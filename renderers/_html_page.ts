@@ -1,0 +1,296 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// The HTML page of one session: markup, escaping and the page's policy. The
+// page is one file with its style inline, no script and no remote load of any
+// kind; its Content-Security-Policy allows only its own stylesheet (by hash),
+// so even a tag that escaped the escaping could neither run nor fetch.
+
+import { visibleControls } from "../events/_excerpt.ts";
+import { redact as redactSecrets } from "../redact/mod.ts";
+import { utf8Length } from "./utf8.ts";
+import { cutNote } from "./budget.ts";
+import type { ConversationItem } from "./conversation.ts";
+import { PAGE_STYLE } from "./_html_style.ts";
+
+/** The page's budget and redaction (items come already cut to the item budget). */
+export interface PageSettings {
+  transcriptBudget: number;
+  redact: boolean;
+}
+
+/** What the header says of the session; also what an index row of the page needs. */
+export interface PageSummary {
+  sessionId: string;
+  startedAt: string;
+  turns: number;
+  threads: number;
+  items: number;
+  /** The first user message, whitespace collapsed, at most 200 code points. */
+  firstUser: string;
+  /** Whether the transcript budget cut the page short. */
+  cut: boolean;
+}
+
+/** The `<meta>` name under which a page carries its {@linkcode PageSummary} as JSON. */
+export const SUMMARY_META = "brigade-transcript-session";
+
+const PALETTE_SIZE = 8;
+const FIRST_USER_CODE_POINTS = 200;
+
+/** Escapes text for an element's content or a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
+}
+
+const ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
+
+/**
+ * Text from the log as the page shows it: redacted first (so a cut can never
+ * leave half a secret), line ends made `\n`, other control characters and
+ * bidirectional overrides made visible as escapes (they could reorder what a
+ * reader sees).
+ */
+export function shownText(text: string, redact: boolean): string {
+  const plain = (redact ? redactSecrets(text) : text).replace(/\r\n?/g, "\n");
+  return visibleControls(plain);
+}
+
+let policy: Promise<string> | undefined;
+
+/**
+ * The page's Content-Security-Policy: nothing may load or run but the page's
+ * own stylesheet, named by its SHA-256 hash (inline `style=""` attributes and
+ * any other `<style>` stay inert).
+ */
+export function contentSecurityPolicy(): Promise<string> {
+  policy ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE)).then(
+    (digest) => {
+      const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+      return `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
+    },
+  );
+  return policy;
+}
+
+/** The head of every page: charset, policy, no referrer, the title, the stylesheet. */
+export async function pageHead(title: string, meta = ""): Promise<string> {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${await contentSecurityPolicy()}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+${meta}<title>${escapeHtml(title)}</title>
+<style>${PAGE_STYLE}</style>
+</head>
+`;
+}
+
+/**
+ * Builds a session's page item by item. The items' markup is kept (the page
+ * is bounded by its transcript budget); the header, which counts what the
+ * items hold, is written last.
+ */
+export class PageBuilder {
+  #settings: PageSettings;
+  #parts: string[] = [];
+  #used = 0;
+  #items = 0;
+  #turns = 0;
+  #firstUser = "";
+  #cut = false;
+  /** Thread key → palette slot and the best name known for it. */
+  #threads = new Map<string, { slot: number; name: string; named: boolean }>();
+
+  /** @param settings Budgets and redaction. */
+  constructor(settings: PageSettings) {
+    this.#settings = settings;
+  }
+
+  /** Whether the transcript budget is full: no further item is shown. */
+  get full(): boolean {
+    return this.#cut;
+  }
+
+  /**
+   * Adds an item; returns false once the transcript budget is full (the item
+   * that overflowed it is not shown, and the page ends with a note).
+   */
+  add(item: ConversationItem): boolean {
+    if (this.#cut) return false;
+    const text = pageText(item);
+    const size = utf8Length(text.kept);
+    if (this.#used + size > this.#settings.transcriptBudget) {
+      this.#cut = true;
+      return false;
+    }
+    this.#used += size;
+    this.#items++;
+    const thread = this.#thread(item);
+    if (item.kind === "message" && item.from === "user") {
+      this.#turns++;
+      if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
+    }
+    this.#parts.push(this.#block(item, text, thread));
+    return true;
+  }
+
+  /** Ends the page with the transcript note: the source held more than the budget shows. */
+  cutShort(): void {
+    this.#cut = true;
+  }
+
+  /** The whole page. */
+  async finish(sessionId: string, startedAt: string): Promise<string> {
+    const summary: PageSummary = {
+      sessionId: shownText(sessionId, this.#settings.redact),
+      startedAt: shownText(startedAt, this.#settings.redact),
+      turns: this.#turns,
+      threads: this.#threads.size,
+      items: this.#items,
+      firstUser: this.#firstUser,
+      cut: this.#cut,
+    };
+    const meta = `<meta name="${SUMMARY_META}" content="${escapeHtml(JSON.stringify(summary))}">\n`;
+    const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
+    const note = this.#cut
+      ? `<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`
+      : "";
+    const empty = this.#items === 0 && !this.#cut
+      ? `<p class="note">This session has no conversation to show.</p>\n`
+      : "";
+    return `${await pageHead(title, meta)}<body>
+${this.#header(summary)}<main>
+${this.#parts.join("")}${empty}${note}</main>
+<footer><p>Rendered by @brigade/transcript · ${
+      this.#settings.redact ? "secrets redacted" : "not redacted"
+    } · no scripts, no remote loads</p></footer>
+</body>
+</html>
+`;
+  }
+
+  #header(summary: PageSummary): string {
+    const started = summary.startedAt === ""
+      ? "unknown"
+      : `<time datetime="${escapeHtml(summary.startedAt)}">${
+        escapeHtml(readableTime(summary.startedAt))
+      }</time>`;
+    const fact = (name: string, value: string): string =>
+      `<div><dt>${name}</dt><dd>${value}</dd></div>`;
+    const threads = [...this.#threads.values()].map(({ slot, name }) =>
+      `<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${escapeHtml(name)}</li>`
+    ).join("");
+    return `<header class="top">
+<p class="kicker">Agent session</p>
+<h1>${summary.sessionId === "" ? "Empty session" : escapeHtml(summary.sessionId)}</h1>
+<dl class="facts">${fact("Started", started)}${fact("Turns", String(summary.turns))}${
+      fact("Threads", String(summary.threads))
+    }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}</dl>
+${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
+`;
+  }
+
+  /** The thread's palette slot, learning its name from the item when it tells one. */
+  #thread(item: ConversationItem): { slot: number; name: string } {
+    const key = item.thread ?? "";
+    let thread = this.#threads.get(key);
+    if (thread === undefined) {
+      const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
+        (PALETTE_SIZE - 1));
+      const name = key === "" ? "agent (primary thread)" : shownText(key, this.#settings.redact);
+      thread = { slot, name, named: key === "" };
+      this.#threads.set(key, thread);
+    }
+    if (!thread.named) {
+      const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
+      if (speaker !== undefined) {
+        thread.name = shownText(speaker, this.#settings.redact);
+        thread.named = true;
+      }
+    }
+    return thread;
+  }
+
+  #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): string {
+    const redact = this.#settings.redact;
+    const label = escapeHtml(shownText(item.label, redact));
+    const error = item.isError || item.kind === "error";
+    const from = item.from === "user" ? " from-user" : "";
+    const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
+    const badge = error ? `<span class="badge">error</span>` : "";
+    const when = item.processedAt ? timeTag(shownText(item.processedAt, redact)) : "";
+    const meta = `<span class="meta">${
+      item.thread === null ? "" : `<span class="thread">${escapeHtml(thread.name)}</span>`
+    }${when}<span class="seq">#${item.seq}</span></span>`;
+    const body = bodyMarkup(text);
+    if (item.kind === "tool_call" || item.kind === "tool_result") {
+      const preview = escapeHtml(previewLine(text.kept));
+      return `<details class="${classes}" id="item-${this.#items}"${error ? " open" : ""}>` +
+        `<summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${meta}</summary>` +
+        `${body}</details>\n`;
+    }
+    return `<article class="${classes}" id="item-${this.#items}">` +
+      `<h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2>${body}</article>\n`;
+  }
+}
+
+/** An item's text within its budget, and how many bytes were cut from it. */
+export interface CutText {
+  kept: string;
+  cutBytes: number;
+}
+
+/**
+ * An item's text as the page shows it: the kit's cut note taken off (the page
+ * sets it apart), line ends normalized and control characters made visible.
+ * The kit has already redacted it when the page redacts.
+ */
+export function pageText(item: ConversationItem): CutText {
+  const note = item.cutBytes > 0 ? cutNote(item.cutBytes) : "";
+  const kept = note !== "" && item.text.endsWith(note)
+    ? item.text.slice(0, -note.length)
+    : item.text;
+  return { kept: shownText(kept, false), cutBytes: item.cutBytes };
+}
+
+/** An item's text, then, when it was cut, the grader's note, apart so it reads as a note. */
+function bodyMarkup(text: CutText): string {
+  const note = text.cutBytes > 0
+    ? `<p class="note cut">[cut: ${text.cutBytes} more bytes]</p>`
+    : "";
+  return `<div class="text">${escapeHtml(text.kept)}</div>${note}`;
+}
+
+/** `2026-09-14T10:02:12.904Z` as `2026-09-14 10:02:12 UTC`; any other text as it is. */
+export function readableTime(at: string): string {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at);
+  if (match === null) return at;
+  return `${match[1]} ${match[2]} ${match[3] === "Z" ? "UTC" : match[3]}`;
+}
+
+function timeTag(at: string): string {
+  const clock = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(at)?.[1] ?? at;
+  return `<time datetime="${escapeHtml(at)}" title="${escapeHtml(at)}">${escapeHtml(clock)}</time>`;
+}
+
+/** The first line of a tool's text, short, for a folded block's summary. */
+function previewLine(text: string): string {
+  const line = text.trimStart().split("\n", 1)[0] ?? "";
+  const points = [...line];
+  return points.length > 80 ? `${points.slice(0, 79).join("")}…` : line;
+}
+
+function firstUserLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return [...line].slice(0, FIRST_USER_CODE_POINTS).join("");
+}

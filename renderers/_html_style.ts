@@ -1,0 +1,97 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// The session page's stylesheet. It is fixed text: the page's policy allows
+// it by its hash, so nothing from a log may ever be written into it. Thread
+// colours are slots t0…t7 (t0 the primary thread); a thread is also named in
+// words, so colour is never the only cue. System fonts only: no web font.
+
+/** The stylesheet of every session and index page. */
+export const PAGE_STYLE: string = `
+:root {
+  --bg: #f4f5f7; --card: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de;
+  --code-bg: #f6f8fa; --user-bg: #eef4ff; --error: #cf222e; --error-bg: #fff0f0;
+  --t0: #0969da; --t1: #8250df; --t2: #1a7f37; --t3: #bc4c00;
+  --t4: #bf3989; --t5: #0a7c86; --t6: #6e7781; --t7: #9a6700;
+  color-scheme: light dark;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --bg: #0d1117; --card: #161b22; --fg: #e6edf3; --muted: #9198a1; --line: #30363d;
+    --code-bg: #10151c; --user-bg: #132339; --error: #ff7b72; --error-bg: #2d1416;
+    --t0: #4493f8; --t1: #ab7df8; --t2: #3fb950; --t3: #f0883e;
+    --t4: #f778ba; --t5: #39c5cf; --t6: #9198a1; --t7: #d29922;
+  }
+}
+* { box-sizing: border-box; }
+html { background: var(--bg); color: var(--fg); }
+body {
+  margin: 0 auto; max-width: 58rem; padding: 1.5rem 1rem 3rem;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;
+}
+code, .k-tool_call .text, .k-tool_result .text, .seq, time {
+  font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;
+}
+.top { margin-bottom: 1.25rem; }
+.kicker { margin: 0; color: var(--muted); font-size: .8rem; letter-spacing: .08em; text-transform: uppercase; }
+h1 { margin: .15rem 0 .6rem; font-size: 1.35rem; font-weight: 600; overflow-wrap: anywhere; }
+.facts { display: flex; flex-wrap: wrap; gap: .5rem 1.75rem; margin: 0 0 .75rem; }
+.facts div { display: flex; flex-direction: column; }
+.facts dt { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; }
+.facts dd { margin: 0; font-weight: 600; }
+.threads { display: flex; flex-wrap: wrap; gap: .4rem; margin: 0; padding: 0; list-style: none; }
+.threads li {
+  display: inline-flex; align-items: center; gap: .4rem; padding: .1rem .6rem;
+  border: 1px solid var(--line); border-radius: 999px; background: var(--card); font-size: .85rem;
+}
+.swatch { width: .7rem; height: .7rem; border-radius: 50%; background: var(--c); }
+main { display: flex; flex-direction: column; gap: .6rem; }
+.item {
+  --c: var(--t0);
+  background: var(--card); border: 1px solid var(--line); border-left: 4px solid var(--c);
+  border-radius: 6px; padding: .55rem .85rem; min-width: 0;
+}
+.t0 { --c: var(--t0); } .t1 { --c: var(--t1); } .t2 { --c: var(--t2); } .t3 { --c: var(--t3); }
+.t4 { --c: var(--t4); } .t5 { --c: var(--t5); } .t6 { --c: var(--t6); } .t7 { --c: var(--t7); }
+.head, summary {
+  display: flex; flex-wrap: wrap; align-items: baseline; gap: .25rem .6rem;
+  margin: 0; font-size: .85rem; font-weight: 600;
+}
+.who { color: var(--fg); }
+.meta { margin-left: auto; display: inline-flex; gap: .6rem; color: var(--muted); font-weight: 400; font-size: .8rem; }
+.thread { display: inline-flex; align-items: center; gap: .3rem; }
+.thread::before { content: ""; width: .55rem; height: .55rem; border-radius: 50%; background: var(--c); }
+.text { margin-top: .35rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.from-user { background: var(--user-bg); }
+.k-thread_message { border-style: dashed; border-left-style: solid; }
+.k-system { color: var(--muted); font-style: italic; }
+details.item { padding: .4rem .85rem; }
+summary { cursor: pointer; font-weight: 500; }
+summary::-webkit-details-marker { display: none; }
+summary::before { content: "\\25B8"; color: var(--muted); width: .8rem; }
+details[open] > summary::before { content: "\\25BE"; }
+summary .who { font-weight: 600; }
+.preview {
+  flex: 1 1 12rem; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap;
+  color: var(--muted); font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: .8rem;
+}
+details[open] .preview { visibility: hidden; }
+.k-tool_call .text, .k-tool_result .text {
+  background: var(--code-bg); border: 1px solid var(--line); border-radius: 4px;
+  padding: .5rem .65rem; font-size: .82rem; line-height: 1.45;
+}
+.is-error { border-left-color: var(--error); background: var(--error-bg); }
+.badge {
+  padding: 0 .45rem; border-radius: 4px; background: var(--error); color: #ffffff;
+  font-size: .72rem; font-weight: 700; text-transform: uppercase; letter-spacing: .04em;
+}
+@media (prefers-color-scheme: dark) { .badge { color: #0d1117; } }
+.note { margin: .4rem 0 0; color: var(--muted); font-size: .8rem; font-style: italic; }
+.transcript-cut { padding: .6rem .85rem; border: 1px dashed var(--line); border-radius: 6px; }
+footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; text-align: center; }
+table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
+th, td { padding: .45rem .7rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+th { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+a { color: var(--t0); }
+`;

@@ -1,0 +1,183 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import type { EntryIterable } from "../events/from_entries.ts";
+import type { LogEntry } from "../events/types.ts";
+import { conversation } from "./conversation.ts";
+import { PageBuilder } from "./_html_page.ts";
+import { oneSession } from "./_session.ts";
+import type { Renderer } from "./registry.ts";
+
+/**
+ * The most UTF-8 bytes of one item's text on a session page; a longer text is
+ * cut there, with a note naming the bytes cut. Twice the grader's: a person
+ * scrolls past a long tool result more easily than a model reads it.
+ *
+ * @example Usage
+ * ```ts
+ * import { HTML_ITEM_BUDGET, renderHtml } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const page = await renderHtml([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(HTML_ITEM_BUDGET + 10) },
+ * }]);
+ * assert.match(page, /\[cut: 10 more bytes\]/);
+ * ```
+ */
+export const HTML_ITEM_BUDGET: number = 8_000;
+
+/**
+ * The most UTF-8 bytes of item text on one session page (the markup around it
+ * not counted). The page ends with a note there, and the source is no longer
+ * read.
+ *
+ * @example Usage
+ * ```ts
+ * import { HTML_TRANSCRIPT_BUDGET } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(HTML_TRANSCRIPT_BUDGET, 1_000_000);
+ * ```
+ */
+export const HTML_TRANSCRIPT_BUDGET: number = 1_000_000;
+
+/** Options for {@linkcode renderHtml}. */
+export interface HtmlOptions {
+  /**
+   * The most UTF-8 bytes of one item's text; a longer text is cut, with a note.
+   *
+   * @default {HTML_ITEM_BUDGET}
+   */
+  itemBudget?: number;
+  /**
+   * The most UTF-8 bytes of item text on the page; the page ends with a note there.
+   *
+   * @default {HTML_TRANSCRIPT_BUDGET}
+   */
+  transcriptBudget?: number;
+  /**
+   * Replace secret-shaped text with `[REDACTED_SECRET]` (see `redact`). Pages
+   * get shared: turn it off only for a page that stays with you.
+   *
+   * @default {true}
+   */
+  redact?: boolean;
+  /**
+   * Stops the rendering with the signal's reason when aborted.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Renders one session as a self-contained HTML page for people to read: a
+ * header with the session id, start time, turns and threads; then each
+ * conversation item in the grader's order (every thread, messages where the
+ * model read them), labelled with its speaker, threads told apart by colour
+ * and by name, tool calls and results folded into `<details>` with the tool
+ * in the summary, errors marked (and unfolded).
+ *
+ * Safe to share and to open: secrets are redacted unless `redact: false`;
+ * every text from the log is escaped, with control characters made visible;
+ * the page has no script and its Content-Security-Policy forbids scripts and
+ * every remote load, so a `<script>`, an `<img onerror>` or a `javascript:`
+ * link in a message is shown as text and stays inert. Its style is inline and
+ * uses system fonts: the page reads the same offline.
+ *
+ * The page carries its header facts as JSON in a
+ * `<meta name="brigade-transcript-session">`, for a folder index to read back.
+ *
+ * @param source The session's entries (one session).
+ * @param options Budgets, redaction and a signal.
+ * @returns The page.
+ * @throws {EventSourceError} When an entry is malformed or a second session appears.
+ * @throws {RangeError} When a budget is not a positive integer.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderHtml } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const page = await renderHtml([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "user.message", content: "<script>alert(1)</script>" },
+ * }]);
+ * assert.match(page, /^<!DOCTYPE html>/);
+ * assert.match(page, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
+ * assert.doesNotMatch(page, /<script/);
+ * ```
+ */
+export async function renderHtml(
+  source: EntryIterable,
+  options: HtmlOptions = {},
+): Promise<string> {
+  const itemBudget = positive("itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
+  const transcriptBudget = positive(
+    "transcriptBudget",
+    options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
+  );
+  const redact = options.redact ?? true;
+  const page = new PageBuilder({ transcriptBudget, redact });
+  const session = { id: "", startedAt: "" };
+  const entries = watched(oneSession(source, "html", options.signal), session);
+  // The kit redacts before it cuts, and drops what the transcript budget could never show.
+  const items = conversation(entries, {
+    view: "grader",
+    itemBudget,
+    transcriptBudget,
+    redact,
+    onDropped: () => page.cutShort(),
+  });
+  for await (const item of items) {
+    if (!page.add(item)) break; // leaving the loop stops the source too
+  }
+  return await page.finish(session.id, session.startedAt);
+}
+
+/** Passes entries on, noting the session id and the first time stamp seen. */
+async function* watched(
+  entries: AsyncIterable<LogEntry>,
+  session: { id: string; startedAt: string },
+): AsyncGenerator<LogEntry, void, undefined> {
+  for await (const entry of entries) {
+    session.id = entry.session_id;
+    const at = (entry.event as { processed_at?: unknown }).processed_at;
+    if (session.startedAt === "" && typeof at === "string") session.startedAt = at;
+    yield entry;
+  }
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(
+      `Cannot render the html page: ${name} must be a positive integer: ${value}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * The `html` renderer: {@linkcode renderHtml} under the registry's contract;
+ * a folder of its pages gets an `index.html`.
+ *
+ * @example Usage
+ * ```ts
+ * import { htmlRenderer } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(htmlRenderer.name, "html");
+ * assert.equal(htmlRenderer.extension, ".html");
+ * ```
+ */
+export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
+  name: "html",
+  description: "A self-contained HTML page of the session for people (redacted, no scripts)",
+  extension: ".html",
+  render: renderHtml,
+};

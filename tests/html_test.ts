@@ -1,0 +1,636 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import axe from "axe-core";
+import {
+  createRegistry,
+  EventSourceError,
+  fromClaudeCode,
+  fromNdjson,
+  type LogEntry,
+  renderHtml,
+  type SessionEvent,
+} from "../mod.ts";
+import { conversation } from "../renderers/conversation.ts";
+import { pageText, shownText } from "../renderers/_html_page.ts";
+import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
+import {
+  type Browser,
+  findChromium,
+  type OpenOptions,
+  type Page,
+  requestsThatLeft,
+  withBrowser,
+} from "./_browser.ts";
+
+const ROOT = new URL("../", import.meta.url);
+
+// ---------------------------------------------------------------- the page as text
+
+function entries(sessionId: string, events: SessionEvent[]): LogEntry[] {
+  return events.map((event, i) => ({ seq: i + 1, session_id: sessionId, thread_id: null, event }));
+}
+
+const SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+
+Deno.test("renderHtml() escapes every text and forbids scripts and remote loads", async () => {
+  const page = await renderHtml(entries("sesn_<b>", [
+    { id: "e1", type: "user.message", content: `<script>alert(1)</script> & "quotes" 'too'` },
+    {
+      id: "e2",
+      type: "agent.tool_use",
+      name: `<img src=x onerror=alert(1)>`,
+      input: { a: "</details>" },
+    },
+  ]));
+  assert.match(page, /^<!DOCTYPE html>\n<html lang="en">/);
+  assert.doesNotMatch(page, /<script|<img|<\/details><\/details>/);
+  assert.match(
+    page,
+    /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; &#39;too&#39;/,
+  );
+  assert.match(page, /<h1>sesn_&lt;b&gt;<\/h1>/);
+  const csp = page.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)?.[1];
+  assert.match(
+    csp ?? "",
+    /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; base-uri 'none'/,
+  );
+  // The policy names the page's one stylesheet by its hash.
+  const style = page.match(/<style>([\s\S]*?)<\/style>/)![1]!;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style));
+  const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+  assert.ok(csp!.includes(`'sha256-${hash}'`));
+});
+
+Deno.test("renderHtml() redacts by default; redact: false keeps the text as it was", async () => {
+  const source = (): LogEntry[] =>
+    entries("sesn_1", [{ id: "e1", type: "user.message", content: `key ${SECRET}` }]);
+  const redacted = await renderHtml(source());
+  assert.ok(!redacted.includes(SECRET));
+  assert.match(redacted, /key \[REDACTED_SECRET\]/);
+  assert.match(redacted, /secrets redacted/);
+  const plain = await renderHtml(source(), { redact: false });
+  assert.ok(plain.includes(SECRET));
+  assert.match(plain, /not redacted/);
+});
+
+Deno.test("renderHtml() makes control characters and bidi overrides visible", async () => {
+  const page = await renderHtml(
+    entries("sesn_1", [{ id: "e1", type: "agent.message", content: "a\u202eb\x1b[31m\r\nc" }]),
+  );
+  assert.match(page, /a\\u202eb\\x1b\[31m\nc/);
+});
+
+Deno.test("renderHtml() cuts a long body with the grader's note, and the page at its budget", async (t) => {
+  await t.step("an item over its budget is cut on a code point, with a note", async () => {
+    const page = await renderHtml(
+      entries("sesn_1", [{ id: "e1", type: "agent.message", content: "é".repeat(10) }]),
+      { itemBudget: 5 },
+    );
+    assert.match(
+      page,
+      /<div class="text">éé<\/div><p class="note cut">\[cut: 16 more bytes\]<\/p>/,
+    );
+  });
+  await t.step("the transcript budget ends the page with a note and stops the source", async () => {
+    let pulled = 0;
+    async function* source(): AsyncGenerator<LogEntry> {
+      for (let i = 1; i <= 1_000; i++) {
+        pulled++;
+        yield {
+          seq: i,
+          session_id: "sesn_1",
+          thread_id: null,
+          event: { id: `e${i}`, type: "agent.message", content: "x".repeat(100) },
+        };
+      }
+    }
+    const page = await renderHtml(source(), { transcriptBudget: 1_000 });
+    assert.equal(page.match(/class="item /g)?.length, 10);
+    assert.match(
+      page,
+      /\[transcript cut: the 1000-byte budget is reached; the rest of the session is not shown\]/,
+    );
+    assert.match(page, /<dt>Items<\/dt><dd>10 \(cut\)<\/dd>/);
+    assert.ok(pulled < 20, `the source was pulled ${pulled} times`);
+  });
+  await t.step("a budget that is not a positive integer is a RangeError", async () => {
+    await assert.rejects(renderHtml([], { itemBudget: 0 }), RangeError);
+    await assert.rejects(renderHtml([], { transcriptBudget: 1.5 }), RangeError);
+  });
+});
+
+Deno.test("renderHtml() renders one session only", async () => {
+  const two = [
+    ...entries("sesn_a", [{ id: "e1", type: "user.message", content: "a" }]),
+    { seq: 9, session_id: "sesn_b", thread_id: null, event: { id: "e2", type: "user.message" } },
+  ];
+  await assert.rejects(renderHtml(two), EventSourceError);
+});
+
+Deno.test("html is a built-in renderer, listed and writing .html files", async () => {
+  const registry = createRegistry();
+  assert.ok(registry.list().some((info) => info.name === "html"));
+  assert.equal(registry.resolve("html").extension, ".html");
+  assert.match(
+    await registry.render("html", [], { redact: false }),
+    /This session has no conversation/,
+  );
+});
+
+// ---------------------------------------------------------------- in a real browser
+
+const chromium = await findChromium();
+const inCi = Deno.env.get("CI") === "true";
+if (chromium === undefined && !inCi) {
+  console.error(
+    "html_test: Chromium not found (/usr/bin/chromium, or $CHROMIUM_PATH): the browser checks are skipped. Install it with `apt-get install chromium`.",
+  );
+}
+
+const browserChecks: Array<[string, (browser: Browser, t: Deno.TestContext) => Promise<void>]> = [];
+
+/**
+ * A browser check: each runs as a step of one test, in one browser (launching
+ * Chromium is the slow part). Skipped without Chromium, failing under CI=true.
+ */
+function browserTest(
+  name: string,
+  body: (browser: Browser, t: Deno.TestContext) => Promise<void>,
+): void {
+  browserChecks.push([name, body]);
+}
+
+Deno.test({
+  name: "in headless Chromium",
+  ignore: chromium === undefined && !inCi,
+  async fn(t): Promise<void> {
+    if (chromium === undefined) {
+      throw new Error("Chromium is not installed, and CI=true requires the browser checks");
+    }
+    await withBrowser(chromium, async (browser) => {
+      for (const [name, body] of browserChecks) {
+        await t.step(name, (step) => body(browser, step));
+      }
+    });
+  },
+});
+
+/** Writes a page to a temporary file, opens it, runs `body`, cleans up. */
+async function withPage(
+  browser: Browser,
+  html: string,
+  body: (page: Page, url: string) => Promise<void>,
+  options: OpenOptions = {},
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_html_" });
+  try {
+    const path = `${dir}/page.html`;
+    await Deno.writeTextFile(path, html);
+    const url = new URL(`file://${path}`).href;
+    const page = await browser.open(url, options);
+    try {
+      await body(page, url);
+    } finally {
+      await page.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+interface Shown {
+  who: string | null;
+  text: string | null;
+}
+
+/** What the page shows of each item, opening folded blocks as a reader would. */
+function shownItems(page: Page): Promise<Shown[]> {
+  return page.evaluate(`(() => {
+    for (const details of document.querySelectorAll("details")) details.open = true;
+    return [...document.querySelectorAll("main > .item")].map((item) => ({
+      who: item.querySelector(".who")?.innerText ?? null,
+      text: item.querySelector(":scope > .text")?.innerText ?? null,
+    }));
+  })()`);
+}
+
+/** What the page should show of each item: the kit's items, redacted, escaped, cut. */
+async function expectedItems(source: AsyncIterable<LogEntry>, redact = true): Promise<Shown[]> {
+  const shown: Shown[] = [];
+  const items = conversation(source, { itemBudget: HTML_ITEM_BUDGET, redact });
+  for await (const item of items) {
+    shown.push({ who: shownText(item.label, redact), text: pageText(item).kept });
+  }
+  return shown;
+}
+
+/** The serious and critical accessibility violations axe-core finds in the live page. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // The page's policy forbids <script>: axe-core goes in through the protocol.
+  await page.evaluate(`${axe.source};undefined`);
+  const violations = await page.evaluate<Array<{ id: string; impact: string; help: string }>>(
+    `axe.run(document, { resultTypes: ["violations"] }).then((r) =>
+      r.violations.map(({ id, impact, help }) => ({ id, impact, help })))`,
+  );
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
+}
+
+const FIXTURES: Array<[string, () => AsyncIterable<LogEntry>]> = [
+  ...[...Deno.readDirSync(new URL("fixtures/", ROOT))]
+    .filter((entry) => entry.name.endsWith(".ndjson"))
+    .map((entry) => entry.name).sort()
+    .map((name): [string, () => AsyncIterable<LogEntry>] => [
+      name,
+      () => fromNdjson(new URL(`fixtures/${name}`, ROOT)),
+    ]),
+  [
+    "claude_code/example.jsonl",
+    () => fromClaudeCode(new URL("fixtures/claude_code/example.jsonl", ROOT).pathname),
+  ],
+];
+
+browserTest("each fixture: every item on the page, nothing ran or left, axe-core clean", async (
+  browser,
+  t,
+) => {
+  for (const [name, source] of FIXTURES) {
+    await t.step(name, async () => {
+      const html = await renderHtml(source());
+      const expected = await expectedItems(source());
+      assert.ok(expected.length > 0);
+      await withPage(browser, html, async (page, url) => {
+        assert.deepEqual(await shownItems(page), expected);
+        assert.equal(await page.evaluate("document.scripts.length"), 0);
+        assert.deepEqual(requestsThatLeft(page, url), []);
+        assert.deepEqual(await seriousViolations(page), []);
+      });
+    });
+  }
+  await t.step("with JavaScript turned off, the page reads the same", async () => {
+    const [, source] = FIXTURES[0]!;
+    const expected = await expectedItems(source());
+    await withPage(browser, await renderHtml(source()), async (page) => {
+      assert.deepEqual(await shownItems(page), expected);
+    }, { scripts: false });
+  });
+  await t.step("the dark colour scheme passes axe-core too", async () => {
+    const [, source] = FIXTURES[0]!;
+    await withPage(browser, await renderHtml(source()), async (page) => {
+      await page.send("Emulation.setEmulatedMedia", {
+        features: [{ name: "prefers-color-scheme", value: "dark" }],
+      });
+      assert.equal(await page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches"), true);
+      assert.deepEqual(await seriousViolations(page), []);
+    });
+  });
+});
+
+// ---------------------------------------------------------------- a hostile session
+
+/** A loopback server counting the requests it gets: a second witness of anything leaving. */
+async function withLoopback(
+  body: (origin: string, hits: string[]) => Promise<void>,
+): Promise<void> {
+  const hits: string[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen(): void {} },
+    (request) => {
+      hits.push(new URL(request.url).pathname);
+      return new Response("<p>not here</p>", {
+        status: 404,
+        headers: { "content-type": "text/html" },
+      });
+    },
+  );
+  try {
+    await body(`http://127.0.0.1:${server.addr.port}`, hits);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+/** Log texts that would run, fetch or break out of their block if they were not escaped. */
+function hostileTexts(origin: string): string[] {
+  return [
+    `<script>window.__pwned = "script"; document.title = "pwned"</script>`,
+    `<img src="${origin}/img" onerror="window.__pwned = 'img'">`,
+    `<a id="js-link" href="javascript:void(window.__pwned = 'link')">click me</a>`,
+    `</style><style>body { background: url(${origin}/css) }</style>` +
+    `<div style="background-image: url(${origin}/inline)">styled</div>`,
+    `</div></details></main><script>window.__pwned = "breakout"</script><details open><summary>fake`,
+    `<iframe src="${origin}/frame"></iframe><link rel="stylesheet" href="${origin}/link.css">`,
+    `<svg onload="window.__pwned = 'svg'"><image href="${origin}/svg"/></svg>`,
+  ];
+}
+
+function hostileSession(origin: string): LogEntry[] {
+  const texts = hostileTexts(origin);
+  const child = "sthr_child";
+  const events: Array<[string | null, SessionEvent]> = [
+    [null, { id: "e1", type: "user.message", content: texts[0] }],
+    [null, { id: "e2", type: "agent.message", content: texts[1] }],
+    [null, {
+      id: "e3",
+      type: "agent.thread_message_sent",
+      to_session_thread_id: child,
+      to_agent_name: `<img src=${origin}/name onerror="window.__pwned='name'">`,
+      content: texts[2],
+    }],
+    [child, { id: "e4", type: "agent.message", content: texts[3] }],
+    [child, { id: "e5", type: "agent.tool_use", name: `<b onclick=x>bash</b>`, input: texts[4] }],
+    [child, { id: "e6", type: "agent.tool_result", tool_use_id: "e5", content: texts[4] }],
+    [null, {
+      id: "e7",
+      type: "agent.tool_result",
+      tool_use_id: "e0",
+      is_error: true,
+      content: texts[5],
+    }],
+    [null, { id: "e8", type: "session.error", error: { type: "x", message: texts[6] } }],
+  ];
+  return events.map(([thread, event], i) => ({
+    seq: i + 1,
+    session_id: "sesn_hostile",
+    thread_id: thread,
+    event,
+  }));
+}
+
+/** What a hostile script or load would have left behind, read from the live page. */
+const SENTINEL = `({
+  pwned: typeof window.__pwned === "undefined" ? null : String(window.__pwned),
+  title: document.title,
+})`;
+
+/** Clicks every link, as a curious reader would. */
+const CLICK_LINKS = `[...document.querySelectorAll("a")].forEach((a) => a.click()); true`;
+
+browserTest(
+  "a hostile session stays inert text: nothing runs, loads or breaks out",
+  async (browser) => {
+    await withLoopback(async (origin, hits) => {
+      const session = hostileSession(origin);
+      const html = await renderHtml(session);
+      await withPage(browser, html, async (page, url) => {
+        await page.evaluate(CLICK_LINKS);
+        assert.deepEqual(await page.evaluate(SENTINEL), {
+          pwned: null,
+          title: "Session sesn_hostile",
+        });
+        assert.deepEqual(await shownItems(page), await expectedItems(fromEntriesAsync(session)));
+        assert.deepEqual(
+          await page.evaluate(`({
+          scripts: document.scripts.length,
+          links: document.querySelectorAll("a, img, iframe, link, svg, [style]").length,
+          styles: document.querySelectorAll("style").length,
+          handlers: [...document.querySelectorAll("*")].filter((el) =>
+            [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+          details: document.querySelectorAll("details").length,
+          blocks: document.querySelectorAll("main > .item").length,
+        })`),
+          { scripts: 0, links: 0, styles: 1, handlers: 0, details: 3, blocks: 8 },
+        );
+        assert.deepEqual(requestsThatLeft(page, url), []);
+        assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
+        assert.deepEqual(hits, []);
+      });
+    });
+  },
+);
+
+browserTest("the checks catch a page that does not escape (the same texts as raw HTML)", async (
+  browser,
+  t,
+) => {
+  const raw = (origin: string, head: string): string =>
+    `<!DOCTYPE html><html lang="en"><head>${head}<title>raw</title></head><body><main>${
+      hostileTexts(origin).map((text) =>
+        `<details open><summary>x</summary><div>${text}</div></details>`
+      )
+        .join("")
+    }</main></body></html>`;
+  await t.step("without a policy, scripts run and requests leave", async () => {
+    await withLoopback(async (origin, hits) => {
+      await withPage(browser, raw(origin, ""), async (page, url) => {
+        await page.evaluate(CLICK_LINKS);
+        const sentinel = await page.evaluate<{ pwned: string | null }>(SENTINEL);
+        assert.notEqual(sentinel.pwned, null);
+        assert.ok(requestsThatLeft(page, url).length > 0);
+        assert.ok(hits.length > 0);
+      });
+    });
+  });
+  await t.step(
+    "under the page's policy, the same markup is blocked, and counted blocked",
+    async () => {
+      const csp =
+        (await renderHtml([])).match(/<meta http-equiv="Content-Security-Policy"[^>]*>/)![0];
+      await withLoopback(async (origin, hits) => {
+        await withPage(browser, raw(origin, csp), async (page, url) => {
+          await page.evaluate(CLICK_LINKS);
+          assert.deepEqual(await page.evaluate(SENTINEL), { pwned: null, title: "raw" });
+          const blocked = page.requests.filter((r) => r.blockedReason === "csp");
+          assert.ok(blocked.length > 0);
+          assert.deepEqual(requestsThatLeft(page, url), []);
+          assert.deepEqual(hits, []);
+        });
+      });
+    },
+  );
+});
+
+async function* fromEntriesAsync(entries: LogEntry[]): AsyncGenerator<LogEntry> {
+  yield* entries;
+}
+
+// ---------------------------------------------------------------- deno task render
+
+const CONFIG = new URL("deno.json", ROOT).pathname;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `deno task render` as a user does, from another directory. */
+async function renderTask(args: string[], cwd: string): Promise<Run> {
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "--config", CONFIG, "render", ...args],
+    cwd,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+  return { code, stdout: decode(stdout), stderr: decode(stderr) };
+}
+
+/** An NDJSON log of one session: a user message, then an agent reply. */
+function sessionLog(sessionId: string, at: string, ask: string): string {
+  return [
+    { id: "e1", type: "user.message", processed_at: at, content: ask },
+    { id: "e2", type: "agent.message", processed_at: at, content: `On it: ${ask}` },
+  ].map((event, i) => JSON.stringify({ seq: i + 1, session_id: sessionId, thread_id: null, event }))
+    .join("\n") + "\n";
+}
+
+async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_html_cli_" });
+  try {
+    await body(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("deno task render --renderer html writes one page, the same renderHtml gives", async () => {
+  await withTempDir(async (dir) => {
+    const fixture = new URL("fixtures/coordinator_all_threads.ndjson", ROOT).pathname;
+    const run = await renderTask(
+      ["--renderer", "html", "--out", `${dir}/session.html`, fixture],
+      dir,
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/session.html`),
+      await renderHtml(fromNdjson(fixture)),
+    );
+    const help = await renderTask(["--help"], dir);
+    assert.match(help.stdout, /^ {2}html {7}A self-contained HTML page/m);
+  });
+});
+
+Deno.test("deno task render --renderer html --out DIR: one page a session and an index.html of the folder", async (t) => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/two.ndjson`,
+      sessionLog("sesn_b", "2026-09-02T00:00:00Z", "second <b>bold</b>") +
+        sessionLog("sesn_a", "2026-09-01T00:00:00Z", "first"),
+    );
+    await Deno.writeTextFile(
+      `${dir}/one.ndjson`,
+      sessionLog("sesn_c", "2026-08-31T00:00:00Z", "zeroth"),
+    );
+    const links = (html: string): string[] =>
+      [...html.matchAll(/<a href="([^"]+)">/g)].map((m) => m[1]!);
+
+    await t.step("one run of everything", async () => {
+      const run = await renderTask([
+        "-r",
+        "html",
+        "--out",
+        `${dir}/all/`,
+        `${dir}/two.ndjson`,
+        `${dir}/one.ndjson`,
+      ], dir);
+      assert.equal(run.code, 0, run.stderr);
+      const names = (await Array.fromAsync(Deno.readDir(`${dir}/all`))).map((e) => e.name).sort();
+      assert.deepEqual(names, ["index.html", "sesn_a.html", "sesn_b.html", "sesn_c.html"]);
+      const index = await Deno.readTextFile(`${dir}/all/index.html`);
+      assert.deepEqual(links(index), ["sesn_c.html", "sesn_a.html", "sesn_b.html"]);
+      assert.match(index, /second &lt;b&gt;bold&lt;\/b&gt;/);
+      assert.match(index, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
+    });
+
+    await t.step("the same sessions over two runs give the same index, byte for byte", async () => {
+      const first = await renderTask([
+        "-r",
+        "html",
+        "--out",
+        `${dir}/resumed/`,
+        `${dir}/one.ndjson`,
+      ], dir);
+      assert.equal(first.code, 0, first.stderr);
+      assert.deepEqual(links(await Deno.readTextFile(`${dir}/resumed/index.html`)), [
+        "sesn_c.html",
+      ]);
+      const second = await renderTask(
+        ["-r", "html", "--out", `${dir}/resumed/`, `${dir}/two.ndjson`],
+        dir,
+      );
+      assert.equal(second.code, 0, second.stderr);
+      assert.equal(
+        await Deno.readTextFile(`${dir}/resumed/index.html`),
+        await Deno.readTextFile(`${dir}/all/index.html`),
+      );
+    });
+
+    await t.step("a file that is not a session page is left out of the index", async () => {
+      await Deno.writeTextFile(`${dir}/resumed/notes.html`, "<p>mine</p>");
+      await Deno.writeTextFile(
+        `${dir}/resumed/forged.html`,
+        `<head><meta name="brigade-transcript-session" content="{&quot;sessionId&quot;:1}"></head>`,
+      );
+      const run = await renderTask(
+        ["-r", "html", "--force", "--out", `${dir}/resumed/`, `${dir}/one.ndjson`],
+        dir,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(
+        await Deno.readTextFile(`${dir}/resumed/index.html`),
+        await Deno.readTextFile(`${dir}/all/index.html`),
+      );
+    });
+  });
+});
+
+browserTest(
+  "the folder's index.html links every page, loads nothing, passes axe-core",
+  async (browser) => {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/log.ndjson`,
+        sessionLog("sesn_x/../y", "2026-09-01T00:00:00Z", "an id with a slash") +
+          sessionLog(
+            `sesn_z"><img src=x onerror="window.__pwned='id'">`,
+            "2026-09-02T00:00:00Z",
+            `<script>window.__pwned = "first"</script>`,
+          ),
+      );
+      const run = await renderTask(
+        ["-r", "html", "--out", `${dir}/out/`, `${dir}/log.ndjson`],
+        dir,
+      );
+      assert.equal(run.code, 0, run.stderr);
+      const url = new URL(`file://${dir}/out/index.html`).href;
+      const page = await browser.open(url);
+      try {
+        const hrefs = await page.evaluate<string[]>(
+          `[...document.querySelectorAll("a")].map((a) => a.href)`,
+        );
+        assert.equal(hrefs.length, 2);
+        for (const href of hrefs) {
+          assert.ok(href.startsWith(new URL(`file://${dir}/out/`).href), href);
+          const text = await Deno.readTextFile(new URL(href));
+          assert.match(text, /<title>Session sesn_/);
+        }
+        assert.deepEqual(await page.evaluate(SENTINEL), {
+          pwned: null,
+          title: "Index of sessions",
+        });
+        assert.match(
+          await page.evaluate<string>("document.body.innerText"),
+          /<script>window.__pwned = "first"<\/script>/,
+        );
+        assert.deepEqual(requestsThatLeft(page, url), []);
+        assert.deepEqual(await seriousViolations(page), []);
+      } finally {
+        await page.close();
+      }
+    });
+  },
+);
+
+browserTest("a screenshot of a fixture's page is a PNG of the viewport", async (browser) => {
+  const html = await renderHtml(fromNdjson(new URL("fixtures/single_agent.ndjson", ROOT)));
+  await withPage(browser, html, async (page) => {
+    const png = await page.screenshot();
+    assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const header = new DataView(png.buffer, png.byteOffset + 16, 8); // IHDR width, height
+    assert.deepEqual([header.getUint32(0), header.getUint32(4)], [640, 480]);
+  }, { width: 640, height: 480 });
+});
