@@ -3,14 +3,14 @@
 /**
  * The examples the commands show when given no input. They are embedded in the code, not read
  * from `fixtures/`, which the published package does not ship: `render` and `facts` run the
- * same from a checkout, an install and JSR.
+ * same from a checkout, an install and JSR. The data is imported on first use, so a command
+ * given an input (the status line, every few hundred ms) never loads it.
  *
  * @module
  */
 
 import { BatchSummary, classifyRecord, type Facts, FactsState } from "../reader/_facts.ts";
 import { decodeLine } from "../reader/_decode.ts";
-import { EXAMPLE_LOG, EXAMPLE_TRANSCRIPT } from "./_example_data.ts";
 
 /** The name the example goes by in messages. */
 export const EXAMPLE_NAME = "example";
@@ -20,11 +20,18 @@ export const EXAMPLE_INPUT = "\0example";
 
 /** The example log, as the byte stream a file would give. */
 export function exampleLogStream(): ReadableStream<Uint8Array> {
-  return ReadableStream.from([new TextEncoder().encode(EXAMPLE_LOG)]);
+  return new ReadableStream({
+    async start(controller): Promise<void> {
+      const { EXAMPLE_LOG } = await import("./_example_data.ts");
+      controller.enqueue(new TextEncoder().encode(EXAMPLE_LOG));
+      controller.close();
+    },
+  });
 }
 
 /** The facts of the example transcript, by the reader's own rules, line by line. */
-export function exampleFacts(): Facts {
+export async function exampleFacts(): Promise<Facts> {
+  const { EXAMPLE_TRANSCRIPT } = await import("./_example_data.ts");
   const state = new FactsState();
   const summary = new BatchSummary();
   const lines = new TextEncoder().encode(EXAMPLE_TRANSCRIPT);

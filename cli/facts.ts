@@ -19,8 +19,6 @@ import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.
 import { loadState, saveState } from "./_statusline_cache.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
-import { VERSION_LINE } from "./_version.ts";
-import { ClosedOutputError, writeOutput } from "./_terminal.ts";
 
 const EXAMPLE = EXAMPLE_INPUT;
 const DEFAULT_INTERVAL_MS = 1_000;
@@ -163,13 +161,14 @@ export async function main(args: string[]): Promise<number> {
   }
   try {
     if (command.help || command.version) {
-      console.log(command.help ? HELP : VERSION_LINE);
+      // Imported here: the package's configuration is no load for the status line.
+      console.log(command.help ? HELP : (await import("./_version.ts")).VERSION_LINE);
       return 0;
     }
     if (command.statusline) return await statusline();
     if (command.follow) return await follow(command);
     const result: RefreshResult = command.path === EXAMPLE
-      ? { facts: exampleFacts() }
+      ? { facts: await exampleFacts() }
       : await new TranscriptReader(command.path).refresh();
     if (result.error !== undefined) {
       console.error(`facts: ${command.path}: ${result.error.message}`);
@@ -214,6 +213,8 @@ async function follow(command: FactsCommand): Promise<number> {
 
 /** Prints a line; false when standard output is closed (`facts --follow | head -1`). */
 async function printed(line: string): Promise<boolean> {
+  // Imported here: the terminal's module brings the redactor, which the status line never needs.
+  const { ClosedOutputError, writeOutput } = await import("./_terminal.ts");
   try {
     await writeOutput(`${line}\n`);
     return true;
@@ -244,7 +245,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Reads Claude Code's status-line JSON on stdin and prints the one-line summary. */
 async function statusline(): Promise<number> {
-  const input = await readStdin();
+  const input = readStdin();
   let status: unknown;
   try {
     status = JSON.parse(input);
@@ -271,18 +272,25 @@ async function statusline(): Promise<number> {
   const cached = loadState(path);
   const reader = new TranscriptReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
-  console.log(statusLine(facts, modelId));
+  writeLineSync(statusLine(facts, modelId));
   if (error === undefined) saveState(cached, reader.saveState());
   return 0;
 }
 
-async function readStdin(): Promise<string> {
-  // Deno.stdin.read, not Deno.stdin.readable: the streams module costs a status line ~10 ms.
+/** One line to stdout, synchronously: `console.log`'s first call costs a status line ~1 ms. */
+function writeLineSync(line: string): void {
+  const bytes = new TextEncoder().encode(`${line}\n`);
+  for (let at = 0; at < bytes.length;) at += Deno.stdout.writeSync(bytes.subarray(at));
+}
+
+function readStdin(): string {
+  // Deno.stdin.readSync, not Deno.stdin.readable (the streams module costs a status line
+  // ~10 ms) nor the async read (~1 ms more): the process has nothing else to do meanwhile.
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const chunk = new Uint8Array(64 * 1024);
-    const read = await Deno.stdin.read(chunk);
+    const read = Deno.stdin.readSync(chunk);
     if (read === null) break;
     size += read;
     if (size > MAX_STDIN_BYTES) {

@@ -3,24 +3,9 @@
 
 import { EventSourceError } from "./errors.ts";
 import { excerpt } from "./_excerpt.ts";
+import { MAX_LINE_BYTES } from "./_max_line_bytes.ts";
 
-/**
- * The longest line read, in bytes, newline excluded: 64 MiB. A real line is
- * at most a few MB (a tool result, an image); a longer one is never held in
- * memory. The Claude Code reader skips it whole and moves its offset past it,
- * so a runaway record never stalls the facts behind it; the sources
- * (`fromNdjson`, `fromClaudeCode`) report it, and take another cap through
- * their option `maxLineBytes`.
- *
- * @example Usage
- * ```ts
- * import { MAX_LINE_BYTES } from "@brigade/transcript/reader";
- * import assert from "node:assert/strict";
- *
- * assert.equal(MAX_LINE_BYTES, 64 * 1024 * 1024);
- * ```
- */
-export const MAX_LINE_BYTES: number = 64 << 20;
+export { MAX_LINE_BYTES };
 
 /** One line of a byte stream: its bytes, or the mark that it passed the cap. */
 export type ByteLine =

@@ -47,7 +47,7 @@ import {
   READ_BUFFER_BYTES_OPTION,
 } from "./_scanner.ts";
 import { TranscriptError } from "./_error.ts";
-import { MAX_LINE_BYTES } from "../events/_byte_lines.ts";
+import { MAX_LINE_BYTES } from "../events/_max_line_bytes.ts";
 
 export type { Facts, SavedFacts } from "./_facts.ts";
 export { TranscriptError, type TranscriptErrorCode } from "./_error.ts";

@@ -25,7 +25,7 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
   }
   const { facts } = await new TranscriptReader(fileURLToPath(EMBEDDED.EXAMPLE_TRANSCRIPT!))
     .refresh();
-  assert.deepEqual(exampleFacts(), facts);
+  assert.deepEqual(await exampleFacts(), facts);
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
