@@ -13,6 +13,7 @@
 
 import { ensureLog } from "./_generate.ts";
 import type { LogEntry } from "../mod.ts";
+import { median, peakRssKb } from "./_stats.ts";
 
 const SIZES = [10_000, 1_000_000];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
@@ -39,11 +40,6 @@ async function child(kind: string, path: string): Promise<Sample> {
     stderr: "inherit",
   }).output();
   return JSON.parse(new TextDecoder().decode(output.stdout));
-}
-
-function peakKb(): number {
-  const status = Deno.readTextFileSync("/proc/self/status");
-  return Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
 }
 
 async function runChild(kind: string, path: string): Promise<void> {
@@ -87,12 +83,7 @@ async function runChild(kind: string, path: string): Promise<void> {
     note = `${new TextEncoder().encode(dream.text).length} B text, ${dream.elidedBytes} B elided`;
   }
   const ms = performance.now() - started;
-  console.log(JSON.stringify({ ms, peakKb: peakKb(), note }));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  console.log(JSON.stringify({ ms, peakKb: peakRssKb(), note }));
 }
 
 async function main(): Promise<void> {

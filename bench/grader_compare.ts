@@ -18,6 +18,7 @@
 
 import { fromNdjson, type LogEntry, renderGrader } from "../mod.ts";
 import { ensureLogInfo, type LogInfo, logPath } from "./_generate.ts";
+import { median } from "./_stats.ts";
 
 /** The log sizes benchmarked, in events. */
 export const SIZES: readonly number[] = [100_000, 1_000_000];
@@ -151,12 +152,6 @@ interface Case {
   runs: number;
   run: (path: string) => Promise<unknown>;
   times: number[];
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function ms(value: number): string {

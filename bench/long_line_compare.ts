@@ -14,6 +14,8 @@
  * @module
  */
 
+import { median, peakRssKb } from "./_stats.ts";
+
 const SIZES_MB = [5, 20, 50];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 5);
 const DATA_DIR = new URL("./.data/", import.meta.url);
@@ -74,15 +76,9 @@ async function runChild(kind: string, path: string): Promise<void> {
   const started = performance.now();
   const length = kind === "parse" ? await parseWhole(path) : await drainNdjson(path);
   const ms = performance.now() - started;
-  const status = await Deno.readTextFile("/proc/self/status");
-  const peakKb = Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
+  const peakKb = peakRssKb();
   if (length === 0) throw new Error("nothing read");
   console.log(JSON.stringify({ ms, peakKb }));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 async function main(): Promise<void> {

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { TranscriptReader } from "../reader/mod.ts";
 import { writeTranscript } from "./reader_data.ts";
 import { statuslineBench } from "./reader_statusline.ts";
+import { median, peakRssKb } from "./_stats.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -37,17 +38,6 @@ interface Measure {
   /** What the work found, to check the modes agree; or why it failed. */
   result: string;
   ok: boolean;
-}
-
-function peakRssMb(): number {
-  try {
-    const status = Deno.readTextFileSync("/proc/self/status");
-    const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
-    if (Number.isFinite(kb)) return kb / 1024;
-  } catch {
-    // Not Linux: fall back to the current RSS.
-  }
-  return Deno.memoryUsage().rss / (1 << 20);
 }
 
 async function floor(path: string): Promise<string> {
@@ -132,7 +122,7 @@ async function child(mode: string, path: string): Promise<void> {
   try {
     if (mode === "append") {
       const [ms, result] = await append(path);
-      out = { ms, peakMb: peakRssMb(), result, ok: true };
+      out = { ms, peakMb: peakRssKb() / 1024, result, ok: true };
     } else {
       const work = mode === "floor"
         ? floor
@@ -143,11 +133,11 @@ async function child(mode: string, path: string): Promise<void> {
         : null;
       const start = performance.now();
       const result = work === null ? "nothing" : await work(path);
-      out = { ms: performance.now() - start, peakMb: peakRssMb(), result, ok: true };
+      out = { ms: performance.now() - start, peakMb: peakRssKb() / 1024, result, ok: true };
     }
   } catch (error) {
     const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    out = { ms: Number.NaN, peakMb: peakRssMb(), result: reason, ok: false };
+    out = { ms: Number.NaN, peakMb: peakRssKb() / 1024, result: reason, ok: false };
   }
   console.log(JSON.stringify(out));
 }
@@ -164,13 +154,6 @@ async function spawn(mode: string, path: string): Promise<Measure> {
     return { ms: Number.NaN, peakMb: Number.NaN, result: `crashed: ${reason}`, ok: false };
   }
   return JSON.parse(text) as Measure;
-}
-
-function median(values: number[]): number {
-  const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 async function ensure(path: string, bytes: number): Promise<void> {

@@ -17,17 +17,12 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { writeTranscript } from "./reader_data.ts";
+import { median } from "./_stats.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const FACTS = fileURLToPath(new URL("../cli/facts.ts", import.meta.url));
 const SIZES_MB = [1, 20, 200];
 const APPEND_BYTES = 10_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
 
 async function ensure(path: string, bytes: number): Promise<void> {
   try {

@@ -15,6 +15,7 @@
  */
 
 import { redact } from "@brigade/transcript/redact";
+import { median } from "./_stats.ts";
 
 const KB = 1024;
 const MB = KB * KB;
@@ -61,12 +62,6 @@ export const ADVERSARIAL: Record<string, (size: number) => string> = {
   "backticks at every escape level": (size) => fill("secret=`x token=\\`y api_key: \\\\`z ", size),
   "prose without a trigger": (size) => fill(PROSE, size),
 };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
 
 function runsOption(args: string[]): number {
   const flag = args.find((arg) => arg.startsWith("--runs="));

@@ -12,6 +12,7 @@
  */
 
 import { writeTranscript } from "./reader_data.ts";
+import { median } from "./_stats.ts";
 
 const DATA = new URL(".data/", import.meta.url).pathname;
 const BIG = `${DATA}transcript_200mb.jsonl`;
@@ -50,12 +51,6 @@ async function render(path: string): Promise<{ ms: number; stdout: Uint8Array }>
   const ms = performance.now() - started;
   if (code !== 0) throw new Error(`render ${path} failed: ${new TextDecoder().decode(stderr)}`);
   return { ms, stdout };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 const runsFlag = Deno.args.indexOf("--runs");
