@@ -2,6 +2,7 @@
 
 import { parseArgs } from "node:util";
 import { UsageError } from "./_config.ts";
+import { argsProblem } from "./_args_problem.ts";
 import type { Scope } from "../events/types.ts";
 
 /** What `deno task render` was asked to do. */
@@ -66,27 +67,4 @@ export function parseRenderArgs(args: string[]): RenderCommand {
     version: values.version ?? false,
     inputs: positionals,
   };
-}
-
-/**
- * A `parseArgs` error in one plain sentence: its own messages quote with
- * unbalanced quotes and append advice that does not fit this command.
- */
-export function argsProblem(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown })?.code;
-  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
-  const option = quoted.replace(/ <value>$/, "").split(", ").pop()!;
-  switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `Unknown option "${option}"`;
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return /argument missing/.test(message)
-        ? `Option "${option}" needs a value`
-        : `Option "${option}" takes no value`;
-    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
-      return `Unexpected argument "${option}"`;
-    default:
-      return message.split("\n")[0]!;
-  }
 }

@@ -17,6 +17,7 @@
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
 import { loadState, saveState } from "./_statusline_cache.ts";
+import { argsProblem } from "./_args_problem.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 
@@ -94,7 +95,7 @@ async function parse(args: string[]): Promise<FactsCommand> {
       },
     });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(argsProblem(error));
   }
   const { values, positionals } = parsed;
   if (positionals.length > 1) {

@@ -108,7 +108,13 @@ Deno.test("deno task facts reports errors without a stack trace", async (t) => {
   });
   for (
     const [name, args, pattern] of [
-      ["an unknown flag", ["--bogus"], /Unknown option/],
+      ["an unknown flag", ["--bogus"], /^facts: Unknown option "--bogus"\nRun with --help/],
+      [
+        "a flag without its value",
+        ["--follow", "--interval"],
+        /^facts: Option "--interval" needs a value\n/,
+      ],
+      ["a value to a switch", ["--json=yes"], /^facts: Option "--json" takes no value\n/],
       ["two paths", ["a.jsonl", "b.jsonl"], /more than one transcript/],
       ["--interval without --follow", ["--interval", "100"], /without --follow/],
       ["a bad --interval", ["--follow", "--interval", "soon"], /--interval takes/],
