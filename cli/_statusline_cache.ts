@@ -27,6 +27,12 @@ import { fingerprint } from "../reader/_fingerprint.ts";
 const FOLDER = ["brigade-transcript", "statusline"];
 /** The largest cache file read: a state is a few hundred bytes. */
 const MAX_CACHE_BYTES = 64 * 1024;
+/** A cache file unchanged this long belongs to a finished session: it is removed. */
+export const CACHE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** A temporary file this old was left by a killed call. */
+const TEMP_MAX_AGE_MS = 60 * 1000;
+/** The names this cache gives its files (a state, or a state being written). */
+const CACHE_NAME = /^[0-9a-f]{16}\.json(?:\.[0-9a-f]{8}\.tmp)?$/;
 
 /** The environment variables the cache reads, in the order they are tried. */
 export const CACHE_ENV_VARIABLES: readonly string[] = Deno.build.os === "windows"
@@ -134,10 +140,32 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
     Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
     Deno.renameSync(temp, file);
     temp = undefined;
+    // A transcript's first call, not every call, looks for what finished sessions left.
+    if (entry.text === undefined) pruneStale(dir, Date.now());
   } catch {
     // A cache that cannot be written only costs the next call a longer read.
   } finally {
     if (temp !== undefined) removeQuietly(temp);
+  }
+}
+
+/**
+ * Removes the cache's own files that are stale: states unchanged for
+ * {@linkcode CACHE_MAX_AGE_MS} (one file per transcript would otherwise pile up
+ * forever) and temporary files a killed call left. Other files are left alone.
+ */
+export function pruneStale(dir: string, now: number): void {
+  const sep = Deno.build.os === "windows" ? "\\" : "/";
+  try {
+    for (const { name, isFile } of Deno.readDirSync(dir)) {
+      if (!isFile || !CACHE_NAME.test(name)) continue;
+      const path = `${dir}${sep}${name}`;
+      const changed = Deno.lstatSync(path).mtime?.getTime() ?? now;
+      const maxAge = name.endsWith(".tmp") ? TEMP_MAX_AGE_MS : CACHE_MAX_AGE_MS;
+      if (now - changed > maxAge) removeQuietly(path);
+    }
+  } catch {
+    // Best effort, like the rest of the cache: the next new transcript tries again.
   }
 }
 

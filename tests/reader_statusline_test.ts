@@ -191,3 +191,30 @@ Deno.test("deno task facts --statusline says the context was compacted", async (
     said(await statusline(cache, cwd, transcript), "claude-opus-5 · 30k tokens (15% of 200k)");
   });
 });
+
+Deno.test("the status line's cache drops what finished sessions left, and nothing else", async () => {
+  await withDirs(async ({ cache, cwd, transcript }) => {
+    const dir = `${cache}/brigade-transcript/statusline`;
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    const longAgo = new Date(Date.now() - 40 * 24 * 60 * 60 * 1000);
+    const minutesAgo = new Date(Date.now() - 5 * 60 * 1000);
+    const files = {
+      oldState: `${dir}/0123456789abcdef.json`,
+      recentState: `${dir}/fedcba9876543210.json`,
+      oldTemp: `${dir}/fedcba9876543210.json.0a1b2c3d.tmp`,
+      notOurs: `${dir}/notes.txt`,
+    };
+    for (const path of Object.values(files)) await Deno.writeTextFile(path, "{}");
+    await Deno.utime(files.oldState, longAgo, longAgo);
+    await Deno.utime(files.notOurs, longAgo, longAgo);
+    await Deno.utime(files.oldTemp, minutesAgo, minutesAgo);
+    await Deno.writeTextFile(transcript, turn(10_000));
+    said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+    const left = (await cacheFiles(cache)).sort();
+    assert.ok(!left.includes(files.oldState), "a state unchanged for 40 days is removed");
+    assert.ok(!left.includes(files.oldTemp), "a temporary file a killed call left is removed");
+    assert.ok(left.includes(files.recentState), "a recent state stays");
+    assert.ok(left.includes(files.notOurs), "a file the cache did not name stays");
+    assert.equal(left.length, 3, "the new transcript's state was written");
+  });
+});
