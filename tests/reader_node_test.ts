@@ -1,9 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 // The README's Node example of the reader, bundled with `deno bundle --platform=node` and run
-// by the machine's `node` (v20 has no type stripping): the reader must read files where
-// `Deno` does not exist. Skipped, with the reason printed, when `node` is missing, except
-// under CI=true, where a missing `node` fails.
+// by the machine's `node` (v20 has no type stripping) and by `bun`: the reader must read files
+// where `Deno` does not exist. Skipped, with the reason printed, when the runtime is missing,
+// except under CI=true, where a missing runtime fails (`.ci/run` installs Bun from npm).
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -22,9 +22,12 @@ async function nodeExample(): Promise<string> {
   return match[1]!;
 }
 
-async function nodeVersion(): Promise<string | undefined> {
+/** A runtime other than Deno that the reader must work on. */
+type Runtime = "node" | "bun";
+
+async function runtimeVersion(runtime: Runtime): Promise<string | undefined> {
   try {
-    const { success, stdout } = await new Deno.Command("node", {
+    const { success, stdout } = await new Deno.Command(runtime, {
       args: ["--version"],
       stdout: "piped",
       stderr: "null",
@@ -35,8 +38,9 @@ async function nodeVersion(): Promise<string | undefined> {
   }
 }
 
-/** Bundles `source` for Node and runs it there with `args`; returns its exit code and output. */
-async function onNode(
+/** Bundles `source` for Node and runs it on `runtime` with `args`; returns its exit code and output. */
+async function onRuntime(
+  runtime: Runtime,
   dir: string,
   source: string,
   args: string[] = [],
@@ -50,7 +54,7 @@ async function onNode(
     env: { NO_COLOR: "1" },
   }).output();
   assert.ok(bundle.success, new TextDecoder().decode(bundle.stderr));
-  const child = new Deno.Command("node", {
+  const child = new Deno.Command(runtime, {
     args: [`${name}.mjs`, ...args],
     stdout: "piped",
     stderr: "piped",
@@ -63,50 +67,54 @@ async function onNode(
   return { code: run.code, stdout: decoder.decode(run.stdout), stderr: decoder.decode(run.stderr) };
 }
 
-/** `node`'s version, or `undefined` (the test is then skipped, except under CI=true). */
-async function nodeOrSkip(): Promise<string | undefined> {
-  const version = await nodeVersion();
+/** The runtime's version, or `undefined` (the test is then skipped, except under CI=true). */
+async function versionOrSkip(runtime: Runtime): Promise<string | undefined> {
+  const version = await runtimeVersion(runtime);
   if (version === undefined) {
-    assert.notEqual(Deno.env.get("CI"), "true", "node is required under CI=true");
-    console.log("skipped: no `node` on PATH (set CI=true to make this a failure)");
+    assert.notEqual(Deno.env.get("CI"), "true", `${runtime} is required under CI=true`);
+    console.log(`skipped: no \`${runtime}\` on PATH (set CI=true to make this a failure)`);
   }
   return version;
 }
 
-Deno.test("the README's reader example runs on Node", async () => {
-  const version = await nodeOrSkip();
-  if (version === undefined) return;
-  const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
-  try {
-    const run = await onNode(dir, await nodeExample());
-    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
-    assert.equal(run.stderr, "");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+for (const [runtime, name] of [["node", "Node"], ["bun", "Bun"]] as const) {
+  Deno.test(`the README's reader example runs on ${name}`, async () => {
+    const version = await versionOrSkip(runtime);
+    if (version === undefined) return;
+    const dir = await Deno.makeTempDir({ prefix: `reader_${runtime}_` });
+    try {
+      const run = await onRuntime(runtime, dir, await nodeExample());
+      assert.equal(run.code, 0, `${runtime} ${version} failed: ${run.stderr}`);
+      assert.equal(run.stderr, "");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
 
-Deno.test({
-  name: "on Node, a FIFO is refused without blocking and a missing file is missing",
-  ignore: Deno.build.os === "windows",
-}, async () => {
-  const version = await nodeOrSkip();
-  if (version === undefined) return;
-  const dir = await Deno.makeTempDir({ prefix: "reader_node_" });
-  try {
-    const fifo = `${dir}/fifo.jsonl`;
-    assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
-    const source = `import { TranscriptReader } from "@brigade/transcript/reader";
+for (const [runtime, name] of [["node", "Node"], ["bun", "Bun"]] as const) {
+  Deno.test({
+    name: `on ${name}, a FIFO is refused without blocking and a missing file is missing`,
+    ignore: Deno.build.os === "windows",
+  }, async () => {
+    const version = await versionOrSkip(runtime);
+    if (version === undefined) return;
+    const dir = await Deno.makeTempDir({ prefix: `reader_${runtime}_` });
+    try {
+      const fifo = `${dir}/fifo.jsonl`;
+      assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+      const source = `import { TranscriptReader } from "@brigade/transcript/reader";
 const codes = [];
 for (const path of process.argv.slice(2)) {
   codes.push((await new TranscriptReader(path).refresh()).error?.code ?? "none");
 }
 console.log(codes.join(" "));
 `;
-    const run = await onNode(dir, source, [fifo, `${dir}/missing.jsonl`, dir]);
-    assert.equal(run.code, 0, `node ${version} failed: ${run.stderr}`);
-    assert.equal(run.stdout, "not_regular missing not_regular\n");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+      const run = await onRuntime(runtime, dir, source, [fifo, `${dir}/missing.jsonl`, dir]);
+      assert.equal(run.code, 0, `${runtime} ${version} failed: ${run.stderr}`);
+      assert.equal(run.stdout, "not_regular missing not_regular\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
