@@ -7,10 +7,14 @@ import { MAX_LINE_BYTES } from "./_max_line_bytes.ts";
 
 export { MAX_LINE_BYTES };
 
-/** One line of a byte stream: its bytes, or the mark that it passed the cap. */
+/**
+ * One line of a byte stream: its bytes, or the mark that it passed the cap.
+ * `copied` says the bytes are the splitter's own copy (a line gathered over
+ * chunks), not a view of a chunk read: {@linkcode releaseLine} may free them.
+ */
 export type ByteLine =
-  | { line: number; bytes: Uint8Array; overCap?: undefined }
-  | { line: number; bytes?: undefined; overCap: true };
+  | { line: number; bytes: Uint8Array; copied?: true; overCap?: undefined }
+  | { line: number; bytes?: undefined; copied?: undefined; overCap: true };
 
 /** How {@linkcode byteLineBatches} reads. */
 export interface ByteLinesOptions {
@@ -48,8 +52,8 @@ export async function* byteLineBatches(
   options: ByteLinesOptions,
 ): AsyncGenerator<ByteLine[], void, undefined> {
   const { maxLineBytes, signal } = options;
-  const reader = stream.getReader();
-  let parts: Uint8Array[] = [];
+  const reader = chunkReader(stream);
+  let parts: Uint8Array<ArrayBuffer>[] = [];
   let length = 0;
   let skipping = false;
   let lineNumber = 0;
@@ -73,6 +77,7 @@ export async function* byteLineBatches(
           if (length + segment.length > maxLineBytes) {
             batch.push({ line: lineNumber + 1, overCap: true });
             skipping = true;
+            parts.forEach(detach);
             parts = [];
           } else if (newline !== -1 && parts.length === 0) {
             batch.push({ line: lineNumber + 1, bytes: segment });
@@ -83,7 +88,7 @@ export async function* byteLineBatches(
         }
         if (newline === -1) break;
         if (!skipping && parts.length > 0) {
-          batch.push({ line: lineNumber + 1, bytes: concat(parts, length) });
+          batch.push({ line: lineNumber + 1, bytes: concat(parts, length), copied: true });
         }
         lineNumber++;
         parts = [];
@@ -94,20 +99,82 @@ export async function* byteLineBatches(
       if (batch.length > 0) yield batch;
     }
     signal?.throwIfAborted();
-    if (length > 0 && !skipping) yield [{ line: lineNumber + 1, bytes: concat(parts, length) }];
+    if (length > 0 && !skipping) {
+      yield [{ line: lineNumber + 1, bytes: concat(parts, length), copied: true }];
+    }
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
 
-function concat(parts: Uint8Array[], length: number): Uint8Array {
+/** The size of a read from a byte stream: that of a Deno file's own chunks. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** What {@linkcode byteLineBatches} reads through. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(): Promise<void>;
+  releaseLock(): void;
+}
+
+/**
+ * A reader of the stream's chunks. A byte stream (a file, standard input, a
+ * response body) is read into one buffer, used again for every read, where
+ * its default reader would allocate a chunk a read: a long line would leave
+ * as many chunks again behind it for the garbage collector. Any other stream
+ * is read as it comes.
+ */
+function chunkReader(stream: ReadableStream<Uint8Array>): ChunkReader {
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: "byob" });
+  } catch {
+    return stream.getReader();
+  }
+  let buffer = new ArrayBuffer(CHUNK_BYTES);
+  return {
+    async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+      const result = await byob.read(new Uint8Array(buffer));
+      if (result.value !== undefined) buffer = result.value.buffer;
+      return result;
+    },
+    cancel: (): Promise<void> => byob.cancel(),
+    releaseLock: (): void => byob.releaseLock(),
+  };
+}
+
+/**
+ * Frees a line's bytes at once when they are the splitter's own copy, so a
+ * long line's bytes are not left to the garbage collector while its text and
+ * its value are made (each as large again). A view of a chunk read is left
+ * alone: the chunk is the stream's. The bytes are empty afterwards.
+ *
+ * @param line A line the splitter gave, once its bytes are used.
+ */
+export function releaseLine(line: ByteLine): void {
+  if (line.copied) detach(line.bytes);
+}
+
+/** The parts joined; the parts (the splitter's own copies) are freed as soon as they are copied. */
+function concat(parts: Uint8Array<ArrayBuffer>[], length: number): Uint8Array<ArrayBuffer> {
   if (parts.length === 1) return parts[0]!;
   const bytes = new Uint8Array(length);
   let offset = 0;
   for (const part of parts) {
     bytes.set(part, offset);
     offset += part.length;
+    detach(part);
   }
   return bytes;
+}
+
+/**
+ * Frees the memory behind bytes no one else holds: a detached buffer's memory
+ * goes at once, where a dropped one waits for a full garbage collection (a
+ * long line's parts and its joined copy would otherwise pile up). A runtime
+ * without `ArrayBuffer.prototype.transfer` leaves them to the collector.
+ */
+function detach(bytes: Uint8Array): void {
+  (bytes.buffer as ArrayBuffer).transfer?.(0);
 }
