@@ -5,6 +5,7 @@ import type { EntryIterable } from "../events/from_entries.ts";
 import type { LogEntry } from "../events/types.ts";
 import { visibleControls } from "../events/_excerpt.ts";
 import { redact } from "../redact/mod.ts";
+import type { Redacted } from "./_redacted.ts";
 import { cutNote } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
 import { contentText } from "./content.ts";
@@ -228,7 +229,7 @@ class DreamFacts {
   }
 
   /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
-  text(entry: LogEntry, text: string): void {
+  text(entry: LogEntry, text: Redacted): void {
     const event = entry.event as Record<string, unknown>;
     if (event.type !== "user.message") return;
     const isCommand = typeof event.command === "string";
@@ -279,24 +280,41 @@ function fenceClose(text: string): string {
 /**
  * Whitespace runs collapsed to one space, trimmed, cut to 200 code points,
  * reading no more of a huge text than the words it keeps: it never copies or
- * splits the whole.
+ * splits the whole, nor redacts it whole (a head four times as long is built
+ * until one holds the words kept, or the whole text).
  */
-function oneLine(text: string): string {
+function oneLine(text: Redacted): string {
+  for (let units = 4 * FIRST_USER_CODE_POINTS;; units *= 4) {
+    const head = text.head(units);
+    const { line, full, read } = firstWords(head);
+    // A full line read short of the head's end is the whole text's too: the
+    // unit after the last one read shows whether that one ends a word or a pair.
+    if (head.length === text.length || (full && read < head.length)) return line;
+  }
+}
+
+/** The words {@linkcode oneLine} keeps of `text`; whether they fill the line; the units read. */
+function firstWords(text: string): { line: string; full: boolean; read: number } {
   const words = /\S+/g;
   let line = "";
   let points = 0;
+  let read = 0;
   for (let match; points < FIRST_USER_CODE_POINTS && (match = words.exec(text)) !== null;) {
+    read = match.index + 1;
     if (line !== "") {
       line += " ";
       points++;
     }
+    let at = match.index;
     for (const point of match[0]) {
       if (points === FIRST_USER_CODE_POINTS) break;
       line += point;
       points++;
+      at += point.length;
+      read = at;
     }
   }
-  return line;
+  return { line, full: points === FIRST_USER_CODE_POINTS, read };
 }
 
 /**

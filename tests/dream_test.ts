@@ -12,6 +12,7 @@ import {
   renderIndex,
   type SessionEvent,
 } from "../mod.ts";
+import { redact } from "../redact/mod.ts";
 import { agent, entries, id, user } from "./_entries.ts";
 import { renderBounded } from "./_bounded.ts";
 
@@ -94,6 +95,30 @@ Deno.test("renderDream() gives the first user message redacted, on one line, wit
   assert.equal([...dream.firstUser].length, 200);
   assert.doesNotMatch(dream.firstUser, /\s{2}|\n/);
   assert.equal((await renderDream(entries([agent("no user")]))).firstUser, "");
+});
+
+Deno.test("renderDream() reads the first user message's words past any whitespace, a secret cut nowhere", async () => {
+  // The dream builds heads of the redacted text (800 units, then 3,200, ...)
+  // until one holds the words kept: whitespace pushes the words past the first
+  // heads, and a key may straddle the end of one. The line must be the one the
+  // whole redacted text gives.
+  const expected = (text: string): string =>
+    [...redact(text).trim().split(/\s+/).join(" ")].slice(0, 200).join("");
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 0, max: 1_000 }),
+      fc.constantFrom(" ", "\n", " \t", "x ", "😀 ", "é"),
+      (spaces, words, word) => {
+        const text = `${" ".repeat(spaces)}${word.repeat(words)}${KEY} ${"y".repeat(300)}`;
+        return renderDream(entries([user(text)])).then((dream) => {
+          assert.equal(dream.firstUser, expected(text));
+          assert.ok(!dream.firstUser.includes("sk-proj"));
+        });
+      },
+    ),
+    { numRuns: 200 },
+  );
 });
 
 Deno.test("renderDream() of an empty source is empty", async () => {
