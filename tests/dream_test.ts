@@ -333,3 +333,16 @@ Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240
     /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
   );
 });
+
+Deno.test("renderDream() holds one message's text or value at a time, redacting a head alone: 8 MiB messages, 240 MiB under a 24 MiB heap", async () => {
+  // A message is its decoded line, then its value: never both with the line's
+  // bytes or a redacted copy of it (three messages' worth overflow the heap).
+  const run = await renderBounded("huge", "dream", 240, 24, 8);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 240);
+  assert.equal(run.report!.leaked, false);
+  assert.match(
+    run.report!.head,
+    /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
+  );
+});
