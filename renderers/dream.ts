@@ -8,7 +8,7 @@ import { redact } from "../redact/mod.ts";
 import type { Redacted } from "./_redacted.ts";
 import { cutNote } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
-import { contentText } from "./content.ts";
+import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation.ts";
 import { oneSession } from "./_session.ts";
@@ -235,7 +235,7 @@ class DreamFacts {
     const isCommand = typeof event.command === "string";
     if (isCommand ? this.firstCommand !== undefined : this.firstPrompt !== undefined) return;
     // The item says "(no content)" for an empty message; the first prompt is then empty.
-    const line = contentText(event.content).trim() === "" ? "" : oneLine(text);
+    const line = isBlank(event.content) ? "" : oneLine(text);
     if (isCommand) this.firstCommand = line;
     else this.firstPrompt = line;
   }
@@ -275,6 +275,18 @@ function fenceClose(text: string): string {
     }
   }
   return open === undefined ? "" : `\n${open}`;
+}
+
+/**
+ * Whether a message's content reads as blank (its item says "(no content)"),
+ * block by block: the content's text joins its blocks' with line breaks, so
+ * it is blank when each is, and a huge message of many blocks is not joined
+ * (copied whole) again to find it out.
+ */
+function isBlank(content: unknown): boolean {
+  if (typeof content !== "object" || content === null) return contentText(content).trim() === "";
+  const blocks: readonly unknown[] = Array.isArray(content) ? content : [content];
+  return blocks.every((block) => flattenBlocks([block]).text.trim() === "");
 }
 
 /**

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  contentText,
   DREAM_EVENT_BUDGET,
   DREAM_TRANSCRIPT_CAP,
   fromNdjson,
@@ -118,6 +119,30 @@ Deno.test("renderDream() reads the first user message's words past any whitespac
       },
     ),
     { numRuns: 200 },
+  );
+});
+
+Deno.test("renderDream() takes a first prompt of blank blocks as empty, whatever its blocks", async () => {
+  const block = fc.constantFrom<unknown>(
+    { type: "text", text: " \n " },
+    { type: "text", text: "" },
+    { type: "text", text: "go" },
+    " ",
+    "word",
+    { type: "image", source: { type: "base64" } },
+    { type: "search_result", title: "", source: "", content: [{ type: "text", text: "\t" }] },
+    { type: "redacted" },
+    {},
+  );
+  const content = fc.oneof(fc.array(block, { maxLength: 4 }), block);
+  await fc.assert(
+    fc.asyncProperty(content, async (content) => {
+      const message = { id: "u1", type: "user.message", content } as SessionEvent;
+      const text = contentText(content);
+      const expected = text.trim() === "" ? "" : text.trim().split(/\s+/).join(" ").slice(0, 200);
+      assert.equal((await renderDream(entries([message]))).firstUser, expected);
+    }),
+    { numRuns: 300 },
   );
 });
 
