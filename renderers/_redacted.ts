@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { redactedPieces, secretSpans, type Span } from "../redact/_spans.ts";
-import type { CutBody } from "./budget.ts";
+import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -23,13 +23,19 @@ export class Redacted {
   constructor(text: string) {
     this.#text = text;
     this.#spans = secretSpans(text);
-    let length = 0;
-    for (const piece of this.#pieces()) length += piece.length;
+    let length = text.length;
+    if (this.#spans.length > 0) {
+      length = 0;
+      for (const piece of this.#pieces()) length += piece.length;
+    }
     this.length = length;
   }
 
   /** The redacted text's first `units` code units, or all of it when it is shorter. */
   head(units: number): string {
+    if (this.#spans.length === 0) {
+      return units >= this.#text.length ? this.#text : this.#text.slice(0, units);
+    }
     let head = "";
     for (const piece of this.#pieces()) {
       if (head.length + piece.length >= units) return head + piece.slice(0, units - head.length);
@@ -55,6 +61,8 @@ export class Redacted {
    * the head on a code point boundary, and the bytes cut.
    */
   cut(budget: number): CutBody {
+    // Most texts hold no secret: they are their own redaction.
+    if (this.#spans.length === 0) return cutBodyParts(this.#text, budget);
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
     // A head of `budget` bytes holds at most `budget` units; one more shows
