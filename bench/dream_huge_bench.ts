@@ -2,21 +2,21 @@
 
 /**
  * One 60 MiB user message (a key at both ends) through `dream` and `grader`,
- * against JSON.parse of the same lines (the group's baseline), all read with
- * the same byte-level line splitter. Peak memory is not something `deno
+ * against the same file read and parsed alone (the group's baseline), all read
+ * through `fromNdjson`. Peak memory is not something `deno
  * bench` measures: `deno task bench:huge` gives peak RSS, in a process per case.
  *
  * @module
  */
 
-import { renderDream, renderGrader } from "../mod.ts";
-import { ensureHugeLog, lines } from "./dream_huge_compare.ts";
+import { fromNdjson as lines, renderDream, renderGrader } from "../mod.ts";
+import { ensureHugeLog } from "./dream_huge_compare.ts";
 
 const path = await ensureHugeLog();
 const group = "one 60 MiB user message";
 
 Deno.bench({
-  name: "JSON.parse every line (60 MiB message)",
+  name: "fromNdjson alone: every line parsed (60 MiB message)",
   group,
   baseline: true,
   n: 5,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { byteLineBatches } from "../events/_byte_lines.ts";
+import { byteLineBatches, releaseLine } from "../events/_byte_lines.ts";
 
 /** A format an input can be read as. */
 export type InputFormat = "log" | "claude-code";
@@ -94,6 +94,7 @@ export async function peekFormat(
     for (const line of batch) {
       if (line.bytes === undefined) break peek;
       const text = new TextDecoder().decode(line.bytes).trim();
+      releaseLine(line); // a long first line's copy goes now, not when collected
       if (text === "") continue;
       const found = recordFormat(text);
       if (found !== undefined) {

@@ -7,10 +7,14 @@ import { MAX_LINE_BYTES } from "./_max_line_bytes.ts";
 
 export { MAX_LINE_BYTES };
 
-/** One line of a byte stream: its bytes, or the mark that it passed the cap. */
+/**
+ * One line of a byte stream: its bytes, or the mark that it passed the cap.
+ * `copied` says the bytes are the splitter's own copy (a line gathered over
+ * chunks), not a view of a chunk read: {@linkcode releaseLine} may free them.
+ */
 export type ByteLine =
-  | { line: number; bytes: Uint8Array; overCap?: undefined }
-  | { line: number; bytes?: undefined; overCap: true };
+  | { line: number; bytes: Uint8Array; copied?: true; overCap?: undefined }
+  | { line: number; bytes?: undefined; copied?: undefined; overCap: true };
 
 /** How {@linkcode byteLineBatches} reads. */
 export interface ByteLinesOptions {
@@ -20,6 +24,13 @@ export interface ByteLinesOptions {
   name: string;
   /** Stops the splitting with the signal's reason when aborted. */
   signal?: AbortSignal | undefined;
+  /**
+   * Reads a byte stream with a BYOB reader, into one buffer used again for
+   * every read: only for a stream known to answer BYOB requests, closing
+   * included (a Deno file's), as a byte source written for default readers
+   * alone may never answer a read pending when it closes.
+   */
+  byob?: boolean | undefined;
 }
 
 const NEWLINE = 0x0a;
@@ -27,7 +38,8 @@ const NEWLINE = 0x0a;
 /**
  * Splits a byte stream into lines (without their `\n`), numbered from 1, one
  * batch per chunk read, so a line costs no await of its own. Linear in the
- * input: a line split over many chunks is gathered once, at its end.
+ * input: a line split over many chunks is gathered as it comes, in one buffer
+ * that doubles (or, past 1 MiB, grows in place).
  *
  * A line longer than `maxLineBytes` is never held: it is reported once, with
  * `overCap`, as soon as it passes the cap (so a caller that stops there reads
@@ -48,8 +60,8 @@ export async function* byteLineBatches(
   options: ByteLinesOptions,
 ): AsyncGenerator<ByteLine[], void, undefined> {
   const { maxLineBytes, signal } = options;
-  const reader = stream.getReader();
-  let parts: Uint8Array[] = [];
+  const reader = chunkReader(stream, options.byob === true);
+  const gathered = new LineBuffer(maxLineBytes);
   let length = 0;
   let skipping = false;
   let lineNumber = 0;
@@ -73,20 +85,19 @@ export async function* byteLineBatches(
           if (length + segment.length > maxLineBytes) {
             batch.push({ line: lineNumber + 1, overCap: true });
             skipping = true;
-            parts = [];
-          } else if (newline !== -1 && parts.length === 0) {
+            gathered.drop();
+          } else if (newline !== -1 && gathered.length === 0) {
             batch.push({ line: lineNumber + 1, bytes: segment });
           } else if (segment.length > 0) {
-            parts.push(segment.slice());
+            gathered.append(segment);
           }
           length += segment.length;
         }
         if (newline === -1) break;
-        if (!skipping && parts.length > 0) {
-          batch.push({ line: lineNumber + 1, bytes: concat(parts, length) });
+        if (!skipping && gathered.length > 0) {
+          batch.push({ line: lineNumber + 1, bytes: gathered.take(), copied: true });
         }
         lineNumber++;
-        parts = [];
         length = 0;
         skipping = false;
         start = newline + 1;
@@ -94,20 +105,143 @@ export async function* byteLineBatches(
       if (batch.length > 0) yield batch;
     }
     signal?.throwIfAborted();
-    if (length > 0 && !skipping) yield [{ line: lineNumber + 1, bytes: concat(parts, length) }];
+    if (length > 0 && !skipping) {
+      yield [{ line: lineNumber + 1, bytes: gathered.take(), copied: true }];
+    }
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
 
-function concat(parts: Uint8Array[], length: number): Uint8Array {
-  if (parts.length === 1) return parts[0]!;
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
+/** The size of a read from a byte stream: that of a Deno file's own chunks. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** What {@linkcode byteLineBatches} reads through. */
+interface ChunkReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(): Promise<void>;
+  releaseLock(): void;
+}
+
+/**
+ * A reader of the stream's chunks. With `byob`, a byte stream (a Deno file's)
+ * is read into one buffer, used again for every read, where its default
+ * reader would allocate a chunk a read: a long line would leave as many
+ * chunks again behind it for the garbage collector. Any other stream is read
+ * as it comes.
+ */
+function chunkReader(stream: ReadableStream<Uint8Array>, useByob: boolean): ChunkReader {
+  if (!useByob) return stream.getReader();
+  let byob: ReadableStreamBYOBReader;
+  try {
+    byob = stream.getReader({ mode: "byob" });
+  } catch {
+    return stream.getReader();
   }
-  return bytes;
+  let buffer = new ArrayBuffer(CHUNK_BYTES);
+  return {
+    async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+      const result = await byob.read(new Uint8Array(buffer));
+      if (result.value !== undefined) buffer = result.value.buffer;
+      return result;
+    },
+    cancel: (): Promise<void> => byob.cancel(),
+    releaseLock: (): void => byob.releaseLock(),
+  };
+}
+
+/**
+ * Frees a line's bytes at once when they are the splitter's own copy, so a
+ * long line's bytes are not left to the garbage collector while its text and
+ * its value are made (each as large again). A view of a chunk read is left
+ * alone: the chunk is the stream's. The bytes are empty afterwards.
+ *
+ * @param line A line the splitter gave, once its bytes are used.
+ */
+export function releaseLine(line: ByteLine): void {
+  if (line.copied) detach(line.bytes);
+}
+
+/** A line gathered up to this size is copied as it grows; a longer one grows in place. */
+const GROW_IN_PLACE_FROM = 1 << 20;
+/** The most address space a line growing in place reserves at first. */
+const RESERVED_BYTES = 1 << 30;
+
+/**
+ * The bytes of a line read over several chunks, gathered in one buffer as
+ * they come, so a long line is never held twice (as its parts and joined).
+ * A short one is copied to a buffer twice as large as it grows; past 1 MiB it
+ * moves once to a buffer that grows in place (a resizable `ArrayBuffer`, whose
+ * memory is taken as it is written): growing it copies nothing.
+ */
+class LineBuffer {
+  #cap: number;
+  #buffer = new ArrayBuffer(0);
+  #length = 0;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  /** The bytes gathered. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Adds `segment`; the caller keeps the line within the cap. */
+  append(segment: Uint8Array): void {
+    const needed = this.#length + segment.length;
+    if (needed > this.#buffer.byteLength) this.#grow(needed);
+    new Uint8Array(this.#buffer, this.#length, segment.length).set(segment);
+    this.#length = needed;
+  }
+
+  /** The line gathered, handed over (the caller frees it, see {@linkcode releaseLine}); empty again. */
+  take(): Uint8Array {
+    const bytes = new Uint8Array(this.#buffer, 0, this.#length);
+    this.#buffer = new ArrayBuffer(0);
+    this.#length = 0;
+    return bytes;
+  }
+
+  /** Frees the bytes gathered at once; empty again. */
+  drop(): void {
+    this.#buffer.transfer?.(0);
+    this.#buffer = new ArrayBuffer(0);
+    this.#length = 0;
+  }
+
+  #grow(needed: number): void {
+    const old = this.#buffer;
+    const size = Math.min(this.#cap, Math.max(needed, 2 * old.byteLength, 256));
+    if (old.resizable && size <= old.maxByteLength) return old.resize(size);
+    const next = size < GROW_IN_PLACE_FROM ? new ArrayBuffer(size) : growable(size, this.#cap);
+    new Uint8Array(next).set(new Uint8Array(old, 0, this.#length));
+    old.transfer?.(0);
+    this.#buffer = next;
+  }
+}
+
+/**
+ * A buffer of `size` bytes that may grow in place up to the cap (or 1 GiB
+ * first): a fixed one where the runtime has no resizable buffers or cannot
+ * reserve the space.
+ */
+function growable(size: number, cap: number): ArrayBuffer {
+  try {
+    return new ArrayBuffer(size, { maxByteLength: Math.max(size, Math.min(cap, RESERVED_BYTES)) });
+  } catch {
+    return new ArrayBuffer(size);
+  }
+}
+
+/**
+ * Frees the memory behind bytes no one else holds: a detached buffer's memory
+ * goes at once, where a dropped one waits for a full garbage collection (a
+ * long line's parts and its joined copy would otherwise pile up). A runtime
+ * without `ArrayBuffer.prototype.transfer` leaves them to the collector.
+ */
+function detach(bytes: Uint8Array): void {
+  (bytes.buffer as ArrayBuffer).transfer?.(0);
 }

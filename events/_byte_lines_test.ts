@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ByteLine, byteLineBatches } from "./_byte_lines.ts";
+import { type ByteLine, byteLineBatches, releaseLine } from "./_byte_lines.ts";
 
 /** What the splitter should give, from the whole input at once. */
 function naive(bytes: Uint8Array, max: number): string[] {
@@ -26,8 +26,11 @@ function describe(line: ByteLine): string {
   return line.bytes === undefined ? `${line.line}:over` : `${line.line}:${line.bytes.join(",")}`;
 }
 
-/** Cuts `bytes` at the given offsets into a stream of chunks. */
-function chunked(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> {
+/**
+ * Cuts `bytes` at the given offsets into a stream of chunks; a byte stream
+ * (as a file gives) when `byob`, which the splitter reads into its own buffer.
+ */
+function chunked(bytes: Uint8Array, cuts: number[], byob = false): ReadableStream<Uint8Array> {
   const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
   const chunks: Uint8Array[] = [];
   let from = 0;
@@ -35,7 +38,17 @@ function chunked(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> 
     chunks.push(bytes.slice(from, point));
     from = point;
   }
-  return ReadableStream.from(chunks);
+  if (!byob) return ReadableStream.from(chunks);
+  const left = chunks.filter((chunk) => chunk.length > 0); // a byte stream enqueues none empty
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller): void {
+      const chunk = left.shift();
+      if (chunk !== undefined) return controller.enqueue(chunk);
+      controller.close();
+      controller.byobRequest?.respond(0); // a BYOB read pending at the end ends
+    },
+  });
 }
 
 Deno.test("byteLineBatches() splits any chunking like a split of the whole input", async () => {
@@ -45,10 +58,12 @@ Deno.test("byteLineBatches() splits any chunking like a split of the whole input
       fc.uint8Array({ maxLength: 120 }).map((a) => a.map((b) => [0x61, 0x0a, 0xe2, 0x0d][b % 4]!)),
       fc.array(fc.nat(), { maxLength: 12 }),
       fc.integer({ min: 1, max: 12 }),
-      async (bytes, cuts, max) => {
+      fc.boolean(),
+      async (bytes, cuts, max, byob) => {
         const got: string[] = [];
+        const stream = chunked(bytes, cuts, byob);
         for await (
-          const batch of byteLineBatches(chunked(bytes, cuts), { maxLineBytes: max, name: "t" })
+          const batch of byteLineBatches(stream, { maxLineBytes: max, name: "t", byob })
         ) {
           // Views are valid until the next read: describe them now.
           got.push(...batch.map(describe));
@@ -73,4 +88,42 @@ Deno.test("byteLineBatches() reports a line over the cap once, as soon as it pas
     break;
   }
   assert.ok(pulled <= 4, `pulled ${pulled} chunks`);
+});
+
+Deno.test("byteLineBatches() gathers a line of megabytes over chunks whole, and frees it on release", async () => {
+  // Past 1 MiB a gathered line moves to a buffer that grows in place.
+  const line = new Uint8Array(3 * 1024 * 1024 + 7).map((_, i) => 0x61 + (i % 26));
+  const input = new Uint8Array([...new TextEncoder().encode("ab\n"), ...line, 0x0a, 0x63]);
+  const cuts = [1, 5, 4_000, 70_000, 1_048_570, 1_048_600, 2_500_000, input.length - 1];
+  const cases: [number, boolean][] = [[line.length, false], [4 << 20, true], [2 ** 40, true]];
+  for (const [maxLineBytes, byob] of cases) {
+    const got: ByteLine[] = [];
+    const stream = chunked(input, cuts, byob);
+    for await (const batch of byteLineBatches(stream, { maxLineBytes, name: "t", byob })) {
+      // A view of a chunk is valid until the next read: keep a copy of it.
+      for (const one of batch) {
+        got.push(
+          one.copied || one.bytes === undefined
+            ? one
+            : { line: one.line, bytes: one.bytes.slice() },
+        );
+      }
+    }
+    assert.deepEqual(got.map((one) => [one.line, one.bytes?.length]), [
+      [1, 2],
+      [2, line.length],
+      [3, 1],
+    ]);
+    const long = got[1]!;
+    assert.ok(long.copied);
+    assert.deepEqual(long.bytes, line);
+    releaseLine(long);
+    assert.equal(long.bytes!.length, 0, "released");
+  }
+  const over: string[] = [];
+  const options = { maxLineBytes: line.length - 1, name: "t" };
+  for await (const batch of byteLineBatches(chunked(input, cuts), options)) {
+    over.push(...batch.map(describe));
+  }
+  assert.deepEqual(over, ["1:97,98", "2:over", "3:99"]);
 });

@@ -1,7 +1,12 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { byteLineBatches, type ByteLinesOptions } from "./_byte_lines.ts";
+import {
+  type ByteLine,
+  byteLineBatches,
+  type ByteLinesOptions,
+  releaseLine,
+} from "./_byte_lines.ts";
 import { excerpt } from "./_excerpt.ts";
 
 /** One non-blank line of a JSON-lines input: its value, or why it has none. */
@@ -28,29 +33,41 @@ export async function* jsonLineBatches(
   const decoder = new TextDecoder();
   for await (const batch of byteLineBatches(stream, options)) {
     const parsed: JsonLine[] = [];
-    for (const { line, bytes } of batch) {
-      if (bytes === undefined) {
-        parsed.push({
-          line,
-          reason: `the line is over the ${options.maxLineBytes}-byte cap`,
-        });
-        continue;
-      }
-      let text = decoder.decode(bytes);
-      if (text.endsWith("\r")) text = text.slice(0, -1);
-      if (isBlank(text)) continue;
-      try {
-        parsed.push({ line, value: JSON.parse(text) });
-      } catch (error) {
-        parsed.push({
-          line,
-          reason: `Cannot parse the line as JSON: ${
-            excerpt(String((error as Error)?.message), { maxCodePoints: 120 })
-          }`,
-        });
-      }
+    for (const line of batch) {
+      const result = parseLine(line, decoder, options.maxLineBytes);
+      if (result !== undefined) parsed.push(result);
     }
     if (parsed.length > 0) yield parsed;
+  }
+}
+
+/**
+ * One line parsed, or undefined for a blank one. Its bytes are freed once
+ * decoded and its text is let go when this returns, so of a long line only the
+ * value outlives the parse (and is what the caller holds while it uses it).
+ */
+function parseLine(
+  byteLine: ByteLine,
+  decoder: TextDecoder,
+  maxLineBytes: number,
+): JsonLine | undefined {
+  const { line, bytes } = byteLine;
+  if (bytes === undefined) {
+    return { line, reason: `the line is over the ${maxLineBytes}-byte cap` };
+  }
+  let text = decoder.decode(bytes);
+  releaseLine(byteLine);
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (isBlank(text)) return undefined;
+  try {
+    return { line, value: JSON.parse(text) };
+  } catch (error) {
+    return {
+      line,
+      reason: `Cannot parse the line as JSON: ${
+        excerpt(String((error as Error)?.message), { maxCodePoints: 120 })
+      }`,
+    };
   }
 }
 

@@ -186,7 +186,13 @@ export async function* fromClaudeCode(
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
-  const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
+  const lines = jsonLineBatches(stream, {
+    maxLineBytes,
+    name,
+    signal: options.signal,
+    // A file this source opened answers BYOB reads; a stream given may not.
+    byob: !isStream,
+  });
   const mapper = new ClaudeCodeMapper();
   let seq = 0;
   for await (const batch of lines) {

@@ -128,7 +128,13 @@ export async function* fromNdjson(
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "file");
-  const lines = jsonLineBatches(stream, { maxLineBytes, name, signal: options.signal });
+  const lines = jsonLineBatches(stream, {
+    maxLineBytes,
+    name,
+    signal: options.signal,
+    // A file this source opened answers BYOB reads; a stream given may not.
+    byob: !isStream,
+  });
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
       const result = reason ?? toEntry(value, line, sessionId);

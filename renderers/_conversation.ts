@@ -5,6 +5,7 @@ import type { LogEntry } from "../events/types.ts";
 import { redact } from "../redact/mod.ts";
 import { cutBodyParts, cutNote } from "./budget.ts";
 import { compact } from "./_compact.ts";
+import { Redacted } from "./_redacted.ts";
 import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
 import type { ConversationItem } from "./conversation.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
@@ -19,11 +20,12 @@ export interface Resolved {
   transcriptBudget: number;
   redact: boolean;
   /**
-   * Called with each item's text once worked out (flattened, redacted if
-   * asked) and before it is cut: the dream reads its first prompt from it, so
-   * a huge message is redacted once.
+   * Called, when redacting, with each item's text once worked out (flattened
+   * and redacted) and before it is cut: the dream reads its first prompt from
+   * it, so a huge message is scanned for secrets once, and neither reader
+   * copies it whole.
    */
-  onText?: (entry: LogEntry, text: string) => void;
+  onText?: (entry: LogEntry, text: Redacted) => void;
   /** Told the `seq` of each held message the grader view drops. */
   onDropped?: (seq: number) => void;
 }
@@ -85,15 +87,25 @@ async function* graderView(
   for (const held of order.rest()) yield out(held);
 }
 
-/** An item's text, redacted if asked (before any cut) and cut to the item budget. */
+/**
+ * An item's text, redacted if asked (before any cut) and cut to the item
+ * budget. The redaction is read in part: only the kept head of a huge text is
+ * built, the secrets being found (and the cut bytes counted) on the whole.
+ */
 function prepare(
   entry: LogEntry,
   text: string,
   options: Resolved,
 ): { text: string; cutBytes: number } {
-  const clean = options.redact ? redact(text) : text;
-  options.onText?.(entry, clean);
-  const { head, cutBytes } = cutBodyParts(clean, options.itemBudget);
+  let cut;
+  if (options.redact) {
+    const clean = new Redacted(text);
+    options.onText?.(entry, clean);
+    cut = clean.cut(options.itemBudget);
+  } else {
+    cut = cutBodyParts(text, options.itemBudget);
+  }
+  const { head, cutBytes } = cut;
   return { text: cutBytes === 0 ? head : head + cutNote(cutBytes), cutBytes };
 }
 

@@ -5,9 +5,10 @@ import type { EntryIterable } from "../events/from_entries.ts";
 import type { LogEntry } from "../events/types.ts";
 import { visibleControls } from "../events/_excerpt.ts";
 import { redact } from "../redact/mod.ts";
+import type { Redacted } from "./_redacted.ts";
 import { cutNote } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
-import { contentText } from "./content.ts";
+import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation.ts";
 import { oneSession } from "./_session.ts";
@@ -228,13 +229,13 @@ class DreamFacts {
   }
 
   /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
-  text(entry: LogEntry, text: string): void {
+  text(entry: LogEntry, text: Redacted): void {
     const event = entry.event as Record<string, unknown>;
     if (event.type !== "user.message") return;
     const isCommand = typeof event.command === "string";
     if (isCommand ? this.firstCommand !== undefined : this.firstPrompt !== undefined) return;
     // The item says "(no content)" for an empty message; the first prompt is then empty.
-    const line = contentText(event.content).trim() === "" ? "" : oneLine(text);
+    const line = isBlank(event.content) ? "" : oneLine(text);
     if (isCommand) this.firstCommand = line;
     else this.firstPrompt = line;
   }
@@ -277,26 +278,55 @@ function fenceClose(text: string): string {
 }
 
 /**
+ * Whether a message's content reads as blank (its item says "(no content)"),
+ * block by block: the content's text joins its blocks' with line breaks, so
+ * it is blank when each is, and a huge message of many blocks is not joined
+ * (copied whole) again to find it out.
+ */
+function isBlank(content: unknown): boolean {
+  if (typeof content !== "object" || content === null) return contentText(content).trim() === "";
+  const blocks: readonly unknown[] = Array.isArray(content) ? content : [content];
+  return blocks.every((block) => flattenBlocks([block]).text.trim() === "");
+}
+
+/**
  * Whitespace runs collapsed to one space, trimmed, cut to 200 code points,
  * reading no more of a huge text than the words it keeps: it never copies or
- * splits the whole.
+ * splits the whole, nor redacts it whole (a head four times as long is built
+ * until one holds the words kept, or the whole text).
  */
-function oneLine(text: string): string {
+function oneLine(text: Redacted): string {
+  for (let units = 4 * FIRST_USER_CODE_POINTS;; units *= 4) {
+    const head = text.head(units);
+    const { line, full, read } = firstWords(head);
+    // A full line read short of the head's end is the whole text's too: the
+    // unit after the last one read shows whether that one ends a word or a pair.
+    if (head.length === text.length || (full && read < head.length)) return line;
+  }
+}
+
+/** The words {@linkcode oneLine} keeps of `text`; whether they fill the line; the units read. */
+function firstWords(text: string): { line: string; full: boolean; read: number } {
   const words = /\S+/g;
   let line = "";
   let points = 0;
+  let read = 0;
   for (let match; points < FIRST_USER_CODE_POINTS && (match = words.exec(text)) !== null;) {
+    read = match.index + 1;
     if (line !== "") {
       line += " ";
       points++;
     }
+    let at = match.index;
     for (const point of match[0]) {
       if (points === FIRST_USER_CODE_POINTS) break;
       line += point;
       points++;
+      at += point.length;
+      read = at;
     }
   }
-  return line;
+  return { line, full: points === FIRST_USER_CODE_POINTS, read };
 }
 
 /**

@@ -18,13 +18,15 @@ export interface BoundedRun {
 
 /**
  * Renders a hostile log of `mib` MiB, generated as a stream, with a renderer
- * in a subprocess whose V8 heap is limited to `heapMib` MiB.
+ * in a subprocess whose V8 heap is limited to `heapMib` MiB; the huge
+ * scenario's messages are of `messageMib` MiB.
  */
 export async function renderBounded(
   scenario: "held" | "threads" | "huge",
   renderer: string,
   mib: number,
   heapMib: number,
+  messageMib = 4,
 ): Promise<BoundedRun> {
   const script = new URL("./_bounded_render.ts", import.meta.url);
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
@@ -36,6 +38,7 @@ export async function renderBounded(
       scenario,
       renderer,
       String(mib),
+      String(messageMib),
     ],
     stdout: "piped",
     stderr: "piped",

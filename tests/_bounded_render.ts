@@ -3,17 +3,18 @@
 // Renders a hostile log generated as a byte stream (never held whole) and
 // prints what came out, for the memory-bound tests, which run it under a
 // small V8 heap: `deno run --v8-flags=--max-old-space-size=N _bounded_render.ts
-// SCENARIO RENDERER MEGABYTES`.
+// SCENARIO RENDERER MEGABYTES [MESSAGE_MEGABYTES]`.
 //
 // - held: a model request that never ends, then user messages of 2 KB each:
 //   the grader holds them all for consumption order.
 // - threads: thread after thread (500-character ids and names), each with a
 //   request started on it and a message to it held.
-// - huge: user messages of 4 MiB each, the first with a secret at both ends.
+// - huge: user messages of 4 MiB each (or MESSAGE_MEGABYTES), the first with a
+//   secret at both ends.
 
 import { fromNdjson, registry } from "../mod.ts";
 
-const [scenario, renderer, megabytes] = Deno.args;
+const [scenario, renderer, megabytes, messageMegabytes = "4"] = Deno.args;
 const total = Number(megabytes) * 1024 * 1024;
 const encoder = new TextEncoder();
 let streamed = 0;
@@ -56,7 +57,7 @@ function* lines(): Generator<string | Uint8Array> {
   if (scenario === "huge") {
     // The body is bytes outside the JavaScript heap, so that only what the
     // renderer holds counts against the heap limit.
-    const body = encoder.encode("word ".repeat(4 * 1024 * 1024 / 5));
+    const body = encoder.encode("word ".repeat(Number(messageMegabytes) * 1024 * 1024 / 5));
     while (true) {
       const [open, close] = line(++seq, null, {
         id: `sevt_${seq}`,

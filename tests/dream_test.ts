@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  contentText,
   DREAM_EVENT_BUDGET,
   DREAM_TRANSCRIPT_CAP,
   fromNdjson,
@@ -12,6 +13,7 @@ import {
   renderIndex,
   type SessionEvent,
 } from "../mod.ts";
+import { redact } from "../redact/mod.ts";
 import { agent, entries, id, user } from "./_entries.ts";
 import { renderBounded } from "./_bounded.ts";
 
@@ -94,6 +96,54 @@ Deno.test("renderDream() gives the first user message redacted, on one line, wit
   assert.equal([...dream.firstUser].length, 200);
   assert.doesNotMatch(dream.firstUser, /\s{2}|\n/);
   assert.equal((await renderDream(entries([agent("no user")]))).firstUser, "");
+});
+
+Deno.test("renderDream() reads the first user message's words past any whitespace, a secret cut nowhere", async () => {
+  // The dream builds heads of the redacted text (800 units, then 3,200, ...)
+  // until one holds the words kept: whitespace pushes the words past the first
+  // heads, and a key may straddle the end of one. The line must be the one the
+  // whole redacted text gives.
+  const expected = (text: string): string =>
+    [...redact(text).trim().split(/\s+/).join(" ")].slice(0, 200).join("");
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 0, max: 1_000 }),
+      fc.constantFrom(" ", "\n", " \t", "x ", "😀 ", "é"),
+      (spaces, words, word) => {
+        const text = `${" ".repeat(spaces)}${word.repeat(words)}${KEY} ${"y".repeat(300)}`;
+        return renderDream(entries([user(text)])).then((dream) => {
+          assert.equal(dream.firstUser, expected(text));
+          assert.ok(!dream.firstUser.includes("sk-proj"));
+        });
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("renderDream() takes a first prompt of blank blocks as empty, whatever its blocks", async () => {
+  const block = fc.constantFrom<unknown>(
+    { type: "text", text: " \n " },
+    { type: "text", text: "" },
+    { type: "text", text: "go" },
+    " ",
+    "word",
+    { type: "image", source: { type: "base64" } },
+    { type: "search_result", title: "", source: "", content: [{ type: "text", text: "\t" }] },
+    { type: "redacted" },
+    {},
+  );
+  const content = fc.oneof(fc.array(block, { maxLength: 4 }), block);
+  await fc.assert(
+    fc.asyncProperty(content, async (content) => {
+      const message = { id: "u1", type: "user.message", content } as SessionEvent;
+      const text = contentText(content);
+      const expected = text.trim() === "" ? "" : text.trim().split(/\s+/).join(" ").slice(0, 200);
+      assert.equal((await renderDream(entries([message]))).firstUser, expected);
+    }),
+    { numRuns: 300 },
+  );
 });
 
 Deno.test("renderDream() of an empty source is empty", async () => {
@@ -303,6 +353,19 @@ Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240
   assert.equal(run.report!.streamedMiB, 240);
   assert.equal(run.report!.leaked, false);
   assert.ok(run.report!.outputBytes <= DREAM_TRANSCRIPT_CAP);
+  assert.match(
+    run.report!.head,
+    /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
+  );
+});
+
+Deno.test("renderDream() holds one message's text or value at a time, redacting a head alone: 8 MiB messages, 240 MiB under a 24 MiB heap", async () => {
+  // A message is its decoded line, then its value: never both with the line's
+  // bytes or a redacted copy of it (three messages' worth overflow the heap).
+  const run = await renderBounded("huge", "dream", 240, 24, 8);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 240);
+  assert.equal(run.report!.leaked, false);
   assert.match(
     run.report!.head,
     /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,

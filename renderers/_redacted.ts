@@ -1,0 +1,83 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+import { redactedPieces, secretSpans, type Span } from "../redact/_spans.ts";
+import { type CutBody, cutBodyParts } from "./budget.ts";
+import { utf8Head, utf8Length } from "./utf8.ts";
+
+/**
+ * A text's redaction, exactly as `redact` gives it, read in part: its size
+ * and its head come from the secrets' ranges in the original text, so a huge
+ * text (a 60 MiB message) is scanned but never copied whole to be redacted,
+ * when only a head of it is shown. The secrets are still found on the whole
+ * text, so one that straddles where a head ends goes, and the size of what
+ * is cut is that of the whole redacted text.
+ */
+export class Redacted {
+  readonly #text: string;
+  readonly #spans: Span[];
+  #utf8Length: number | undefined;
+  /** The redacted text's length, in UTF-16 code units. */
+  readonly length: number;
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#spans = secretSpans(text);
+    let length = text.length;
+    if (this.#spans.length > 0) {
+      length = 0;
+      for (const piece of this.#pieces()) length += piece.length;
+    }
+    this.length = length;
+  }
+
+  /** The redacted text's first `units` code units, or all of it when it is shorter. */
+  head(units: number): string {
+    if (this.#spans.length === 0) {
+      return units >= this.#text.length ? this.#text : this.#text.slice(0, units);
+    }
+    let head = "";
+    for (const piece of this.#pieces()) {
+      if (head.length + piece.length >= units) return head + piece.slice(0, units - head.length);
+      head += piece;
+    }
+    return head;
+  }
+
+  /** The redacted text's size in UTF-8 bytes. */
+  utf8Length(): number {
+    if (this.#utf8Length === undefined) {
+      // A kept slice is always followed by a marker, so no surrogate pair is
+      // split between pieces: the sizes of the pieces add up to the whole's.
+      let bytes = 0;
+      for (const piece of this.#pieces()) bytes += utf8Length(piece);
+      this.#utf8Length = bytes;
+    }
+    return this.#utf8Length;
+  }
+
+  /**
+   * The redacted text cut to `budget` UTF-8 bytes, as `cutBodyParts` cuts it:
+   * the head on a code point boundary, and the bytes cut.
+   */
+  cut(budget: number): CutBody {
+    // Most texts hold no secret: they are their own redaction.
+    if (this.#spans.length === 0) return cutBodyParts(this.#text, budget);
+    const size = this.utf8Length();
+    if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
+    // A head of `budget` bytes holds at most `budget` units; one more shows
+    // whether the last of them ends a surrogate pair.
+    const head = detach(utf8Head(this.head(budget + 1), budget));
+    return { head, cutBytes: size - utf8Length(head) };
+  }
+
+  *#pieces(): Generator<string> {
+    if (this.#spans.length === 0) yield this.#text;
+    else yield* redactedPieces(this.#text, this.#spans);
+  }
+}
+
+/** A copy of a short slice, so that it does not keep its long parent alive. */
+function detach(text: string): string {
+  return (text + " ").slice(0, -1);
+}

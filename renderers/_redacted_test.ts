@@ -1,0 +1,43 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { redact } from "../redact/mod.ts";
+import { cutBodyParts } from "./budget.ts";
+import { Redacted } from "./_redacted.ts";
+
+// Texts made of secrets, their near misses, multi-byte and astral characters,
+// lone surrogates and whitespace, so that cuts fall inside and around secrets.
+const piece = fc.oneof(
+  fc.constantFrom(
+    "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3gH6jK0aY",
+    "AKIAIOSFODNN7EXAMPLE",
+    "Authorization: Bearer abcdEFGH1234ijkl",
+    'password="hunter2 and more"',
+    "api_key: SecretStr = 'x1'",
+    "token=abc&def123&next=1",
+    "é",
+    "😀",
+    "\ud83d",
+    "\ude00",
+    " ",
+    "\n",
+    "[REDACTED_SECRET]",
+  ),
+  fc.string({ maxLength: 20 }),
+);
+const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(""));
+
+Deno.test("Redacted reads in part exactly what redact() gives whole", () => {
+  fc.assert(
+    fc.property(text, fc.integer({ min: 0, max: 400 }), (input, n) => {
+      const whole = redact(input);
+      const redacted = new Redacted(input);
+      assert.equal(redacted.length, whole.length);
+      assert.equal(redacted.head(n), whole.slice(0, n));
+      assert.equal(redacted.head(Infinity), whole);
+      assert.deepEqual(redacted.cut(Math.max(1, n)), cutBodyParts(whole, Math.max(1, n)));
+    }),
+    { numRuns: 2_000 },
+  );
+});
