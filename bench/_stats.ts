@@ -26,3 +26,28 @@ export function peakRssKb(): number {
   }
   return Deno.memoryUsage().rss / 1024;
 }
+
+/**
+ * Runs one case of a comparison script in a process of its own (so each peak
+ * RSS is the case's alone): the script again, with `--child KIND PATH`, and
+ * whatever JSON line it prints.
+ *
+ * @param script The script's path (`import.meta.filename`).
+ * @param kind The case.
+ * @param path The input.
+ * @param v8Flags V8 flags for the child, e.g. `--expose-gc`.
+ */
+export async function caseInChild<T>(
+  script: string,
+  kind: string,
+  path: string,
+  v8Flags: string[] = [],
+): Promise<T> {
+  const flags = v8Flags.length > 0 ? [`--v8-flags=${v8Flags.join(",")}`] : [];
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", ...flags, script, "--child", kind, path],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as T;
+}

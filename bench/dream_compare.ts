@@ -13,7 +13,7 @@
 
 import { ensureLog } from "./_generate.ts";
 import type { LogEntry } from "../mod.ts";
-import { median, peakRssKb } from "./_stats.ts";
+import { caseInChild, median, peakRssKb } from "./_stats.ts";
 
 const SIZES = [10_000, 1_000_000];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
@@ -22,24 +22,6 @@ interface Sample {
   ms: number;
   peakKb: number;
   note: string;
-}
-
-/** One case in a child process: `parse` (JSON.parse of every line) or `dream`. */
-async function child(kind: string, path: string): Promise<Sample> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--v8-flags=--expose-gc",
-      import.meta.filename!,
-      "--child",
-      kind,
-      path,
-    ],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(output.stdout));
 }
 
 async function runChild(kind: string, path: string): Promise<void> {
@@ -94,9 +76,13 @@ async function main(): Promise<void> {
     const path = await ensureLog(size);
     const samples: Record<string, Sample[]> = { parse: [], dream: [] };
     for (let i = 0; i < runs; i++) {
-      for (const kind of ["parse", "dream"]) samples[kind]!.push(await child(kind, path));
+      for (const kind of ["parse", "dream"]) {
+        samples[kind]!.push(
+          await caseInChild<Sample>(import.meta.filename!, kind, path, ["--expose-gc"]),
+        );
+      }
     }
-    const heap = await child("heap", path);
+    const heap = await caseInChild<Sample>(import.meta.filename!, "heap", path, ["--expose-gc"]);
     const parse = median(samples.parse!.map((s) => s.ms));
     const dream = median(samples.dream!.map((s) => s.ms));
     const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;

@@ -14,6 +14,8 @@
  * @module
  */
 
+import { caseInChild, median, peakRssKb } from "./_stats.ts";
+
 const MESSAGE_MIB = 60;
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
 const DATA = new URL("./.data/", import.meta.url);
@@ -55,20 +57,6 @@ export async function ensureHugeLog(): Promise<string> {
   return path;
 }
 
-async function child(kind: string, path: string): Promise<Sample> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", import.meta.filename!, "--child", kind, path],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(output.stdout));
-}
-
-function peakKb(): number {
-  const status = Deno.readTextFileSync("/proc/self/status");
-  return Number(status.match(/VmHWM:\s+(\d+)/)?.[1] ?? 0);
-}
-
 async function runChild(kind: string, path: string): Promise<void> {
   const { fromNdjson, renderDream, renderGrader } = await import("../mod.ts");
   const started = performance.now();
@@ -89,12 +77,7 @@ async function runChild(kind: string, path: string): Promise<void> {
     note = `${text.length} chars`;
   }
   const ms = performance.now() - started;
-  console.log(JSON.stringify({ ms, peakKb: peakKb(), note }));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  console.log(JSON.stringify({ ms, peakKb: peakRssKb(), note }));
 }
 
 async function main(): Promise<void> {
@@ -102,7 +85,9 @@ async function main(): Promise<void> {
   const kinds = ["runtime", "parse", "dream", "grader"];
   const samples: Record<string, Sample[]> = Object.fromEntries(kinds.map((k) => [k, []]));
   for (let i = 0; i < runs; i++) {
-    for (const kind of kinds) samples[kind]!.push(await child(kind, path));
+    for (const kind of kinds) {
+      samples[kind]!.push(await caseInChild<Sample>(import.meta.filename!, kind, path));
+    }
   }
   const ms = (kind: string): number => median(samples[kind]!.map((s) => s.ms));
   const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;

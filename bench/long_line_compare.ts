@@ -14,7 +14,7 @@
  * @module
  */
 
-import { median, peakRssKb } from "./_stats.ts";
+import { caseInChild, median, peakRssKb } from "./_stats.ts";
 
 const SIZES_MB = [5, 20, 50];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 5);
@@ -63,15 +63,6 @@ export async function drainNdjson(path: string): Promise<number> {
   return length;
 }
 
-async function child(kind: string, path: string): Promise<Sample> {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", import.meta.filename!, "--child", kind, path],
-    stdout: "piped",
-    stderr: "inherit",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(output.stdout));
-}
-
 async function runChild(kind: string, path: string): Promise<void> {
   const started = performance.now();
   const length = kind === "parse" ? await parseWhole(path) : await drainNdjson(path);
@@ -91,7 +82,9 @@ async function main(): Promise<void> {
     const path = await ensureLongLine(mb);
     const samples: Record<string, Sample[]> = { parse: [], ndjson: [] };
     for (let i = 0; i < runs; i++) {
-      for (const kind of ["parse", "ndjson"]) samples[kind]!.push(await child(kind, path));
+      for (const kind of ["parse", "ndjson"]) {
+        samples[kind]!.push(await caseInChild<Sample>(import.meta.filename!, kind, path));
+      }
     }
     const ms = (kind: string): number => median(samples[kind]!.map((s) => s.ms));
     const peak = (kind: string): number => median(samples[kind]!.map((s) => s.peakKb)) / 1024;

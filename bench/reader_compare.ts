@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { TranscriptReader } from "../reader/mod.ts";
-import { writeTranscript } from "./reader_data.ts";
+import { ensureTranscript } from "./reader_data.ts";
 import { statuslineBench } from "./reader_statusline.ts";
 import { median, peakRssKb } from "./_stats.ts";
 
@@ -156,17 +156,6 @@ async function spawn(mode: string, path: string): Promise<Measure> {
   return JSON.parse(text) as Measure;
 }
 
-async function ensure(path: string, bytes: number): Promise<void> {
-  try {
-    if ((await Deno.stat(path)).size >= bytes) return;
-  } catch {
-    // Not generated yet.
-  }
-  console.error(`generating ${path} (${(bytes / 1e6).toFixed(0)} MB)…`);
-  await Deno.mkdir(DATA, { recursive: true });
-  await writeTranscript(path, bytes);
-}
-
 function fmt(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : "–";
 }
@@ -190,8 +179,8 @@ async function main(): Promise<void> {
   const runs = Number(values.runs);
   const big = `${DATA}transcript_${sizeMb}mb.jsonl`;
   const small = `${DATA}transcript_1mb.jsonl`;
-  await ensure(big, sizeMb * 1e6);
-  await ensure(small, 1e6);
+  await ensureTranscript(big, sizeMb * 1e6);
+  await ensureTranscript(small, 1e6);
   const actual = (await Deno.stat(big)).size;
 
   const modes = ["runtime", "floor", "reader", "naive"] as const;

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { dirname } from "node:path";
 import { makeRandom } from "../tests/_random.ts";
 
 const SESSION_ID = "78368290-ee0b-474f-8052-bb65a9a581d6";
@@ -203,4 +204,19 @@ export async function writeTranscript(path: string, bytes: number): Promise<Gene
     file.close();
   }
   return { model, contextUsedTokens: context };
+}
+
+/**
+ * Writes a transcript of at least `bytes` at `path` unless one is there
+ * already (generated files are kept in `bench/.data/` between runs).
+ */
+export async function ensureTranscript(path: string, bytes: number): Promise<void> {
+  try {
+    if ((await Deno.stat(path)).size >= bytes) return;
+  } catch {
+    // Not generated yet.
+  }
+  console.error(`generating ${path} (${(bytes / 1e6).toFixed(0)} MB)…`);
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await writeTranscript(path, bytes);
 }

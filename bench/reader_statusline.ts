@@ -16,24 +16,13 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { writeTranscript } from "./reader_data.ts";
+import { ensureTranscript } from "./reader_data.ts";
 import { median } from "./_stats.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const FACTS = fileURLToPath(new URL("../cli/facts.ts", import.meta.url));
 const SIZES_MB = [1, 20, 200];
 const APPEND_BYTES = 10_000;
-
-async function ensure(path: string, bytes: number): Promise<void> {
-  try {
-    if ((await Deno.stat(path)).size >= bytes) return;
-  } catch {
-    // Not generated yet.
-  }
-  console.error(`generating ${path} (${(bytes / 1e6).toFixed(0)} MB)…`);
-  await Deno.mkdir(DATA, { recursive: true });
-  await writeTranscript(path, bytes);
-}
 
 /** Deno's own cache folder, kept fixed while XDG_CACHE_HOME points elsewhere. */
 async function denoDir(): Promise<string> {
@@ -106,7 +95,7 @@ export async function statuslineBench(runs: number): Promise<string> {
     const files: Record<number, string> = {};
     for (const size of SIZES_MB) {
       files[size] = `${DATA}transcript_${size}mb.jsonl`;
-      await ensure(files[size]!, size * 1e6);
+      await ensureTranscript(files[size]!, size * 1e6);
     }
     const times: Record<string, number[]> = {};
     const add = (key: string, ms: number): number => (times[key] ??= []).push(ms);
