@@ -24,7 +24,7 @@ import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_config.ts";
 import { dreamPage, folderIndex } from "./_folder_index.ts";
 import { folderPages, HTML_INDEX, indexPage } from "./_html_index.ts";
-import { type InputFormat, peekFormat } from "./_format.ts";
+import { claudeCodeType, type InputFormat, peekFormat } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
   FileExistsError,
@@ -184,7 +184,7 @@ export class RenderRun {
     const name = `session ${excerpt(sessionId)}`;
     await this.#guard(name, undefined, async () => {
       const tally = { entries: 0 };
-      await this.#split(this.#entries(source, undefined, tally), undefined, name);
+      await this.#split(this.#entries(source, undefined, tally, undefined), undefined, name);
       if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
     });
   }
@@ -196,7 +196,7 @@ export class RenderRun {
     await this.#guard(name, bad, async () => {
       const tally = { entries: 0 };
       const { format, source } = await this.#open(input, name, bad);
-      const entries = this.#entries(source, bad, tally);
+      const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.
         const sessionId = input === "-" ? "stdin" : baseName(input);
@@ -266,12 +266,23 @@ export class RenderRun {
     source: AsyncIterable<LogEntry>,
     bad: BadLines | undefined,
     tally: { entries: number },
+    log: string | undefined,
   ): AsyncGenerator<LogEntry, void, undefined> {
     const scope: Scope | undefined = this.#command.scope;
+    // A Claude Code transcript read as a log is all events of unknown types: it would render
+    // as nothing, with success. Its first records say so before a session is written.
+    let transcriptLike = 0;
     for await (const entry of source) {
       tally.entries++;
       bad?.entry();
+      if (log !== undefined && tally.entries <= LOOKED_AT) {
+        if (claudeCodeType(entry.event) !== undefined) transcriptLike++;
+        if (transcriptLike === LOOKED_AT) throw transcriptAsLog(log);
+      }
       if (scope !== "session" || entry.thread_id === null) yield entry;
+    }
+    if (log !== undefined && tally.entries > 0 && transcriptLike === tally.entries) {
+      throw transcriptAsLog(log);
     }
   }
 
@@ -319,8 +330,8 @@ export class RenderRun {
       const bad = new BadLines(name, { say: this.#say });
       const tally = { entries: 0 };
       try {
-        const { source } = await this.#open(input, name, bad);
-        yield* this.#entries(source, bad, tally);
+        const { format, source } = await this.#open(input, name, bad);
+        yield* this.#entries(source, bad, tally, format === "log" ? name : undefined);
         if (bad.count > 0 && !this.#command.skipInvalid) {
           this.#fail(`${name} has bad lines (pass --skip-invalid to index it without them)`);
         } else if (tally.entries === 0) {
@@ -437,6 +448,15 @@ export function abortable(
       await reader.cancel(reason);
     },
   });
+}
+
+/** How many first entries of a log input are looked at for a Claude Code transcript. */
+const LOOKED_AT = 5;
+
+function transcriptAsLog(name: string): Error {
+  return new Error(
+    `${name} does not look like a log: its first records are a Claude Code transcript's (pass --format claude-code)`,
+  );
 }
 
 /** An error as one line that names its input once. */

@@ -49,6 +49,15 @@ export function recordFormat(line: string): InputFormat | "unknown" | undefined 
   return "unknown";
 }
 
+/**
+ * The type of a Claude Code record read as an event (`user`, `assistant`…),
+ * undefined for anything else: no Managed Agents event type lacks a dot.
+ */
+export function claudeCodeType(event: unknown): string | undefined {
+  const type = (event as { type?: unknown } | null)?.type;
+  return typeof type === "string" && CLAUDE_CODE_TYPES.has(type) ? type : undefined;
+}
+
 /** What {@linkcode peekFormat} found, and the whole stream to read from the start. */
 export interface Peeked {
   /** The format; `"unknown"` when the first record is neither a log's nor a transcript's. */

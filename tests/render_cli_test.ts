@@ -200,13 +200,11 @@ Deno.test("render reads a *.jsonl file as a Claude Code transcript", async () =>
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^# Session entireio-cli_73_7e6e3ea2ad_0_full\n/);
   assert.match(run.stdout, /### user\n\nanother PR comment\n/);
+  // As a log, its records would be events of unknown types, rendered as nothing: refused.
   const forced = await render(["--format", "log", transcript.pathname]);
-  assert.equal(forced.code, 0, forced.stderr);
-  assert.doesNotMatch(
-    forced.stdout,
-    /another PR comment/,
-    "as a log, its records are unknown events",
-  );
+  assert.equal(forced.code, 1, forced.stderr);
+  assert.equal(forced.stdout, "");
+  assert.match(forced.stderr, /does not look like a log: .*\(pass --format claude-code\)/);
 });
 
 Deno.test("render --renderer dream --out DIR writes a markdown file per session and INDEX.md", async () => {

@@ -191,3 +191,29 @@ Deno.test("render: a Claude Code transcript on stdin renders, detected or with -
     }
   });
 });
+
+Deno.test("render: a Claude Code transcript read as a log fails, saying so, and writes nothing", async () => {
+  await inTempDir(async (dir) => {
+    const transcript = await Deno.readTextFile(
+      new URL("fixtures/claude_code/example.jsonl", ROOT).pathname,
+    );
+    const short = transcript.split("\n").slice(0, 2).join("\n") + "\n";
+    await Deno.writeTextFile(`${dir}/renamed.ndjson`, transcript);
+    await Deno.writeTextFile(`${dir}/short.ndjson`, short);
+    const said = (name: string): string =>
+      `render: ${name} does not look like a log: its first records are a Claude Code transcript's (pass --format claude-code)\n`;
+    const renamed = await task("render", ["--out", "out/", "renamed.ndjson", "short.ndjson"], {
+      cwd: dir,
+    });
+    assert.equal(renamed.code, 1);
+    assert.equal(
+      renamed.stderr,
+      said("renamed.ndjson") + said("short.ndjson") + "render: 0 rendered, 0 unchanged, 2 failed\n",
+    );
+    assert.deepEqual(await Array.fromAsync(Deno.readDir(`${dir}/out`)), []);
+    const forced = await task("render", ["--format", "log", "-"], { cwd: dir, stdin: transcript });
+    assert.equal(forced.code, 1);
+    assert.equal(forced.stdout, "");
+    assert.match(forced.stderr, /^render: stdin does not look like a log: .*--format claude-code/);
+  });
+});
