@@ -8,6 +8,7 @@
  */
 
 import { byteLineBatches, releaseLine } from "../events/_byte_lines.ts";
+import { type TopLevel, topLevel } from "./_format_scan.ts";
 
 /** A format an input can be read as. */
 export type InputFormat = "log" | "claude-code";
@@ -43,10 +44,31 @@ export function recordFormat(line: string): InputFormat | "unknown" | undefined 
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
   const { event, type } = value as { event?: unknown; type?: unknown };
-  if (typeof event === "object" && event !== null && !Array.isArray(event)) return "log";
-  if (typeof type === "string" && type.includes(".")) return "log";
-  if (typeof type === "string" && CLAUDE_CODE_TYPES.has(type)) return "claude-code";
+  return formatOf({
+    eventObject: typeof event === "object" && event !== null && !Array.isArray(event),
+    type: typeof type === "string" ? type : undefined,
+    typeHasDot: typeof type === "string" && type.includes("."),
+  });
+}
+
+/** The format a record's top-level members say. */
+function formatOf({ eventObject, type, typeHasDot }: TopLevel): InputFormat | "unknown" {
+  if (eventObject || typeHasDot) return "log";
+  if (type !== undefined && CLAUDE_CODE_TYPES.has(type)) return "claude-code";
   return "unknown";
+}
+
+/** A line longer than this is told by its top-level members' bytes, not decoded and parsed. */
+const SCAN_FROM_BYTES = 64 * 1024;
+
+/** What one line says of its input's format, as {@linkcode recordFormat}; null for a blank one. */
+function lineFormat(bytes: Uint8Array): InputFormat | "unknown" | undefined | null {
+  if (bytes.length > SCAN_FROM_BYTES) {
+    const members = topLevel(bytes);
+    return members === undefined ? undefined : formatOf(members);
+  }
+  const text = new TextDecoder().decode(bytes).trim();
+  return text === "" ? null : recordFormat(text);
 }
 
 /**
@@ -102,10 +124,9 @@ export async function peekFormat(
   peek: for await (const batch of batches) {
     for (const line of batch) {
       if (line.bytes === undefined) break peek;
-      const text = new TextDecoder().decode(line.bytes).trim();
+      const found = lineFormat(line.bytes);
       releaseLine(line); // a long first line's copy goes now, not when collected
-      if (text === "") continue;
-      const found = recordFormat(text);
+      if (found === null) continue;
       if (found !== undefined) {
         format = found;
         break peek;

@@ -51,3 +51,24 @@ Deno.test("peekFormat() holds at most maxLineBytes and reads an unknown first re
   assert.equal(unknown.format, "unknown");
   await unknown.stream.cancel();
 });
+
+Deno.test("peekFormat() tells a long first record by its top-level members, bytes given back", async () => {
+  const body = "y".repeat(200_000);
+  const records: Array<[string, string]> = [
+    [JSON.stringify({ type: "user", message: { content: body } }), "claude-code"],
+    [JSON.stringify({ message: { content: body }, event: { type: "x" }, type: "user" }), "log"],
+    [JSON.stringify({ id: "sevt_1", content: body, type: "agent.message" }), "log"],
+    [JSON.stringify({ content: body, type: "weird" }), "unknown"],
+  ];
+  for (const [record, format] of records) {
+    const text = `${record}\n{"type":"user"}\n`;
+    const bytes = new TextEncoder().encode(text);
+    const chunks = Array.from(
+      { length: Math.ceil(bytes.length / 65_536) },
+      (_, i) => bytes.slice(i * 65_536, (i + 1) * 65_536),
+    );
+    const peeked = await peekFormat(ReadableStream.from(chunks), 1 << 20);
+    assert.equal(peeked.format, format, record.slice(-40));
+    assert.equal(await new Response(peeked.stream).text(), text);
+  }
+});
