@@ -38,27 +38,19 @@ export function apiHost(baseUrl: string | undefined): string | undefined {
 /**
  * How to run this module again with the network allowed to `host`, the same arguments and
  * everything else `render --session` needs: from JSR, the package's entry point; from files,
- * the script with its `deno.json` (and the commands' lockfile, in a checkout).
+ * the script with its `deno.json` (whose lockfile, beside it, Deno then uses too).
  */
-export async function rerunCommand(
+export function rerunCommand(
   host: string,
   args: readonly string[],
   moduleUrl: string = import.meta.url,
-): Promise<string> {
+): string {
   const permissions = [`--allow-net=${host}`, ...OTHER_PERMISSIONS];
   const url = new URL(moduleUrl);
   let target: string[];
   if (url.protocol === "file:") {
     const config = fileURLToPath(new URL("../deno.json", url));
-    const lock = fileURLToPath(new URL("deno.lock", url));
-    const hasLock = await Deno.stat(lock).then((info) => info.isFile, () => false);
-    target = [
-      "--config",
-      config,
-      ...(hasLock ? ["--frozen", `--lock=${lock}`] : []),
-      ...permissions,
-      fileURLToPath(new URL("render.ts", url)),
-    ];
+    target = ["--config", config, ...permissions, fileURLToPath(new URL("render.ts", url))];
   } else {
     target = [...permissions, `jsr:@brigade/transcript@${VERSION}/render`];
   }
@@ -77,14 +69,14 @@ export async function apiAccessProblem(args: readonly string[]): Promise<string 
   for (const variable of VARIABLES) {
     if ((await Deno.permissions.query({ name: "env", variable })).state !== "granted") {
       return `Cannot read ${variable}: this command may not read it. Run, with your gateway's ` +
-        `host if ANTHROPIC_BASE_URL names one:\n  ${await rerunCommand(apiHost(undefined)!, args)}`;
+        `host if ANTHROPIC_BASE_URL names one:\n  ${rerunCommand(apiHost(undefined)!, args)}`;
     }
   }
   const host = apiHost(Deno.env.get("ANTHROPIC_BASE_URL"));
   if (host === undefined) return undefined;
   if ((await Deno.permissions.query({ name: "net", host })).state === "granted") return undefined;
   return `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +
-    `Allow that host alone by running:\n  ${await rerunCommand(host, args)}`;
+    `Allow that host alone by running:\n  ${rerunCommand(host, args)}`;
 }
 
 /** Quotes an argument for a POSIX shell, only when it needs it. */

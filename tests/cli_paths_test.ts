@@ -244,8 +244,8 @@ Deno.test("render --session without the environment it needs says what to run", 
   assert.ok(!result.stderr.includes("never-printed"));
 });
 
-Deno.test("the rerun command names the JSR entry point when loaded from JSR", async () => {
-  const printed = await rerunCommand(
+Deno.test("the rerun command names the JSR entry point when loaded from JSR", () => {
+  const printed = rerunCommand(
     "gateway.example.com:8443",
     ["--session", "sesn_1", "--out", "my dreams/"],
     `https://jsr.io/@brigade/transcript/${config.version}/cli/render.ts`,
