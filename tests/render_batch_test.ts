@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { bash, entryLine, inTempDir, spawnTask, task, taskLine } from "./_cli.ts";
+import { bash, entryLine, inTempDir, spawnTask, task, taskArgs, taskLine } from "./_cli.ts";
 
 /** A log of `count` sessions, one entry each, created in the reverse of input order. */
 function sessions(count: number): string[] {
@@ -317,5 +317,37 @@ Deno.test("facts -f is still --follow (render's --force has no short form)", asy
     child.kill("SIGINT");
     const { code } = await child.output();
     assert.equal(code, 0);
+  });
+});
+
+Deno.test({
+  name:
+    "render under deno task: a Ctrl-C sent as a terminal sends it, to the process group, stops the batch cleanly",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/all.ndjson`, sessions(20_000).map((l) => `${l}\n`).join(""));
+    // `setsid` makes the command a process group of its own, as a shell's job is: the signal
+    // reaches `deno task` and render both, and `deno task` forwards its copy to render.
+    const child = new Deno.Command("setsid", {
+      args: [Deno.execPath(), ...taskArgs("render", ["-r", "dream", "-o", "out/", "all.ndjson"])],
+      cwd: dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", INIT_CWD: dir },
+    }).spawn();
+    await waitForFiles(`${dir}/out`, 300);
+    Deno.kill(-child.pid, "SIGINT");
+    const { code, stderr } = await child.output();
+    const said = new TextDecoder().decode(stderr);
+    assert.equal(code, 130, said);
+    assert.match(
+      said,
+      /^render: interrupted by SIGINT: \d+ rendered, 0 unchanged, 0 failed; run /m,
+    );
+    const dreams = (await listDir(`${dir}/out`)).filter((name) => name.endsWith(".md"));
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.equal(index.split("\n").filter((row) => row.startsWith("- ")).length, dreams.length - 1);
   });
 });
