@@ -231,12 +231,16 @@ export class RenderRun {
     if (input === EXAMPLE_INPUT) {
       return { format: "log", source: fromNdjson(exampleLogStream(), common) };
     }
-    // A directory or a device is refused before a byte is read; a FIFO is read as a stream.
-    if (input !== "-") await checkInput(input);
+    // A directory or a device is refused before a byte is read; a FIFO is read as a stream,
+    // which Ctrl-C stops even while a read waits for its writer.
+    let stream: ReadableStream<Uint8Array> | undefined;
+    if (input !== "-" && (await checkInput(input)).fifo) {
+      const fifo = await Deno.open(input);
+      stream = abortable(fifo.readable, this.#interrupt.signal);
+    }
     let format: InputFormat | "unknown" = this.#command.format === "auto"
       ? (input.endsWith(".jsonl") ? "claude-code" : "log")
       : this.#command.format;
-    let stream: ReadableStream<Uint8Array> | undefined;
     if (input === "-") {
       stream = abortable(Deno.stdin.readable, this.#interrupt.signal);
       if (this.#command.format === "auto") {
@@ -255,7 +259,8 @@ export class RenderRun {
     }
     const source = fromNdjson(stream ?? input, {
       ...common,
-      ...(input === "-" ? { sessionId: "stdin" } : {}),
+      // As a file's: bare events belong to a session named after the input.
+      sessionId: input === "-" ? "stdin" : baseName(input),
       skipInvalid: true,
     });
     return { format, source };

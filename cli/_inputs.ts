@@ -28,9 +28,11 @@ function refusedKind(info: Deno.FileInfo): string | undefined {
  * Checks an input before it is opened: `-`, a regular file and a FIFO pass; anything else is an
  * {@linkcode EventSourceError} naming the input. A path that cannot be looked at passes too: its
  * opener says why (no such file, permission denied).
+ *
+ * @returns Whether the input is a FIFO (to be read as a stream).
  */
-export async function checkInput(input: string): Promise<void> {
-  if (input === "-") return;
+export async function checkInput(input: string): Promise<{ fifo: boolean }> {
+  if (input === "-") return { fifo: false };
   const info = await Deno.stat(input).catch(() => undefined);
   const kind = info === undefined ? undefined : refusedKind(info);
   if (kind !== undefined) {
@@ -38,13 +40,5 @@ export async function checkInput(input: string): Promise<void> {
       source: input,
     });
   }
-}
-
-/** The entries of `open()`, once {@linkcode checkInput} has passed `input`. */
-export async function* checkedInput<T>(
-  input: string,
-  open: () => AsyncIterable<T>,
-): AsyncGenerator<T, void, undefined> {
-  await checkInput(input);
-  yield* open();
+  return { fifo: info?.isFifo === true };
 }

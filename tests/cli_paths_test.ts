@@ -181,6 +181,52 @@ Deno.test({
         assert.equal(result.stdout, await grader(SINGLE));
       });
     });
+
+    await t.step("Ctrl-C stops a named pipe whose writer is silent, at once", async () => {
+      await withTempDir(async (dir) => {
+        const fifo = join(dir, "log.pipe");
+        assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", "--config", join(ROOT, "deno.json"), "--allow-read", "--allow-write"]
+            .concat([join(ROOT, "cli/render.ts"), "--out", "out/", "log.pipe"]),
+          cwd: dir,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1" },
+        }).spawn();
+        const output = child.output();
+        // The writer opens the pipe, writes one line and then says nothing more.
+        let pipe: FileHandle | undefined;
+        while (pipe === undefined) {
+          pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(async () => {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            return undefined;
+          });
+        }
+        try {
+          await pipe.write(new TextEncoder().encode('{"id":"sevt_1","type":"user.message"}\n'));
+          await new Promise((resolve) => setTimeout(resolve, 500)); // the command waits to read
+          child.kill("SIGINT");
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const late = new Promise<"late">((resolve) =>
+            timer = setTimeout(resolve, 20_000, "late")
+          );
+          const first = await Promise.race([output, late]);
+          clearTimeout(timer);
+          if (first === "late") child.kill("SIGKILL");
+          assert.notEqual(first, "late", "one Ctrl-C did not stop a read waiting on the pipe");
+        } finally {
+          await pipe.close();
+        }
+        const { code, stderr } = await output;
+        assert.equal(code, 130);
+        assert.equal(
+          new TextDecoder().decode(stderr),
+          "render: interrupted by SIGINT: 0 rendered, 0 unchanged, 0 failed; run the same command again to render the rest\n",
+        );
+      });
+    });
   },
 });
 
