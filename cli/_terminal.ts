@@ -56,7 +56,9 @@ export async function writeOutput(text: string, output: Output = Deno.stdout): P
     }
   } catch (error) {
     if (isClosedPipe(error)) throw new ClosedOutputError();
-    throw error;
+    throw new Error(`Cannot write to standard output: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

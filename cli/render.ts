@@ -148,7 +148,16 @@ async function outputTarget(out: string | undefined): Promise<Target> {
   if (out === undefined) return { kind: "stdout" };
   const info = await Deno.stat(out).catch(() => undefined);
   if (info?.isDirectory || out.endsWith("/")) {
-    await Deno.mkdir(out, { recursive: true });
+    if (info !== undefined && !info.isDirectory) {
+      throw new UsageError(
+        `Cannot write a file per session into ${out}: it is a file, not a folder`,
+      );
+    }
+    try {
+      await Deno.mkdir(out, { recursive: true });
+    } catch (error) {
+      throw new Error(`Cannot create the folder ${out}: ${(error as Error).message}`);
+    }
     return { kind: "dir", path: out };
   }
   return { kind: "file", path: out };

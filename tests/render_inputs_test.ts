@@ -3,7 +3,7 @@
 /** `deno task render` on empty, bad, hostile and unusual inputs: what it says, and how much it holds. */
 
 import assert from "node:assert/strict";
-import { CONFIG, entryLine, inTempDir, ROOT, task } from "./_cli.ts";
+import { bash, CONFIG, entryLine, inTempDir, ROOT, task, taskLine } from "./_cli.ts";
 
 Deno.test("render: an empty input, or one without log entries, is said and exits 1", async () => {
   await inTempDir(async (dir) => {
@@ -118,6 +118,30 @@ Deno.test("render: clear errors for a missing --out folder and a session seen tw
       ),
     );
     assert.equal(await Deno.readTextFile(`${dir}/out/sesn_a.txt`), "[user]\nhi\n");
+
+    // A folder named where a file is, or under one.
+    const onFile = await task("render", ["--out", "a.ndjson/", "a.ndjson"], { cwd: dir });
+    assert.equal(onFile.code, 2);
+    assert.equal(
+      onFile.stderr,
+      "render: Cannot write a file per session into a.ndjson/: it is a file, not a folder\n" +
+        "Run with --help for usage.\n",
+    );
+    const under = await task("render", ["--out", "a.ndjson/sub/", "a.ndjson"], { cwd: dir });
+    assert.equal(under.code, 1);
+    assert.match(under.stderr, /^render: Cannot create the folder a\.ndjson\/sub\/: /);
+  });
+});
+
+Deno.test({
+  name: "render: a standard output that fails says so",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi"));
+    const full = await bash(`${taskLine("render", ["a.ndjson"])} > /dev/full`, dir);
+    assert.equal(full.code, 1);
+    assert.match(full.stderr, /^render: Cannot write to standard output: No space left on device/);
   });
 });
 
