@@ -20,7 +20,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { TranscriptReader } from "../reader/mod.ts";
-import { ensureTranscript } from "./reader_data.ts";
+import { appendedTurns, ensureTranscript } from "./reader_data.ts";
 import { statuslineBench } from "./reader_statusline.ts";
 import { median, peakRssKb } from "./_stats.ts";
 
@@ -92,15 +92,7 @@ async function append(path: string): Promise<[number, string]> {
   const original = (await Deno.stat(path)).size;
   const reader = new TranscriptReader(path);
   await reader.refresh();
-  const record = JSON.stringify({
-    type: "assistant",
-    message: { model: "claude-opus-5", usage: { input_tokens: 1, cache_read_input_tokens: 2 } },
-    pad: "",
-  });
-  const line =
-    record.replace('"pad":""', `"pad":"${"x".repeat(APPEND_BYTES / 4 - record.length - 1)}"`) +
-    "\n";
-  const chunk = new TextEncoder().encode(line.repeat(4));
+  const chunk = appendedTurns(APPEND_BYTES);
   const times: number[] = [];
   let facts = "";
   try {

@@ -207,6 +207,21 @@ export async function writeTranscript(path: string, bytes: number): Promise<Gene
 }
 
 /**
+ * The bytes a benchmark appends to a transcript between two reads: four
+ * assistant turns with usage, `bytes` in all.
+ */
+export function appendedTurns(bytes: number): Uint8Array {
+  const record = JSON.stringify({
+    type: "assistant",
+    message: { model: "claude-opus-5", usage: { input_tokens: 1, cache_read_input_tokens: 2 } },
+    pad: "",
+  });
+  const line = record.replace('"pad":""', `"pad":"${"x".repeat(bytes / 4 - record.length - 1)}"`) +
+    "\n";
+  return new TextEncoder().encode(line.repeat(4));
+}
+
+/**
  * Writes a transcript of at least `bytes` at `path` unless one is there
  * already (generated files are kept in `bench/.data/` between runs).
  */

@@ -16,23 +16,14 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { ensureTranscript } from "./reader_data.ts";
+import { denoDir } from "../tests/_command.ts";
+import { appendedTurns, ensureTranscript } from "./reader_data.ts";
 import { median } from "./_stats.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const FACTS = fileURLToPath(new URL("../cli/facts.ts", import.meta.url));
 const SIZES_MB = [1, 20, 200];
 const APPEND_BYTES = 10_000;
-
-/** Deno's own cache folder, kept fixed while XDG_CACHE_HOME points elsewhere. */
-async function denoDir(): Promise<string> {
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
-}
 
 interface Setup {
   empty: string;
@@ -70,17 +61,7 @@ function statusArgs(setup: Setup): string[] {
   ];
 }
 
-const APPENDED = (() => {
-  const record = JSON.stringify({
-    type: "assistant",
-    message: { model: "claude-opus-5", usage: { input_tokens: 1, cache_read_input_tokens: 2 } },
-    pad: "",
-  });
-  const line =
-    record.replace('"pad":""', `"pad":"${"x".repeat(APPEND_BYTES / 4 - record.length - 1)}"`) +
-    "\n";
-  return new TextEncoder().encode(line.repeat(4));
-})();
+const APPENDED = appendedTurns(APPEND_BYTES);
 
 /** The table of medians, in markdown. */
 export async function statuslineBench(runs: number): Promise<string> {

@@ -8,6 +8,19 @@ import { fileURLToPath } from "node:url";
 /** The repository's root folder, with a trailing slash. */
 export const ROOT: string = fileURLToPath(new URL("../", import.meta.url));
 
+/**
+ * Deno's own cache folder, to keep a child's where it is while `XDG_CACHE_HOME`
+ * moves (Deno's cache defaults under it).
+ */
+export async function denoDir(): Promise<string> {
+  const { stdout } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json"],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
+}
+
 /** What a subprocess did. */
 export interface Run {
   code: number;

@@ -23,6 +23,25 @@ async function grader(path: string): Promise<string> {
   return await renderGrader(fromNdjson(path));
 }
 
+/**
+ * Opens a FIFO for writing once the command has opened it to read: a
+ * non-blocking open fails until then, so it is retried, until the command
+ * ends (then undefined: a broken command cannot hang the test).
+ */
+async function openForWriting(
+  fifo: string,
+  command: Promise<unknown>,
+): Promise<FileHandle | undefined> {
+  let ended = false;
+  command.finally(() => ended = true).catch(() => {});
+  while (!ended) {
+    const pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(() => undefined);
+    if (pipe !== undefined) return pipe;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
 async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "transcript_cli_" });
   try {
@@ -161,17 +180,7 @@ Deno.test({
           join(ROOT, "cli/render.ts"),
           "log.pipe",
         ], { cwd: dir });
-        let ended = false;
-        rendering.finally(() => ended = true);
-        // A non-blocking open for writing fails until the command has opened the FIFO to read;
-        // retried until then, or until the command ends (so a broken command cannot hang this).
-        let pipe: FileHandle | undefined;
-        while (pipe === undefined && !ended) {
-          pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(async () => {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            return undefined;
-          });
-        }
+        const pipe = await openForWriting(fifo, rendering);
         if (pipe !== undefined) {
           await pipe.write(await Deno.readFile(SINGLE)); // 6.7 KB: within a pipe's buffer
           await pipe.close();
@@ -197,13 +206,8 @@ Deno.test({
         }).spawn();
         const output = child.output();
         // The writer opens the pipe, writes one line and then says nothing more.
-        let pipe: FileHandle | undefined;
-        while (pipe === undefined) {
-          pipe = await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK).catch(async () => {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            return undefined;
-          });
-        }
+        const pipe = await openForWriting(fifo, output);
+        assert.ok(pipe !== undefined, "the command ended before it opened the pipe");
         try {
           await pipe.write(new TextEncoder().encode('{"id":"sevt_1","type":"user.message"}\n'));
           await new Promise((resolve) => setTimeout(resolve, 500)); // the command waits to read

@@ -6,21 +6,14 @@
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
+import { denoDir } from "./_command.ts";
 
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const REAL = fileURLToPath(
   new URL("../fixtures/claude_code/real/entireio-cli_76_62d755ef9f_2_full.jsonl", import.meta.url),
 );
 
-/** Deno's own cache, kept where it is while XDG_CACHE_HOME moves (it defaults under it). */
-const DENO_DIR = await (async (): Promise<string> => {
-  const { stdout } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json"],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(stdout)).denoDir;
-})();
+const DENO_DIR = await denoDir();
 
 interface Run {
   code: number;
