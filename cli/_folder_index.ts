@@ -10,7 +10,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { compareStrings, folderFiles } from "./_folder_files.ts";
 import type { Dream } from "../renderers/dream.ts";
 import { INDEX_COLUMNS, indexLine } from "../renderers/dream_index.ts";
 import { redact } from "../redact/mod.ts";
@@ -57,25 +57,6 @@ export function parsePage(text: string): Page | undefined {
     fields[line.slice(0, colon)] = value;
   }
   return { fields, body: text.slice(end + FENCE.length + 2) };
-}
-
-/** The pages of a folder with the given extension, one read at a time, in name order. */
-export async function* readPages(
-  dir: string,
-  extension: string,
-): AsyncGenerator<Page & { name: string }, void, undefined> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (entry.isFile && entry.name.endsWith(extension) && !entry.name.startsWith(".")) {
-      names.push(entry.name);
-    }
-  }
-  names.sort();
-  for (const name of names) {
-    const text = await Deno.readTextFile(join(dir, name)).catch(() => undefined);
-    const page = text === undefined ? undefined : parsePage(text);
-    if (page !== undefined) yield { name, ...page };
-  }
 }
 
 /** The `renderer` field that marks a dream page. */
@@ -130,12 +111,8 @@ interface Row {
 
 /** Orders rows by `created_at`, then `session_id` (then file name, so the order is total). */
 function compareRows(a: Row, b: Row): number {
-  return compare(a.createdAt, b.createdAt) || compare(a.sessionId, b.sessionId) ||
-    compare(a.name, b.name);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compareStrings(a.createdAt, b.createdAt) || compareStrings(a.sessionId, b.sessionId) ||
+    compareStrings(a.name, b.name);
 }
 
 /**
@@ -145,15 +122,16 @@ function compare(a: string, b: string): number {
  */
 export async function folderIndex(dir: string): Promise<string> {
   const rows: Row[] = [];
-  for await (const page of readPages(dir, ".md")) {
-    const dream = pageDream(page);
+  for await (const { name, text } of folderFiles(dir, ".md")) {
+    const page = parsePage(text);
+    const dream = page === undefined ? undefined : pageDream(page);
     if (dream === undefined) continue;
     // indexLine is the one place the row format lives; its number is set once sorted.
     const line = indexLine(0, dream);
     rows.push({
       createdAt: dream.createdAt,
       sessionId: dream.sessionId,
-      name: page.name,
+      name,
       tail: line.slice("- 0".length),
     });
   }

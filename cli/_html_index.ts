@@ -10,7 +10,7 @@
  * @module
  */
 
-import { join } from "node:path";
+import { compareStrings, folderFiles } from "./_folder_files.ts";
 import {
   escapeHtml,
   pageHead,
@@ -66,34 +66,21 @@ function isSummary(value: unknown): value is PageSummary {
  * whichever run wrote which page).
  */
 export async function folderPages(dir: string): Promise<IndexedPage[]> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    if (
-      entry.isFile && entry.name.endsWith(".html") && entry.name !== HTML_INDEX &&
-      !entry.name.startsWith(".")
-    ) {
-      names.push(entry.name);
-    }
-  }
   const pages: IndexedPage[] = [];
-  for (const name of names) {
-    const text = await Deno.readTextFile(join(dir, name)).catch(() => undefined);
-    const summary = text === undefined ? undefined : pageSummary(text);
+  // The summary is in the head: a page's body (up to a megabyte) is not read.
+  for await (const { name, text } of folderFiles(dir, ".html", { until: "</head>" })) {
+    const summary = name === HTML_INDEX ? undefined : pageSummary(text);
     if (summary !== undefined) pages.push({ name, summary });
   }
   return pages.sort((a, b) =>
-    compare(a.summary.startedAt, b.summary.startedAt) ||
-    compare(a.summary.sessionId, b.summary.sessionId) || compare(a.name, b.name)
+    compareStrings(a.summary.startedAt, b.summary.startedAt) ||
+    compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
   );
 }
 
 function started(at: string): string {
   if (at === "") return "unknown";
   return `<time datetime="${escapeHtml(at)}">${escapeHtml(readableTime(at))}</time>`;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The index page: one table row per session page, each linking to it. */
