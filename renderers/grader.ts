@@ -7,6 +7,10 @@ import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
+import { positive } from "./_positive.ts";
+
+/** What a bad option stops, in its error. */
+const WHAT = "render with the grader";
 
 /**
  * The most UTF-8 bytes of any single grader item's body (its label and cut
@@ -130,8 +134,9 @@ function transcriptNote(budget: number): string {
  * ```
  */
 export function renderGrader(source: EntryIterable, options: GraderOptions = {}): Promise<string> {
-  const itemBudget = positive("itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
+  const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
   const transcriptBudget = positive(
+    WHAT,
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
   );
@@ -156,15 +161,6 @@ async function* graderPieces(
     yield `${first ? "" : "\n"}[${label}]\n${text}\n`;
     first = false;
   }
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `Cannot render with the grader: ${name} must be a positive integer: ${value}`,
-    );
-  }
-  return value;
 }
 
 /**

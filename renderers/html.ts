@@ -3,10 +3,14 @@
 
 import type { EntryIterable } from "../events/from_entries.ts";
 import type { LogEntry } from "../events/types.ts";
-import { conversation } from "./conversation.ts";
+import { conversationItems } from "./_conversation.ts";
 import { PageBuilder } from "./_html_page.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
+import { positive } from "./_positive.ts";
+
+/** What a bad option stops, in its error. */
+const WHAT = "render the html page";
 
 /**
  * The most UTF-8 bytes of one item's text on a session page; a longer text is
@@ -117,8 +121,9 @@ export async function renderHtml(
   source: EntryIterable,
   options: HtmlOptions = {},
 ): Promise<string> {
-  const itemBudget = positive("itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
+  const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
   const transcriptBudget = positive(
+    WHAT,
     "transcriptBudget",
     options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
   );
@@ -127,7 +132,7 @@ export async function renderHtml(
   const session = { id: "", startedAt: "" };
   const entries = watched(oneSession(source, "html", options.signal), session);
   // The kit redacts before it cuts, and drops what the transcript budget could never show.
-  const items = conversation(entries, {
+  const items = conversationItems(entries, {
     view: "grader",
     itemBudget,
     transcriptBudget,
@@ -151,15 +156,6 @@ async function* watched(
     if (session.startedAt === "" && typeof at === "string") session.startedAt = at;
     yield entry;
   }
-}
-
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `Cannot render the html page: ${name} must be a positive integer: ${value}`,
-    );
-  }
-  return value;
 }
 
 /**
