@@ -207,14 +207,15 @@ ${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul
     if (thread === undefined) {
       const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
         (PALETTE_SIZE - 1));
-      const name = key === "" ? "agent (primary thread)" : shownText(key, this.#settings.redact);
+      // Thread ids, speakers, labels and times come from the kit, redacted when the page is.
+      const name = key === "" ? "agent (primary thread)" : shownText(key, false);
       thread = { slot, name, named: key === "" };
       this.#threads.set(key, thread);
     }
     if (!thread.named) {
       const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
       if (speaker !== undefined) {
-        thread.name = shownText(speaker, this.#settings.redact);
+        thread.name = shownText(speaker, false);
         thread.named = true;
       }
     }
@@ -222,13 +223,12 @@ ${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul
   }
 
   #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): string {
-    const redact = this.#settings.redact;
-    const label = escapeHtml(shownText(item.label, redact));
+    const label = escapeHtml(shownText(item.label, false));
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
     const badge = error ? `<span class="badge">error</span>` : "";
-    const when = item.processedAt ? timeTag(shownText(item.processedAt, redact)) : "";
+    const when = item.processedAt ? timeTag(shownText(item.processedAt, false)) : "";
     const meta = `<span class="meta">${
       item.thread === null ? "" : `<span class="thread">${escapeHtml(thread.name)}</span>`
     }${when}<span class="seq">#${item.seq}</span></span>`;
