@@ -46,6 +46,11 @@ export type Target =
 /** An input as the batch reads it: a path, or standard input (`-`). */
 export type Input = string;
 
+/** The session an input's entries without one of their own belong to. */
+function inputSessionId(input: Input): string {
+  return input === "-" ? "stdin" : baseName(input);
+}
+
 /** What messages call an input. */
 function inputName(input: Input): string {
   if (input === "-") return "stdin";
@@ -199,8 +204,7 @@ export class RenderRun {
       const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.
-        const sessionId = input === "-" ? "stdin" : baseName(input);
-        const rendered = await this.#render(sessionId, entries);
+        const rendered = await this.#render(inputSessionId(input), entries);
         if (tally.entries > 0) await this.#emit(rendered, name);
       } else {
         await this.#split(entries, bad, name);
@@ -253,16 +257,12 @@ export class RenderRun {
         `Cannot tell the format of ${name}: its first record is neither a log entry, an event nor a Claude Code record (pass --format log or --format claude-code)`,
       );
     }
+    // A transcript, and a log's bare events, belong to a session named after the input.
+    const sessionId = inputSessionId(input);
     if (format === "claude-code") {
-      const sessionId = input === "-" ? "stdin" : baseName(input);
       return { format, source: fromClaudeCode(stream ?? input, { ...common, sessionId }) };
     }
-    const source = fromNdjson(stream ?? input, {
-      ...common,
-      // As a file's: bare events belong to a session named after the input.
-      sessionId: input === "-" ? "stdin" : baseName(input),
-      skipInvalid: true,
-    });
+    const source = fromNdjson(stream ?? input, { ...common, sessionId, skipInvalid: true });
     return { format, source };
   }
 

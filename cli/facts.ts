@@ -21,7 +21,6 @@ import { argsProblem } from "./_args_problem.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 
-const EXAMPLE = EXAMPLE_INPUT;
 const DEFAULT_INTERVAL_MS = 1_000;
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
@@ -63,7 +62,7 @@ interface FactsCommand {
 }
 
 const DEFAULTS: FactsCommand = {
-  path: EXAMPLE,
+  path: EXAMPLE_INPUT,
   json: false,
   follow: false,
   intervalMs: DEFAULT_INTERVAL_MS,
@@ -122,7 +121,7 @@ async function parse(args: string[]): Promise<FactsCommand> {
     throw new UsageError("Cannot follow the bundled example: pass the PATH of a transcript");
   }
   return {
-    path: positionals[0] ?? EXAMPLE,
+    path: positionals[0] ?? EXAMPLE_INPUT,
     json: values.json ?? false,
     follow,
     intervalMs,
@@ -168,7 +167,7 @@ export async function main(args: string[]): Promise<number> {
     }
     if (command.statusline) return await statusline();
     if (command.follow) return await follow(command);
-    const result: RefreshResult = command.path === EXAMPLE
+    const result: RefreshResult = command.path === EXAMPLE_INPUT
       ? { facts: await exampleFacts() }
       : await new TranscriptReader(command.path).refresh();
     if (result.error !== undefined) {
