@@ -25,6 +25,8 @@ import { fingerprint } from "../reader/_fingerprint.ts";
 
 /** The folder under the cache home. */
 const FOLDER = ["brigade-transcript", "statusline"];
+/** The path separator of the platform (the cache builds its paths without `node:path`). */
+const SEP = Deno.build.os === "windows" ? "\\" : "/";
 /** The largest cache file read: a state is a few hundred bytes. */
 const MAX_CACHE_BYTES = 64 * 1024;
 /** A cache file unchanged this long belongs to a finished session: it is removed. */
@@ -57,7 +59,6 @@ function isAbsolute(path: string): boolean {
 
 /** The cache folder, or `undefined` when the environment does not give one. */
 export function cacheDir(): string | undefined {
-  const sep = Deno.build.os === "windows" ? "\\" : "/";
   let home: string | undefined;
   if (Deno.build.os === "windows") {
     home = env("LOCALAPPDATA");
@@ -73,7 +74,7 @@ export function cacheDir(): string | undefined {
     }
   }
   if (home === undefined || !isAbsolute(home)) return undefined;
-  return [home.replace(/[\\/]+$/, ""), ...FOLDER].join(sep);
+  return [home.replace(/[\\/]+$/, ""), ...FOLDER].join(SEP);
 }
 
 /**
@@ -82,8 +83,7 @@ export function cacheDir(): string | undefined {
  * each other a state that the reader's checks then drop (a full read, never a wrong line).
  */
 function cacheFile(dir: string, transcriptPath: string): string {
-  const sep = Deno.build.os === "windows" ? "\\" : "/";
-  return `${dir}${sep}${fingerprint(new TextEncoder().encode(transcriptPath))}.json`;
+  return `${dir}${SEP}${fingerprint(new TextEncoder().encode(transcriptPath))}.json`;
 }
 
 /** A transcript's cache entry: where it lives and what it held when loaded. */
@@ -155,11 +155,10 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
  * forever) and temporary files a killed call left. Other files are left alone.
  */
 export function pruneStale(dir: string, now: number): void {
-  const sep = Deno.build.os === "windows" ? "\\" : "/";
   try {
     for (const { name, isFile } of Deno.readDirSync(dir)) {
       if (!isFile || !CACHE_NAME.test(name)) continue;
-      const path = `${dir}${sep}${name}`;
+      const path = `${dir}${SEP}${name}`;
       const changed = Deno.lstatSync(path).mtime?.getTime() ?? now;
       const maxAge = name.endsWith(".tmp") ? TEMP_MAX_AGE_MS : CACHE_MAX_AGE_MS;
       if (now - changed > maxAge) removeQuietly(path);
