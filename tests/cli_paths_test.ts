@@ -23,6 +23,12 @@ async function grader(path: string): Promise<string> {
   return await renderGrader(fromNdjson(path));
 }
 
+/** Makes a named pipe at `path`; returns the path. */
+async function makeFifo(path: string): Promise<string> {
+  assert.ok((await new Deno.Command("mkfifo", { args: [path] }).output()).success);
+  return path;
+}
+
 /**
  * Opens a FIFO for writing once the command has opened it to read: a
  * non-blocking open fails until then, so it is retried, until the command
@@ -170,8 +176,7 @@ Deno.test({
 
     await t.step("a named pipe is read as a stream, written after the command starts", async () => {
       await withTempDir(async (dir) => {
-        const fifo = join(dir, "log.pipe");
-        assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+        const fifo = await makeFifo(join(dir, "log.pipe"));
         const rendering = run("deno", [
           "run",
           "--config",
@@ -193,8 +198,7 @@ Deno.test({
 
     await t.step("Ctrl-C stops a named pipe whose writer is silent, at once", async () => {
       await withTempDir(async (dir) => {
-        const fifo = join(dir, "log.pipe");
-        assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+        const fifo = await makeFifo(join(dir, "log.pipe"));
         const child = new Deno.Command(Deno.execPath(), {
           args: ["run", "--config", join(ROOT, "deno.json"), "--allow-read", "--allow-write"]
             .concat([join(ROOT, "cli/render.ts"), "--out", "out/", "log.pipe"]),
