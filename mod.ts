@@ -6,23 +6,40 @@
  *
  * A log is an event source: an `AsyncIterable<LogEntry>`, where a
  * {@linkcode LogEntry} is a Managed Agents session event plus the `seq`,
- * `session_id` and `thread_id` the log that stores it adds. Sources read
- * in-memory entries ({@linkcode fromEntries}), a keyset-paged store
- * ({@linkcode fromEventLog}) or NDJSON ({@linkcode fromNdjson}). Renderers
- * turn a source into text; a {@linkcode RendererRegistry} holds them by name,
- * and {@linkcode registry} comes with the built-ins: `grader` (plain text for an
- * outcome grader), `dream` (redacted, capped markdown of one session), `index`
- * (the INDEX.md of a batch of dreamed sessions) and `json` (the conversation
- * as NDJSON items for machines). A team's renderer builds on the same kit:
+ * `session_id` and `thread_id` the log that stores it adds.
+ *
+ * Sources:
+ * - {@linkcode fromEntries}: in-memory entries, sync or async;
+ * - {@linkcode fromEventLog}: a keyset-paged store the caller implements;
+ * - {@linkcode fromNdjson}: NDJSON of log entries or bare events, a file or a stream;
+ * - {@linkcode fromManagedAgents}: a session of the Managed Agents HTTP API
+ *   (also `@brigade/transcript/managed-agents`);
+ * - {@linkcode fromClaudeCode}: a Claude Code transcript
+ *   (also `@brigade/transcript/claude-code`).
+ *
+ * Renderers turn a source into text; a {@linkcode RendererRegistry} holds them
+ * by name, and {@linkcode registry} comes with the five built-ins:
+ * - `grader` ({@linkcode renderGrader}): role-labelled plain text of a whole
+ *   session for an outcome grader, in the order the model read it;
+ * - `dream` ({@linkcode renderDream}): redacted, capped markdown of one
+ *   session for a memory-consolidation run;
+ * - `index` ({@linkcode renderIndex}): the INDEX.md rows of a batch of dreamed sessions;
+ * - `html` ({@linkcode renderHtml}): a self-contained, redacted page for people;
+ * - `json` ({@linkcode renderJson}): the conversation as NDJSON items for machines.
+ *
+ * A team's renderer builds on the same kit (also `@brigade/transcript/kit`):
  * {@linkcode conversation} yields the conversation as items, beside byte-safe
- * UTF-8 cuts, budgets, {@linkcode CappedText} and {@linkcode redact}.
+ * UTF-8 cuts, budgets, {@linkcode CappedText} and {@linkcode redact}. The
+ * Claude Code transcript reader is `@brigade/transcript/reader`.
  *
  * ```ts
  * import { fromNdjson, registry } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
  *
  * const line = JSON.stringify({ id: "sevt_1", type: "user.message", content: "Hi" });
  * const source = fromNdjson(ReadableStream.from([new TextEncoder().encode(line)]));
- * console.log(await registry.render("grader", source)); // "[user]\nHi\n"
+ * assert.equal(await registry.render("grader", source), "[user]\nHi\n");
+ * assert.deepEqual(registry.list().map((r) => r.name), ["grader", "dream", "index", "json", "html"]);
  * ```
  *
  * @module
@@ -30,22 +47,17 @@
 
 export * from "./events/types.ts";
 export * from "./events/errors.ts";
-export * from "./events/from_entries.ts";
-export * from "./events/from_event_log.ts";
-export * from "./events/from_ndjson.ts";
-export * from "./events/from_managed_agents.ts";
-export * from "./events/from_claude_code.ts";
 export * from "./events/split_sessions.ts";
-export * from "./renderers/content.ts";
+export * from "./sources/from_entries.ts";
+export * from "./sources/from_event_log.ts";
+export * from "./sources/from_ndjson.ts";
+export * from "./sources/managed_agents/mod.ts";
+export * from "./sources/claude_code/mod.ts";
+export * from "./renderers/kit.ts";
 export * from "./renderers/registry.ts";
 export * from "./renderers/grader.ts";
 export * from "./renderers/dream.ts";
 export * from "./renderers/dream_index.ts";
-export * from "./renderers/conversation.ts";
 export * from "./renderers/json.ts";
-export * from "./renderers/utf8.ts";
-export * from "./renderers/budget.ts";
-export * from "./renderers/capped_text.ts";
 export * from "./renderers/html.ts";
-export * from "./redact/mod.ts";
 export * from "./renderers/builtin.ts";

@@ -8,12 +8,12 @@
  */
 
 import { basename } from "node:path";
-import { excerpt } from "../events/_excerpt.ts";
-import { baseName } from "../events/_file_source.ts";
-import { MAX_LINE_BYTES } from "../events/_byte_lines.ts";
-import { fromClaudeCode } from "../events/from_claude_code.ts";
-import { fromManagedAgents } from "../events/from_managed_agents.ts";
-import { fromNdjson } from "../events/from_ndjson.ts";
+import { excerpt } from "../lines/excerpt.ts";
+import { baseName } from "../lines/file_source.ts";
+import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
+import { fromClaudeCode } from "../sources/claude_code/from_claude_code.ts";
+import { fromManagedAgents } from "../sources/managed_agents/from_managed_agents.ts";
+import { fromNdjson } from "../sources/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
 import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";

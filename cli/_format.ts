@@ -7,7 +7,7 @@
  * @module
  */
 
-import { byteLineBatches, releaseLine } from "../events/_byte_lines.ts";
+import { byteLineBatches, releaseLine } from "../lines/byte_lines.ts";
 import { type TopLevel, topLevel } from "./_format_scan.ts";
 
 /** A format an input can be read as. */

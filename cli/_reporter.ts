@@ -9,7 +9,7 @@
  * @module
  */
 
-import { excerpt } from "../events/_excerpt.ts";
+import { excerpt } from "../lines/excerpt.ts";
 
 /** Options for {@linkcode BadLines}. */
 export interface BadLinesOptions {

@@ -1,8 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { type EntryIterable, fromEntries } from "./from_entries.ts";
-import type { LogEntry } from "./types.ts";
+import type { EntryIterable, LogEntry } from "./types.ts";
+import { checkedEntries } from "./validate.ts";
 
 /** One session's run of entries in a source of several. */
 export interface SessionGroup {
@@ -44,7 +44,7 @@ export interface SessionGroup {
 export async function* splitSessions(
   source: EntryIterable,
 ): AsyncGenerator<SessionGroup, void, undefined> {
-  const iterator = fromEntries(source)[Symbol.asyncIterator]();
+  const iterator = checkedEntries(source)[Symbol.asyncIterator]();
   let next = await iterator.next();
   try {
     while (!next.done) {

@@ -441,3 +441,9 @@ export function isEventType<T extends KnownSessionEvent["type"]>(
 ): event is EventOfType<T> {
   return event.type === type;
 }
+
+/** Anything that yields log entries: an array, a generator, a stream, a source. */
+export type EntryIterable = Iterable<LogEntry> | AsyncIterable<LogEntry>;
+
+/** An event source: the one input every renderer consumes. */
+export type EventSource = AsyncIterable<LogEntry>;

@@ -47,14 +47,29 @@ import {
   READ_BUFFER_BYTES_OPTION,
 } from "./_scanner.ts";
 import { TranscriptError } from "./_error.ts";
-import { MAX_LINE_BYTES } from "../events/_max_line_bytes.ts";
 
 export type { Facts, SavedFacts } from "./_facts.ts";
 export { TranscriptError, type TranscriptErrorCode } from "./_error.ts";
 
-// One cap for the reader and the sources (fromNdjson, fromClaudeCode), defined beside the
-// sources' line splitter.
-export { MAX_LINE_BYTES };
+// The reader stands alone (it imports only its own files), so it states the cap itself; the
+// sources' `MAX_LINE_BYTES` (in lines/) is the same number, and tests/line_bounds_test.ts says so.
+
+/**
+ * The longest line read, in bytes, newline excluded: 64 MiB. A real line is
+ * at most a few MB (a tool result, an image); a longer one is never held in
+ * memory: the reader skips it whole and moves its offset past it, so a
+ * runaway record never stalls the facts behind it. It is the same cap as
+ * the sources' `MAX_LINE_BYTES` in `@brigade/transcript`.
+ *
+ * @example Usage
+ * ```ts
+ * import { MAX_LINE_BYTES } from "@brigade/transcript/reader";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MAX_LINE_BYTES, 64 * 1024 * 1024);
+ * ```
+ */
+export const MAX_LINE_BYTES: number = 64 << 20;
 
 /** How many leading bytes of a file fingerprint it, to notice a replacement. */
 const HEAD_BYTES = 1024;

@@ -7,7 +7,7 @@ import { cutBodyParts, cutNote } from "./budget.ts";
 import { compact } from "./_compact.ts";
 import { Redacted } from "./_redacted.ts";
 import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
-import type { ConversationItem } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
 import { CONVERSATION_TYPES, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";

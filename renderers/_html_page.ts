@@ -6,11 +6,11 @@
 // kind; its Content-Security-Policy allows only its own stylesheet (by hash),
 // so even a tag that escaped the escaping could neither run nor fetch.
 
-import { visibleControls } from "../events/_excerpt.ts";
+import { visibleControls } from "../lines/excerpt.ts";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import { cutNote } from "./budget.ts";
-import type { ConversationItem } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
 
 /** The page's budget and redaction (items come already cut to the item budget). */

@@ -4,7 +4,7 @@
 import type { LogEntry } from "../events/types.ts";
 import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
-import type { ConversationItem } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 
 /**
  * The event types the renderers show: messages, tool calls and their results,

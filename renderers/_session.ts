@@ -2,8 +2,8 @@
 // This module is browser compatible.
 
 import { EventSourceError } from "../events/errors.ts";
-import { type EntryIterable, fromEntries } from "../events/from_entries.ts";
-import type { LogEntry } from "../events/types.ts";
+import type { EntryIterable, LogEntry } from "../events/types.ts";
+import { checkedEntries } from "../events/validate.ts";
 
 /**
  * Yields a source's entries, checked, and fails on the first entry of a
@@ -15,7 +15,7 @@ export async function* oneSession(
   signal?: AbortSignal,
 ): AsyncGenerator<LogEntry, void, undefined> {
   let sessionId: string | undefined;
-  for await (const entry of fromEntries(source, signal ? { signal } : {})) {
+  for await (const entry of checkedEntries(source, signal ? { signal } : {})) {
     sessionId ??= entry.session_id;
     if (entry.session_id !== sessionId) {
       throw new EventSourceError(

@@ -3,6 +3,70 @@
 
 import { utf8Head, utf8Length } from "./utf8.ts";
 
+// The default budgets of the kit and of the built-ins that read it: the kit names them, so they
+// live here and the built-ins import them (never the kit a built-in).
+
+/**
+ * The most UTF-8 bytes of any single grader item's body (its label and cut
+ * note not counted). A tool result can be 100 KiB on its own; the grader needs
+ * its shape, not every byte.
+ *
+ * @example Usage
+ * ```ts
+ * import { GRADER_ITEM_BUDGET, renderGrader } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const text = await renderGrader([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
+ * }]);
+ * assert.equal(text, `[agent]\n${"x".repeat(GRADER_ITEM_BUDGET)}\n[cut: 1000 more bytes]\n`);
+ * ```
+ */
+export const GRADER_ITEM_BUDGET: number = 4_000;
+
+/**
+ * The most UTF-8 bytes of the grader's whole transcript, its final note included.
+ *
+ * @example Usage
+ * ```ts
+ * import { GRADER_TRANSCRIPT_BUDGET, renderGrader } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const entries = Array.from({ length: 100 }, (_, i) => ({
+ *   seq: i + 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: `sevt_${i}`, type: "agent.message", content: "y".repeat(3_000) },
+ * }));
+ * const text = await renderGrader(entries);
+ * assert.ok(new TextEncoder().encode(text).length <= GRADER_TRANSCRIPT_BUDGET);
+ * assert.match(text, /\[transcript cut: the 200000-byte budget is reached/);
+ * ```
+ */
+export const GRADER_TRANSCRIPT_BUDGET: number = 200_000;
+
+/**
+ * The most UTF-8 bytes of one event's body in a dream, cut after redaction.
+ *
+ * @example Usage
+ * ```ts
+ * import { DREAM_EVENT_BUDGET, renderDream } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const dream = await renderDream([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
+ * }]);
+ * assert.ok(dream.text.includes(`${"x".repeat(DREAM_EVENT_BUDGET)}\n[cut: 3000 more bytes]`));
+ * ```
+ */
+export const DREAM_EVENT_BUDGET: number = 2_000;
+
 /**
  * The note that follows a body cut by {@linkcode cutBody}.
  *

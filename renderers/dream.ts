@@ -1,37 +1,18 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/from_entries.ts";
+import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
-import { visibleControls } from "../events/_excerpt.ts";
+import { visibleControls } from "../lines/excerpt.ts";
 import { redact } from "../redact/mod.ts";
 import type { Redacted } from "./_redacted.ts";
-import { cutNote } from "./budget.ts";
+import { cutNote, DREAM_EVENT_BUDGET } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
 import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
-import type { ConversationItem } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
-
-/**
- * The most UTF-8 bytes of one event's body in a dream, cut after redaction.
- *
- * @example Usage
- * ```ts
- * import { DREAM_EVENT_BUDGET, renderDream } from "@brigade/transcript";
- * import assert from "node:assert/strict";
- *
- * const dream = await renderDream([{
- *   seq: 1,
- *   session_id: "sesn_1",
- *   thread_id: null,
- *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
- * }]);
- * assert.ok(dream.text.includes(`${"x".repeat(DREAM_EVENT_BUDGET)}\n[cut: 3000 more bytes]`));
- * ```
- */
-export const DREAM_EVENT_BUDGET: number = 2_000;
 
 /**
  * The most UTF-8 bytes of one dream's text, elision marker included, so a

@@ -1,8 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { visibleControls } from "../events/_excerpt.ts";
-import type { EntryIterable } from "../events/from_entries.ts";
+import { visibleControls } from "../lines/excerpt.ts";
+import type { EntryIterable } from "../events/types.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
 import { redact } from "../redact/mod.ts";

@@ -1,58 +1,16 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/from_entries.ts";
-import { joinWithinBudget } from "./budget.ts";
+import type { EntryIterable } from "../events/types.ts";
+import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "./budget.ts";
 import { conversationItems } from "./_conversation.ts";
-import type { ConversationItem } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
-
-/**
- * The most UTF-8 bytes of any single grader item's body (its label and cut
- * note not counted). A tool result can be 100 KiB on its own; the grader needs
- * its shape, not every byte.
- *
- * @example Usage
- * ```ts
- * import { GRADER_ITEM_BUDGET, renderGrader } from "@brigade/transcript";
- * import assert from "node:assert/strict";
- *
- * const text = await renderGrader([{
- *   seq: 1,
- *   session_id: "sesn_1",
- *   thread_id: null,
- *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
- * }]);
- * assert.equal(text, `[agent]\n${"x".repeat(GRADER_ITEM_BUDGET)}\n[cut: 1000 more bytes]\n`);
- * ```
- */
-export const GRADER_ITEM_BUDGET: number = 4_000;
-
-/**
- * The most UTF-8 bytes of the grader's whole transcript, its final note included.
- *
- * @example Usage
- * ```ts
- * import { GRADER_TRANSCRIPT_BUDGET, renderGrader } from "@brigade/transcript";
- * import assert from "node:assert/strict";
- *
- * const entries = Array.from({ length: 100 }, (_, i) => ({
- *   seq: i + 1,
- *   session_id: "sesn_1",
- *   thread_id: null,
- *   event: { id: `sevt_${i}`, type: "agent.message", content: "y".repeat(3_000) },
- * }));
- * const text = await renderGrader(entries);
- * assert.ok(new TextEncoder().encode(text).length <= GRADER_TRANSCRIPT_BUDGET);
- * assert.match(text, /\[transcript cut: the 200000-byte budget is reached/);
- * ```
- */
-export const GRADER_TRANSCRIPT_BUDGET: number = 200_000;
 
 /** Options for {@linkcode renderGrader}. */
 export interface GraderOptions {

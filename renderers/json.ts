@@ -1,9 +1,10 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/from_entries.ts";
-import { conversation, type ConversationItem, type ConversationOptions } from "./conversation.ts";
-import { GRADER_TRANSCRIPT_BUDGET } from "./grader.ts";
+import type { EntryIterable } from "../events/types.ts";
+import { conversation, type ConversationOptions } from "./conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
+import { GRADER_TRANSCRIPT_BUDGET } from "./budget.ts";
 import type { Renderer } from "./registry.ts";
 import { utf8Length } from "./utf8.ts";
 

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/from_entries.ts";
+import type { EntryIterable } from "../events/types.ts";
 
 /**
  * A renderer: turns one event source into text a model reads.

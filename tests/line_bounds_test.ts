@@ -30,7 +30,7 @@ function stream(...parts: string[]): ReadableStream<Uint8Array> {
   return ReadableStream.from(parts.map((p) => encoder.encode(p)));
 }
 
-Deno.test("MAX_LINE_BYTES is one constant, 64 MiB, shared by the sources and the reader", () => {
+Deno.test("MAX_LINE_BYTES is one number, 64 MiB, for the sources and the reader", () => {
   assert.equal(MAX_LINE_BYTES, 64 << 20);
   assert.equal(READER_MAX_LINE_BYTES, MAX_LINE_BYTES);
 });

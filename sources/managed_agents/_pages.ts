@@ -4,13 +4,7 @@
 // Cursor paging over one list endpoint (`{data, next_page}`), one page in
 // memory at a time.
 
-import {
-  getJson,
-  type HttpContext,
-  listError,
-  type ListTarget,
-  quote,
-} from "./_managed_agents_http.ts";
+import { getJson, type HttpContext, listError, type ListTarget, quote } from "./_http.ts";
 
 /** An item of a page; the checker has made sure of its shape. */
 export type Item = Record<string, unknown>;

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ByteLine, byteLineBatches, releaseLine } from "./_byte_lines.ts";
+import { type ByteLine, byteLineBatches, releaseLine } from "./byte_lines.ts";
 
 /** What the splitter should give, from the whole input at once. */
 function naive(bytes: Uint8Array, max: number): string[] {

@@ -1,15 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { EventSourceError } from "./errors.ts";
-import type { LogEntry } from "./types.ts";
-import { entryProblem } from "./_validate.ts";
-
-/** Anything that yields log entries: an array, a generator, a stream, a source. */
-export type EntryIterable = Iterable<LogEntry> | AsyncIterable<LogEntry>;
-
-/** An event source: the one input every renderer consumes. */
-export type EventSource = AsyncIterable<LogEntry>;
+import type { EntryIterable, LogEntry } from "../events/types.ts";
+import { checkedEntries } from "../events/validate.ts";
 
 /** Options for {@linkcode fromEntries}. */
 export interface FromEntriesOptions {
@@ -54,19 +47,9 @@ export interface FromEntriesOptions {
  * assert.deepEqual(seen, [1]);
  * ```
  */
-export async function* fromEntries(
+export function fromEntries(
   entries: EntryIterable,
   options: FromEntriesOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
-  const name = options.name ?? "entries";
-  let position = 0;
-  for await (const entry of entries) {
-    options.signal?.throwIfAborted();
-    position++;
-    const problem = entryProblem(entry);
-    if (problem !== undefined) {
-      throw new EventSourceError(`Cannot read entry: ${problem}`, { source: name, line: position });
-    }
-    yield entry;
-  }
+  return checkedEntries(entries, options);
 }

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { excerpt, visibleControls } from "./_excerpt.ts";
+import { excerpt, visibleControls } from "./excerpt.ts";
 
 Deno.test("visibleControls() escapes C0, DEL, C1 and bidi controls, keeps newline and tab", () => {
   assert.equal(

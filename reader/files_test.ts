@@ -12,7 +12,7 @@ import {
   TranscriptError,
   TranscriptReader,
 } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
+import { READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
 
 const NONE: Facts = {
   model: "",

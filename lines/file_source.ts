@@ -1,6 +1,6 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { EventSourceError } from "./errors.ts";
+import { EventSourceError } from "../events/errors.ts";
 
 /** A path as text: a `file:` URL's decoded path, or the string itself. */
 export function pathText(path: string | URL): string {

@@ -1,9 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { EventSourceError } from "./errors.ts";
-import type { LogEntry, Scope } from "./types.ts";
-import { describe, entryProblem } from "./_validate.ts";
+import { EventSourceError } from "../events/errors.ts";
+import type { LogEntry, Scope } from "../events/types.ts";
+import { describe, entryProblem } from "../events/validate.ts";
 
 /**
  * The keyset page a log is read in: large enough that a long session is not a

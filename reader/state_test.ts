@@ -12,7 +12,7 @@ import {
   TranscriptReader,
   type TranscriptReaderState,
 } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
+import { READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
 
 function turn(input: number, model = "claude-opus-5"): string {
   return JSON.stringify({ type: "assistant", message: { model, usage: { input_tokens: input } } }) +

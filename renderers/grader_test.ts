@@ -13,8 +13,8 @@ import {
   renderGrader,
   type SessionEvent,
 } from "../mod.ts";
-import { agent, deepFreeze, end, entries, id, start, user } from "./_entries.ts";
-import { renderBounded } from "./_bounded.ts";
+import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entries.ts";
+import { renderBounded } from "../tests/_bounded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;

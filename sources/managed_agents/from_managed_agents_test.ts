@@ -15,8 +15,8 @@ import {
   type FakeSession,
   type Intercept,
   startFakeApi,
-} from "./_managed_agents_server.ts";
-import { cursorKey } from "../events/_managed_agents_pages.ts";
+} from "../../tests/_managed_agents_server.ts";
+import { cursorKey } from "./_pages.ts";
 
 const KEY = "sk-ant-api03-test-key-0123456789abcdef";
 const WRONG_KEY = "sk-ant-api03-wrong-key-9876543210fedcba";
@@ -1313,7 +1313,7 @@ Deno.test("fromManagedAgents() fails at once on an error that a retry cannot fix
       `;
       const output = await new Deno.Command(Deno.execPath(), {
         args: ["run", "--allow-net=api.anthropic.com", "-"],
-        cwd: new URL("..", import.meta.url),
+        cwd: new URL("../..", import.meta.url),
         stdin: "piped",
         stdout: "piped",
         stderr: "piped",

@@ -12,8 +12,8 @@ import {
   LATIN1_SCAN_BYTES,
   LATIN1_SCAN_BYTES_OPTION,
   READ_BUFFER_BYTES_OPTION,
-} from "../reader/_scanner.ts";
-import { naiveFacts } from "./reader_naive.ts";
+} from "./_scanner.ts";
+import { naiveFacts } from "../tests/reader_naive.ts";
 
 const encoder = new TextEncoder();
 

@@ -1,11 +1,11 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { EventSourceError } from "./errors.ts";
-import { baseName, openFile, pathText } from "./_file_source.ts";
-import { MAX_LINE_BYTES } from "./_byte_lines.ts";
-import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
-import type { LogEntry, SessionEvent } from "./types.ts";
-import { entryProblem, eventProblem } from "./_validate.ts";
+import { EventSourceError } from "../events/errors.ts";
+import { baseName, openFile, pathText } from "../lines/file_source.ts";
+import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
+import { checkMaxLineBytes, jsonLineBatches } from "../lines/json_lines.ts";
+import type { LogEntry, SessionEvent } from "../events/types.ts";
+import { entryProblem, eventProblem } from "../events/validate.ts";
 
 export { MAX_LINE_BYTES };
 

@@ -5,10 +5,10 @@
 // the paging and merging so that the one place that holds the API key and
 // builds error messages is small enough to audit for key leaks.
 
-import { attempt } from "./_managed_agents_fetch.ts";
-import { excerpt } from "./_excerpt.ts";
-import { ManagedAgentsError } from "./_managed_agents_error.ts";
-import type { Scrub } from "./_managed_agents_scrub.ts";
+import { attempt } from "./_fetch.ts";
+import { excerpt } from "../../lines/excerpt.ts";
+import { ManagedAgentsError } from "./_error.ts";
+import type { Scrub } from "./_scrub.ts";
 
 /** The `anthropic-version` header the sessions API is called with. */
 export const API_VERSION = "2023-06-01";

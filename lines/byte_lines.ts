@@ -1,9 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { EventSourceError } from "./errors.ts";
-import { excerpt } from "./_excerpt.ts";
-import { MAX_LINE_BYTES } from "./_max_line_bytes.ts";
+import { EventSourceError } from "../events/errors.ts";
+import { excerpt } from "./excerpt.ts";
+import { MAX_LINE_BYTES } from "./max_line_bytes.ts";
 
 export { MAX_LINE_BYTES };
 

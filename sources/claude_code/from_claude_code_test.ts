@@ -8,9 +8,9 @@ import {
   redact,
   renderDream,
   renderGrader,
-} from "../mod.ts";
+} from "../../mod.ts";
 
-const REAL = new URL("../fixtures/claude_code/real/", import.meta.url);
+const REAL = new URL("../../fixtures/claude_code/real/", import.meta.url);
 
 function realFiles(): URL[] {
   return [...Deno.readDirSync(REAL)]

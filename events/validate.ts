@@ -1,7 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { excerpt } from "./_excerpt.ts";
+import { excerpt } from "../lines/excerpt.ts";
+import { EventSourceError } from "./errors.ts";
+import type { EntryIterable, LogEntry } from "./types.ts";
 
 /** Returns why `value` is not an object, or undefined when it is one. */
 function notAnObject(value: unknown): string | undefined {
@@ -50,4 +52,43 @@ export function entryProblem(value: unknown): string | undefined {
 export function describe(value: unknown): string {
   if (value === undefined) return "missing";
   return excerpt(JSON.stringify(value) ?? String(value), { maxCodePoints: 40 });
+}
+
+/** Options for {@linkcode checkedEntries}. */
+export interface CheckedEntriesOptions {
+  /**
+   * The name errors give the input.
+   *
+   * @default {"entries"}
+   */
+  name?: string;
+  /**
+   * Stops the iteration with the signal's reason when aborted.
+   *
+   * @default {undefined}
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * Yields `entries` as they are, each checked as it is pulled: one that is not
+ * a {@linkcode LogEntry} fails with an {@linkcode EventSourceError} naming its
+ * 1-based position. The renderers check their input through it, and
+ * `fromEntries` is its public face.
+ */
+export async function* checkedEntries(
+  entries: EntryIterable,
+  options: CheckedEntriesOptions = {},
+): AsyncGenerator<LogEntry, void, undefined> {
+  const name = options.name ?? "entries";
+  let position = 0;
+  for await (const entry of entries) {
+    options.signal?.throwIfAborted();
+    position++;
+    const problem = entryProblem(entry);
+    if (problem !== undefined) {
+      throw new EventSourceError(`Cannot read entry: ${problem}`, { source: name, line: position });
+    }
+    yield entry;
+  }
 }

@@ -1,10 +1,10 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { MAX_LINE_BYTES } from "./_byte_lines.ts";
-import { checkMaxLineBytes, jsonLineBatches } from "./_json_lines.ts";
-import { baseName, openFile, pathText } from "./_file_source.ts";
-import { ClaudeCodeMapper } from "./_claude_code_map.ts";
-import type { LogEntry } from "./types.ts";
+import { MAX_LINE_BYTES } from "../../lines/byte_lines.ts";
+import { checkMaxLineBytes, jsonLineBatches } from "../../lines/json_lines.ts";
+import { baseName, openFile, pathText } from "../../lines/file_source.ts";
+import { ClaudeCodeMapper } from "./_map.ts";
+import type { LogEntry } from "../../events/types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
 export interface FromClaudeCodeOptions {

@@ -1,20 +1,14 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { ManagedAgentsError } from "./_managed_agents_error.ts";
-import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_managed_agents_http.ts";
-import { mergeByTime } from "./_managed_agents_merge.ts";
-import {
-  checkEvent,
-  checkThread,
-  isDotSegment,
-  type Item,
-  listItems,
-} from "./_managed_agents_pages.ts";
-import { keyScrubber } from "./_managed_agents_scrub.ts";
-import type { LogEntry, Scope, SessionEvent } from "./types.ts";
+import { ManagedAgentsError } from "./_error.ts";
+import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_http.ts";
+import { mergeByTime } from "./_merge.ts";
+import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
+import { keyScrubber } from "./_scrub.ts";
+import type { LogEntry, Scope, SessionEvent } from "../../events/types.ts";
 
-export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_managed_agents_error.ts";
+export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts";
 
 /**
  * The beta the Managed Agents sessions API belongs to, sent as the

@@ -9,7 +9,7 @@ import {
   RendererRegistry,
   RendererRegistryError,
 } from "../mod.ts";
-import { entries, user } from "./_entries.ts";
+import { entries, user } from "../tests/_entries.ts";
 
 const count: Renderer<{ label?: string }, "count"> = {
   name: "count",

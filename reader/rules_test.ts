@@ -6,8 +6,8 @@
 
 import assert from "node:assert/strict";
 import { type Facts, TranscriptReader } from "@brigade/transcript/reader";
-import { READ_BUFFER_BYTES_OPTION } from "../reader/_scanner.ts";
-import { naiveFacts } from "./reader_naive.ts";
+import { READ_BUFFER_BYTES_OPTION } from "./_scanner.ts";
+import { naiveFacts } from "../tests/reader_naive.ts";
 
 const encoder = new TextEncoder();
 type Line = string | Uint8Array | Record<string, unknown>;

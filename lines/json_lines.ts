@@ -6,8 +6,8 @@ import {
   byteLineBatches,
   type ByteLinesOptions,
   releaseLine,
-} from "./_byte_lines.ts";
-import { excerpt } from "./_excerpt.ts";
+} from "./byte_lines.ts";
+import { excerpt } from "./excerpt.ts";
 
 /** One non-blank line of a JSON-lines input: its value, or why it has none. */
 export type JsonLine =

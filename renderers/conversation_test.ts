@@ -9,7 +9,7 @@ import {
   renderDream,
   renderGrader,
 } from "../mod.ts";
-import { agent, end, entries, id, start, user } from "./_entries.ts";
+import { agent, end, entries, id, start, user } from "../tests/_entries.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];

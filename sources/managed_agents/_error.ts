@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { EventSourceError, type EventSourceErrorOptions } from "./errors.ts";
+import { EventSourceError, type EventSourceErrorOptions } from "../../events/errors.ts";
 
 /**
  * Where a {@linkcode ManagedAgentsError} happened, and the HTTP status, if any.

@@ -1,8 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { commandOutput, slashCommand } from "./_claude_code_commands.ts";
-import type { ContentBlock, SessionEvent } from "./types.ts";
+import { commandOutput, slashCommand } from "./_commands.ts";
+import type { ContentBlock, SessionEvent } from "../../events/types.ts";
 
 /** One event a record maps to, and the thread it is on. */
 export interface Mapped {

@@ -12,7 +12,7 @@ import {
   renderGrader,
   renderJson,
 } from "../mod.ts";
-import { agent, user } from "./_entries.ts";
+import { agent, user } from "../tests/_entries.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];

@@ -14,8 +14,8 @@ import {
   type SessionEvent,
 } from "../mod.ts";
 import { redact } from "../redact/mod.ts";
-import { agent, entries, id, user } from "./_entries.ts";
-import { renderBounded } from "./_bounded.ts";
+import { agent, entries, id, user } from "../tests/_entries.ts";
+import { renderBounded } from "../tests/_bounded.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
