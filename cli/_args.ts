@@ -1,9 +1,47 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-import { parseArgs } from "node:util";
-import { UsageError } from "./_config.ts";
-import { argsProblem } from "./_args_problem.ts";
+// The two commands' command lines, parsed one way: `node:util`'s parseArgs, strict, its errors
+// reworded by argsProblem into a UsageError (exit code 2). node:util is imported when a parse
+// needs it, so the status line's own call (`facts --statusline`) never loads it.
+
 import type { Scope } from "../events/types.ts";
+import { EXAMPLE_INPUT } from "./_example.ts";
+
+/** A command-line problem the user must fix: reported without a stack, exit code 2. */
+export class UsageError extends Error {
+  /**
+   * Constructs a new instance.
+   *
+   * @param message What is wrong and how to fix it.
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/**
+ * A `parseArgs` error in one plain sentence: its own messages quote with
+ * unbalanced quotes and append advice that does not fit this command.
+ */
+function argsProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown })?.code;
+  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
+  const option = quoted.replace(/ <value>$/, "").split(", ").pop()!;
+  switch (code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `Unknown option "${option}"`;
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /argument missing/.test(message)
+        ? `Option "${option}" needs a value`
+        : `Option "${option}" takes no value`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `Unexpected argument "${option}"`;
+    default:
+      return message.split("\n")[0]!;
+  }
+}
 
 /** What `deno task render` was asked to do. */
 export interface RenderCommand {
@@ -19,8 +57,9 @@ export interface RenderCommand {
   inputs: string[];
 }
 
-/** Parses the command line; a problem is a {@linkcode UsageError}. */
-export function parseRenderArgs(args: string[]): RenderCommand {
+/** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
+export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
+  const { parseArgs } = await import("node:util");
   let parsed;
   try {
     parsed = parseArgs({
@@ -66,5 +105,93 @@ export function parseRenderArgs(args: string[]): RenderCommand {
     help: values.help ?? false,
     version: values.version ?? false,
     inputs: positionals,
+  };
+}
+
+/** How often `facts --follow` polls when not told: once a second. */
+const DEFAULT_INTERVAL_MS = 1_000;
+
+/** What `deno task facts` was asked to do. */
+export interface FactsCommand {
+  path: string;
+  json: boolean;
+  follow: boolean;
+  intervalMs: number;
+  statusline: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+const FACTS_DEFAULTS: FactsCommand = {
+  path: EXAMPLE_INPUT,
+  json: false,
+  follow: false,
+  intervalMs: DEFAULT_INTERVAL_MS,
+  statusline: false,
+  help: false,
+  version: false,
+};
+
+/**
+ * Parses the `facts` command line; a problem is a {@linkcode UsageError}.
+ * `node:util` is loaded only past the status line's own call.
+ */
+export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
+  if (args.length === 1 && args[0] === "--statusline") {
+    // Claude Code's own call, every few hundred ms: spared the import of `node:util`, which
+    // costs more than the rest of its work.
+    return { ...FACTS_DEFAULTS, statusline: true };
+  }
+  const { parseArgs } = await import("node:util");
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        json: { type: "boolean" },
+        follow: { type: "boolean", short: "f" },
+        interval: { type: "string" },
+        statusline: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(argsProblem(error));
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 1) {
+    throw new UsageError(`Cannot read more than one transcript: got ${positionals.length} paths`);
+  }
+  const follow = values.follow ?? false;
+  let intervalMs = DEFAULT_INTERVAL_MS;
+  if (values.interval !== undefined) {
+    if (!follow) throw new UsageError("Cannot use --interval without --follow");
+    intervalMs = Number(values.interval);
+    if (!/^\d+$/.test(values.interval) || intervalMs < 10 || intervalMs > 3_600_000) {
+      throw new UsageError(
+        `Cannot poll every "${values.interval}" ms: --interval takes a whole number from 10 to 3600000`,
+      );
+    }
+  }
+  const statusline = values.statusline ?? false;
+  if (statusline && (positionals.length > 0 || follow || values.json)) {
+    throw new UsageError(
+      "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
+    );
+  }
+  if (follow && positionals.length === 0) {
+    throw new UsageError("Cannot follow the bundled example: pass the PATH of a transcript");
+  }
+  return {
+    path: positionals[0] ?? EXAMPLE_INPUT,
+    json: values.json ?? false,
+    follow,
+    intervalMs,
+    statusline,
+    help: values.help ?? false,
+    version: values.version ?? false,
   };
 }

@@ -8,7 +8,7 @@
  */
 
 import { basename } from "node:path";
-import { excerpt } from "../lines/excerpt.ts";
+import { excerpt } from "../redact/excerpt.ts";
 import { baseName } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
 import { fromClaudeCode } from "../sources/claude_code/from_claude_code.ts";
@@ -21,9 +21,10 @@ import { indexRenderer } from "../renderers/dream_index.ts";
 import { htmlRenderer } from "../renderers/html.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
-import { UsageError } from "./_config.ts";
-import { dreamPage, folderIndex } from "./_folder_index.ts";
-import { folderPages, HTML_INDEX, indexPage } from "./_html_index.ts";
+import { UsageError } from "./_args.ts";
+import { folderIndex, folderPages, HTML_INDEX } from "./_folder_index.ts";
+import { dreamPage } from "../renderers/dream_page.ts";
+import { indexPage } from "../renderers/html_index.ts";
 import { claudeCodeType, type InputFormat, peekFormat } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {

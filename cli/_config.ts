@@ -4,19 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import type { Renderer } from "../renderers/registry.ts";
-
-/** A command-line problem the user must fix: reported without a stack, exit code 2. */
-export class UsageError extends Error {
-  /**
-   * Constructs a new instance.
-   *
-   * @param message What is wrong and how to fix it.
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+import { UsageError } from "./_args.ts";
 
 /** The renderer modules a project's `deno.json` names, loaded. */
 export interface ConfiguredRenderers {

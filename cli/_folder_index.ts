@@ -1,104 +1,84 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * The read-back of a folder of rendered pages: each page starts with a
- * front-matter block holding what its index row needs, so the index of a
- * folder is rebuilt from the folder itself, whatever runs wrote it
- * (interrupted, rerun, partly forced), and comes out byte-identical to the
- * one an uninterrupted run writes.
+ * The read-back of an output folder: the index of a folder (dream's INDEX.md,
+ * html's index.html) is rebuilt from the pages in it, whatever runs wrote them
+ * (interrupted, rerun, partly forced), and comes out byte-identical to the one
+ * an uninterrupted run writes. What a page carries and how an index looks are
+ * the renderers' (`renderers/dream_page.ts`, `renderers/html_index.ts`); this
+ * module only walks the folder.
  *
  * @module
  */
 
-import { compareStrings, folderFiles } from "./_folder_files.ts";
-import type { Dream } from "../renderers/dream.ts";
+import { join } from "node:path";
 import { INDEX_COLUMNS, indexLine } from "../renderers/dream_index.ts";
-import { redact } from "../redact/mod.ts";
+import { pageDream, parsePage } from "../renderers/dream_page.ts";
+import { type IndexedPage, pageSummary } from "../renderers/html_index.ts";
 
-/** A front-matter value: each is written as JSON, so it stays on its one line. */
-export type FrontMatterValue = string | number;
+/** The html index's file name; no session page can take it (see `sessionFileName`). */
+export const HTML_INDEX = "index.html";
 
-/** The fields of a front-matter block, in the order written. */
-export type FrontMatter = Record<string, FrontMatterValue>;
+/** A file of the folder and its text (or the text before a marker, see {@linkcode folderFiles}). */
+interface FolderFile {
+  name: string;
+  text: string;
+}
 
-const FENCE = "---";
+/** Options for {@linkcode folderFiles}. */
+interface FolderFilesOptions {
+  /**
+   * Read each file only up to this marker (its text ends before it), for
+   * files whose index facts are at the top: a 1 MB page is not read whole.
+   *
+   * @default {undefined}
+   */
+  until?: string;
+}
 
 /**
- * A front-matter block: `---`, one `key: value` line per field (the value as
- * JSON, which YAML reads too), `---`, each line ending in `\n`.
+ * The files of `dir` whose names end in `extension`, hidden ones (temporary
+ * files) left out, in name order, with their text. A file that cannot be read
+ * is passed over: the index lists what it can.
  */
-export function frontMatter(fields: FrontMatter): string {
-  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
-  return `${FENCE}\n${lines.join("\n")}\n${FENCE}\n`;
-}
-
-/** A page split into its front matter and the text after it. */
-export interface Page {
-  fields: FrontMatter;
-  body: string;
-}
-
-/** Reads a page written with {@linkcode frontMatter}; undefined when it has none. */
-export function parsePage(text: string): Page | undefined {
-  if (!text.startsWith(`${FENCE}\n`)) return undefined;
-  const end = text.indexOf(`\n${FENCE}\n`, FENCE.length);
-  if (end === -1) return undefined;
-  const fields: FrontMatter = {};
-  for (const line of text.slice(FENCE.length + 1, end).split("\n")) {
-    const colon = line.indexOf(": ");
-    if (colon <= 0) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.slice(colon + 2));
-    } catch {
-      return undefined;
+async function* folderFiles(
+  dir: string,
+  extension: string,
+  options: FolderFilesOptions = {},
+): AsyncGenerator<FolderFile, void, undefined> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isFile && entry.name.endsWith(extension) && !entry.name.startsWith(".")) {
+      names.push(entry.name);
     }
-    if (typeof value !== "string" && typeof value !== "number") return undefined;
-    fields[line.slice(0, colon)] = value;
   }
-  return { fields, body: text.slice(end + FENCE.length + 2) };
+  names.sort();
+  for (const name of names) {
+    const text = await readText(join(dir, name), options.until).catch(() => undefined);
+    if (text !== undefined) yield { name, text };
+  }
 }
 
-/** The `renderer` field that marks a dream page. */
-const DREAM_PAGE = "dream";
-
-/**
- * A dream as a page of a folder: its front matter (what its INDEX.md row
- * needs, redacted) and then its text, unchanged.
- */
-export function dreamPage(dream: Dream): string {
-  return frontMatter({
-    renderer: DREAM_PAGE,
-    session_id: redact(dream.sessionId),
-    created_at: redact(dream.createdAt),
-    turns: dream.turns,
-    elided_bytes: dream.elidedBytes,
-    first_user: redact(dream.firstUser),
-  }) + dream.text;
+/** A file's text, or the part before `until`. */
+async function readText(path: string, until: string | undefined): Promise<string> {
+  if (until === undefined) return await Deno.readTextFile(path);
+  using file = await Deno.open(path);
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(16 * 1024);
+  let text = "";
+  for (;;) {
+    const read = await file.read(buffer);
+    if (read === null) return text + decoder.decode();
+    const from = Math.max(0, text.length - until.length);
+    text += decoder.decode(buffer.subarray(0, read), { stream: true });
+    const at = text.indexOf(until, from);
+    if (at !== -1) return text.slice(0, at);
+  }
 }
 
-/** The dream a page holds; undefined when the page is not a dream page. */
-export function pageDream(page: Page): Dream | undefined {
-  const { fields, body } = page;
-  const text = (key: string): string | undefined =>
-    typeof fields[key] === "string" ? fields[key] as string : undefined;
-  const count = (key: string): number | undefined =>
-    Number.isSafeInteger(fields[key]) && (fields[key] as number) >= 0
-      ? fields[key] as number
-      : undefined;
-  if (fields.renderer !== DREAM_PAGE) return undefined;
-  const sessionId = text("session_id");
-  const createdAt = text("created_at");
-  const firstUser = text("first_user");
-  const turns = count("turns");
-  const elidedBytes = count("elided_bytes");
-  if (
-    sessionId === undefined || createdAt === undefined || firstUser === undefined ||
-    turns === undefined || elidedBytes === undefined
-  ) {
-    return undefined;
-  }
-  return { sessionId, createdAt, text: body, turns, elidedBytes, firstUser };
+/** Orders strings by code unit, as the indexes sort their rows. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 interface Row {
@@ -138,4 +118,22 @@ export async function folderIndex(dir: string): Promise<string> {
   rows.sort(compareRows);
   const lines = rows.map((row, i) => `- ${i + 1}${row.tail}\n`).join("");
   return `# Index\n\n${INDEX_COLUMNS}\n\n${lines}`;
+}
+
+/**
+ * The session pages of a folder, read one at a time, ordered by start time,
+ * then session id, then file name (a total order, so the index is the same
+ * whichever run wrote which page).
+ */
+export async function folderPages(dir: string): Promise<IndexedPage[]> {
+  const pages: IndexedPage[] = [];
+  // The summary is in the head: a page's body (up to a megabyte) is not read.
+  for await (const { name, text } of folderFiles(dir, ".html", { until: "</head>" })) {
+    const summary = name === HTML_INDEX ? undefined : pageSummary(text);
+    if (summary !== undefined) pages.push({ name, summary });
+  }
+  return pages.sort((a, b) =>
+    compareStrings(a.summary.startedAt, b.summary.startedAt) ||
+    compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
+  );
 }

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { excerpt } from "../lines/excerpt.ts";
+import { excerpt } from "../redact/excerpt.ts";
 
 /** Options for {@linkcode BadLines}. */
 export interface BadLinesOptions {

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { visibleControls } from "../lines/excerpt.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 import { redact } from "../redact/mod.ts";
 
 /** Standard output was closed by its reader (`… | head -1`): the command ends quietly, exit 0. */

@@ -17,11 +17,10 @@
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
 import { loadState, saveState } from "./_statusline_cache.ts";
-import { argsProblem } from "./_args_problem.ts";
+import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 
-const DEFAULT_INTERVAL_MS = 1_000;
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
 
@@ -49,88 +48,6 @@ Options:
 
 Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 
-class UsageError extends Error {}
-
-interface FactsCommand {
-  path: string;
-  json: boolean;
-  follow: boolean;
-  intervalMs: number;
-  statusline: boolean;
-  help: boolean;
-  version: boolean;
-}
-
-const DEFAULTS: FactsCommand = {
-  path: EXAMPLE_INPUT,
-  json: false,
-  follow: false,
-  intervalMs: DEFAULT_INTERVAL_MS,
-  statusline: false,
-  help: false,
-  version: false,
-};
-
-async function parse(args: string[]): Promise<FactsCommand> {
-  if (args.length === 1 && args[0] === "--statusline") {
-    // Claude Code's own call, every few hundred ms: spared the import of `node:util`, which
-    // costs more than the rest of its work.
-    return { ...DEFAULTS, statusline: true };
-  }
-  const { parseArgs } = await import("node:util");
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: "boolean" },
-        follow: { type: "boolean", short: "f" },
-        interval: { type: "string" },
-        statusline: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(argsProblem(error));
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length > 1) {
-    throw new UsageError(`Cannot read more than one transcript: got ${positionals.length} paths`);
-  }
-  const follow = values.follow ?? false;
-  let intervalMs = DEFAULT_INTERVAL_MS;
-  if (values.interval !== undefined) {
-    if (!follow) throw new UsageError("Cannot use --interval without --follow");
-    intervalMs = Number(values.interval);
-    if (!/^\d+$/.test(values.interval) || intervalMs < 10 || intervalMs > 3_600_000) {
-      throw new UsageError(
-        `Cannot poll every "${values.interval}" ms: --interval takes a whole number from 10 to 3600000`,
-      );
-    }
-  }
-  const statusline = values.statusline ?? false;
-  if (statusline && (positionals.length > 0 || follow || values.json)) {
-    throw new UsageError(
-      "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
-    );
-  }
-  if (follow && positionals.length === 0) {
-    throw new UsageError("Cannot follow the bundled example: pass the PATH of a transcript");
-  }
-  return {
-    path: positionals[0] ?? EXAMPLE_INPUT,
-    json: values.json ?? false,
-    follow,
-    intervalMs,
-    statusline,
-    help: values.help ?? false,
-    version: values.version ?? false,
-  };
-}
-
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
  *
@@ -154,7 +71,7 @@ export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
     enterCallerDirectory();
-    command = await parse(args);
+    command = await parseFactsArgs(args);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;

@@ -17,9 +17,9 @@
  */
 
 import { createRegistry } from "../renderers/builtin.ts";
-import { parseRenderArgs, type RenderCommand } from "./_args.ts";
+import { parseRenderArgs, type RenderCommand, UsageError } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
-import { loadConfiguredRenderers, UsageError } from "./_config.ts";
+import { loadConfiguredRenderers } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
@@ -90,7 +90,7 @@ export async function main(args: string[]): Promise<number> {
   const stderr = new Stderr("render");
   try {
     enterCallerDirectory();
-    const command = parseRenderArgs(args);
+    const command = await parseRenderArgs(args);
     if (command.version) {
       console.log(VERSION_LINE);
       return 0;

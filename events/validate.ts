@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { excerpt } from "../lines/excerpt.ts";
+import { excerpt } from "../redact/excerpt.ts";
 import { EventSourceError } from "./errors.ts";
 import type { EntryIterable, LogEntry } from "./types.ts";
 

@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { EventSourceError } from "../events/errors.ts";
-import { excerpt } from "./excerpt.ts";
+import { excerpt } from "../redact/excerpt.ts";
 import { MAX_LINE_BYTES } from "./max_line_bytes.ts";
 
 export { MAX_LINE_BYTES };

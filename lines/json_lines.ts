@@ -7,7 +7,7 @@ import {
   type ByteLinesOptions,
   releaseLine,
 } from "./byte_lines.ts";
-import { excerpt } from "./excerpt.ts";
+import { excerpt } from "../redact/excerpt.ts";
 
 /** One non-blank line of a JSON-lines input: its value, or why it has none. */
 export type JsonLine =

@@ -6,7 +6,7 @@
 // kind; its Content-Security-Policy allows only its own stylesheet (by hash),
 // so even a tag that escaped the escaping could neither run nor fetch.
 
-import { visibleControls } from "../lines/excerpt.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import { cutNote } from "./budget.ts";

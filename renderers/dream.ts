@@ -3,7 +3,7 @@
 
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
-import { visibleControls } from "../lines/excerpt.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 import { redact } from "../redact/mod.ts";
 import type { Redacted } from "./_redacted.ts";
 import { cutNote, DREAM_EVENT_BUDGET } from "./budget.ts";

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { visibleControls } from "../lines/excerpt.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 import type { EntryIterable } from "../events/types.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";

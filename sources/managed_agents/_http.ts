@@ -6,7 +6,7 @@
 // builds error messages is small enough to audit for key leaks.
 
 import { attempt } from "./_fetch.ts";
-import { excerpt } from "../../lines/excerpt.ts";
+import { excerpt } from "../../redact/excerpt.ts";
 import { ManagedAgentsError } from "./_error.ts";
 import type { Scrub } from "./_scrub.ts";
 

@@ -1,7 +1,11 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { redact } from "../redact/mod.ts";
+// How a value is quoted in an error message or a label: redacted first, then cut, its controls
+// made visible. It sits beside the redactor because its promise is the redactor's: no message
+// this package writes quotes a secret, nor part of one. Not exported; every folder may import it.
+
+import { redact } from "./mod.ts";
 
 /** Options for {@linkcode visibleControls}. */
 export interface VisibleControlsOptions {

@@ -1,26 +1,23 @@
 // Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
 
 /**
- * The `index.html` of a folder of session pages, built from the pages
- * themselves: each page carries its header facts as JSON in a
- * `<meta name="brigade-transcript-session">`, so the index of a folder that
- * several runs wrote (interrupted, resumed, forced) lists every page in it,
- * in the same order an uninterrupted run gives.
+ * The html renderer's folder index: the summary each session page carries
+ * as JSON in a `<meta name="brigade-transcript-session">` is read back from
+ * the page, and the `index.html` of a folder is built from those summaries,
+ * so the index of a folder that several runs wrote (interrupted, resumed,
+ * forced) lists every page in it, in the order an uninterrupted run gives.
  *
  * @module
  */
 
-import { compareStrings, folderFiles } from "./_folder_files.ts";
 import {
   escapeHtml,
   pageHead,
   type PageSummary,
   readableTime,
   SUMMARY_META,
-} from "../renderers/_html_page.ts";
-
-/** The index's file name; no session page can take it (see `sessionFileName`). */
-export const HTML_INDEX = "index.html";
+} from "./_html_page.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
@@ -58,24 +55,6 @@ function isSummary(value: unknown): value is PageSummary {
   return typeof v.sessionId === "string" && typeof v.startedAt === "string" &&
     typeof v.firstUser === "string" && typeof v.cut === "boolean" && count(v.turns) &&
     count(v.threads) && count(v.items);
-}
-
-/**
- * The session pages of a folder, read one at a time, ordered by start time,
- * then session id, then file name (a total order, so the index is the same
- * whichever run wrote which page).
- */
-export async function folderPages(dir: string): Promise<IndexedPage[]> {
-  const pages: IndexedPage[] = [];
-  // The summary is in the head: a page's body (up to a megabyte) is not read.
-  for await (const { name, text } of folderFiles(dir, ".html", { until: "</head>" })) {
-    const summary = name === HTML_INDEX ? undefined : pageSummary(text);
-    if (summary !== undefined) pages.push({ name, summary });
-  }
-  return pages.sort((a, b) =>
-    compareStrings(a.summary.startedAt, b.summary.startedAt) ||
-    compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
-  );
 }
 
 function started(at: string): string {

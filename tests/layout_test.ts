@@ -1,0 +1,156 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// The package's rooms, checked on its module graph as Deno resolves it (type-only imports
+// included): each folder imports only the folders below it, the reader stands alone, nothing in
+// the library reaches the command line, and no module imports itself back through another.
+
+import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
+import denoJson from "../deno.json" with { type: "json" };
+
+const ROOT = new URL("../", import.meta.url);
+
+/** The folders a library folder may import from, besides its own and Node's built-ins. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  "redact": [],
+  "events": ["redact"],
+  "lines": ["events", "redact"],
+  "sources": ["events", "lines", "redact"],
+  "renderers": ["events", "redact"],
+  "reader": [],
+};
+
+type Graph = Map<string, Set<string>>;
+
+/** The package's own modules reachable from the published entry points, and their imports. */
+async function moduleGraph(): Promise<Graph> {
+  const graph: Graph = new Map();
+  const own = (specifier: string | undefined): string | undefined =>
+    specifier?.startsWith(ROOT.href) && specifier.endsWith(".ts")
+      ? specifier.slice(ROOT.href.length)
+      : undefined;
+  for (const entry of Object.values(denoJson.exports)) {
+    const { stdout, code } = await new Deno.Command(Deno.execPath(), {
+      args: ["info", "--json", fileURLToPath(new URL(entry, ROOT))],
+      cwd: fileURLToPath(ROOT),
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    assert.equal(code, 0, `deno info reads the module graph of ${entry}`);
+    const info = JSON.parse(new TextDecoder().decode(stdout));
+    for (const module of info.modules as { specifier: string; dependencies?: unknown[] }[]) {
+      const from = own(module.specifier);
+      if (from === undefined) continue;
+      const imports = new Set<string>();
+      const dependencies = (module.dependencies ?? []) as Record<string, { specifier?: string }>[];
+      for (const dependency of dependencies) {
+        for (const to of [own(dependency.code?.specifier), own(dependency.type?.specifier)]) {
+          if (to !== undefined) imports.add(to);
+        }
+      }
+      graph.set(from, imports);
+    }
+  }
+  return graph;
+}
+
+/** Every run of modules that import each other in a circle (Tarjan's strongly connected parts). */
+function circles(graph: Graph): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    low.set(node, index.get(node)!);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node)!, index.get(next)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const part: string[] = [];
+    let top: string;
+    do {
+      top = stack.pop()!;
+      onStack.delete(top);
+      part.push(top);
+    } while (top !== node);
+    if (part.length > 1 || graph.get(node)?.has(node)) found.push(part.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** The top folder of a module path; "" for a file at the root (mod.ts). */
+function folder(path: string): string {
+  return path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
+}
+
+const graph = await moduleGraph();
+
+Deno.test("the module graph has no import circle, type-only imports included", () => {
+  assert.ok(graph.size > 50, `the graph holds the package (${graph.size} modules)`);
+  assert.deepEqual(circles(graph), []);
+});
+
+Deno.test("each library folder imports only the folders below it", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    const allowed = MAY_IMPORT[folder(from)];
+    if (allowed === undefined) continue; // mod.ts and cli/ sit on top
+    for (const to of imports) {
+      const target = folder(to);
+      if (target !== folder(from) && !allowed.includes(target)) crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+Deno.test("the reader imports only its own files", () => {
+  const reader = [...graph].filter(([from]) => folder(from) === "reader");
+  assert.ok(reader.length > 3, "the reader's modules are in the graph");
+  for (const [from, imports] of reader) {
+    for (const to of imports) assert.equal(folder(to), "reader", `${from} imports ${to}`);
+  }
+});
+
+Deno.test("nothing in the library imports the command line", () => {
+  for (const [from, imports] of graph) {
+    if (folder(from) === "cli") continue;
+    for (const to of imports) assert.notEqual(folder(to), "cli", `${from} imports ${to}`);
+  }
+});
+
+Deno.test("events/ holds the event model: no source, no line toolkit", async () => {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(new URL("events/", ROOT))) names.push(entry.name);
+  assert.deepEqual(names.filter((name) => /^_?from_|lines|excerpt|file_source/.test(name)), []);
+  assert.ok(names.includes("types.ts") && names.includes("errors.ts"));
+});
+
+Deno.test("every library module is reached from a published entry point", async () => {
+  const unreached: string[] = [];
+  for (const top of Object.keys(MAY_IMPORT).concat("cli")) {
+    for await (const path of walk(new URL(`${top}/`, ROOT), `${top}/`)) {
+      if (!path.endsWith("_test.ts") && !graph.has(path)) unreached.push(path);
+    }
+  }
+  assert.deepEqual(unreached, []);
+});
+
+async function* walk(dir: URL, prefix: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    if (entry.isDirectory) {
+      yield* walk(new URL(`${entry.name}/`, dir), `${prefix}${entry.name}/`);
+    } else if (entry.name.endsWith(".ts")) {
+      yield `${prefix}${entry.name}`;
+    }
+  }
+}
