@@ -14,6 +14,26 @@ export function baseName(path: string): string {
   return dot > 0 ? segment.slice(0, dot) : segment;
 }
 
+/** An error class of `Deno.errors`, as far as {@linkcode openFile} uses one. */
+type DenoErrorClass = new (message?: string) => Error;
+
+/**
+ * The part of the `Deno` namespace that {@linkcode openFile} uses, typed here so that this
+ * module type-checks without Deno's types (in a browser, `globalThis.Deno` is absent).
+ */
+interface DenoFiles {
+  open(path: string | URL, options: { read: true }): Promise<{
+    readonly readable: ReadableStream<Uint8Array>;
+    stat(): Promise<{ readonly isDirectory: boolean }>;
+    close(): void;
+  }>;
+  readonly errors: {
+    readonly NotFound: DenoErrorClass;
+    readonly PermissionDenied: DenoErrorClass;
+    readonly IsADirectory: DenoErrorClass;
+  };
+}
+
 /**
  * Opens a file for a source, as a byte stream that closes the file when read
  * to the end or cancelled. Deno is looked up only here, when a path is read,
@@ -25,7 +45,7 @@ export async function openFile(
   name: string,
   what: string,
 ): Promise<ReadableStream<Uint8Array>> {
-  const deno = (globalThis as { Deno?: typeof Deno }).Deno;
+  const deno = (globalThis as { Deno?: DenoFiles }).Deno;
   if (deno === undefined) {
     throw new EventSourceError(`Cannot open the ${what} outside Deno: pass a ReadableStream`, {
       source: name,

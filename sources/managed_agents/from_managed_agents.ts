@@ -403,10 +403,23 @@ function baseUrlOf(value: string, cannot: Cannot): string {
 
 const KEY_VARIABLE = "ANTHROPIC_API_KEY";
 
+/** The part of the `Deno` namespace this module uses: its environment. */
+interface DenoEnv {
+  readonly env: { get(key: string): string | undefined };
+}
+
+/**
+ * `globalThis.Deno`, absent in browsers; typed locally so that this module type-checks
+ * without Deno's types.
+ */
+function denoGlobal(): DenoEnv | undefined {
+  return (globalThis as { Deno?: DenoEnv }).Deno;
+}
+
 function apiKeyOf(key: string | undefined, cannot: Cannot): string {
   if (key === undefined || key === "") {
     // Without Deno the variable cannot be read, so setting it would not help.
-    const how = globalThis.Deno === undefined ? "" : ` or set ${KEY_VARIABLE}`;
+    const how = denoGlobal() === undefined ? "" : ` or set ${KEY_VARIABLE}`;
     cannot(`there is no API key: pass "apiKey"${how}`);
   }
   // Checked here so that `Headers` never throws an error about the key itself.
@@ -419,7 +432,7 @@ function apiKeyOf(key: string | undefined, cannot: Cannot): string {
 /** Reads the key from the environment; `globalThis.Deno` is absent in browsers. */
 function envApiKey(cannot: Cannot): string | undefined {
   try {
-    return globalThis.Deno?.env.get(KEY_VARIABLE);
+    return denoGlobal()?.env.get(KEY_VARIABLE);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return cannot(
