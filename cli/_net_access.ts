@@ -12,9 +12,7 @@
 
 import { fileURLToPath } from "node:url";
 import { VERSION } from "./_version.ts";
-
-/** Where the API is when `ANTHROPIC_BASE_URL` is not set. */
-const DEFAULT_BASE_URL = "https://api.anthropic.com";
+import { MANAGED_AGENTS_DEFAULTS } from "../sources/managed_agents/from_managed_agents.ts";
 
 /** The permissions `render --session` needs besides the network. */
 const OTHER_PERMISSIONS = [
@@ -29,7 +27,8 @@ const OTHER_PERMISSIONS = [
  */
 export function apiHost(baseUrl: string | undefined): string | undefined {
   try {
-    return new URL(baseUrl || DEFAULT_BASE_URL).host;
+    // Without ANTHROPIC_BASE_URL, the source's own default.
+    return new URL(baseUrl || MANAGED_AGENTS_DEFAULTS.baseUrl).host;
   } catch {
     return undefined;
   }

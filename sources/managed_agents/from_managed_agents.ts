@@ -39,6 +39,62 @@ export const MANAGED_AGENTS_BETA: "managed-agents-2026-04-01" = BETA;
 export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
 
 /**
+ * What {@linkcode fromManagedAgents} uses for each of its
+ * {@linkcode ManagedAgentsOptions} left out (or `undefined`): the API's base
+ * URL, the page size, the scope, the retries and their first wait, the
+ * deadline of an attempt and the cap on a page. The source reads its defaults
+ * from this one frozen object, and the `@default` of each option names its
+ * field here.
+ *
+ * The two defaults that are not data are not here: `apiKey` is the
+ * `ANTHROPIC_API_KEY` environment variable, read when `fromManagedAgents` is
+ * called, and `fetch` is `globalThis.fetch`, looked up then too.
+ *
+ * @example Usage
+ * ```ts
+ * import { fromManagedAgents, MANAGED_AGENTS_DEFAULTS } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(MANAGED_AGENTS_DEFAULTS.pageSize, 100);
+ * assert.equal(MANAGED_AGENTS_DEFAULTS.maxPageBytes, 64 * 1024 * 1024);
+ * assert.ok(Object.isFrozen(MANAGED_AGENTS_DEFAULTS));
+ *
+ * // Pass an option to override its default; the others keep theirs.
+ * const urls: string[] = [];
+ * const fetchPage: typeof fetch = (input) => {
+ *   urls.push(String(input));
+ *   return Promise.resolve(Response.json({ data: [], next_page: null }));
+ * };
+ * const source = fromManagedAgents({
+ *   sessionId: "sesn_1",
+ *   apiKey: "sk-x",
+ *   fetch: fetchPage,
+ *   pageSize: 500,
+ * });
+ * assert.deepEqual(await Array.fromAsync(source), []);
+ * const { baseUrl } = MANAGED_AGENTS_DEFAULTS;
+ * assert.deepEqual(urls, [`${baseUrl}/v1/sessions/sesn_1/events?limit=500`]);
+ * ```
+ */
+export const MANAGED_AGENTS_DEFAULTS: Readonly<{
+  baseUrl: string;
+  pageSize: number;
+  scope: Scope;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  timeoutMs: number;
+  maxPageBytes: number;
+}> = Object.freeze({
+  baseUrl: "https://api.anthropic.com",
+  pageSize: 100,
+  scope: "session",
+  maxRetries: 5,
+  retryBaseDelayMs: 500,
+  timeoutMs: 60_000,
+  maxPageBytes: 64 * 1024 * 1024,
+});
+
+/**
  * Options for {@linkcode fromManagedAgents}.
  *
  * @example Usage
@@ -71,7 +127,7 @@ export interface ManagedAgentsOptions {
    * The API's base URL; a path (a proxy's prefix) is kept, a trailing `/`
    * is not.
    *
-   * @default {"https://api.anthropic.com"}
+   * @default {MANAGED_AGENTS_DEFAULTS.baseUrl}
    */
   baseUrl?: string;
   /**
@@ -85,7 +141,7 @@ export interface ManagedAgentsOptions {
    * The `limit` sent with every list request: events (or threads) a page. The
    * API may answer with fewer; paging follows `next_page` regardless.
    *
-   * @default {100}
+   * @default {MANAGED_AGENTS_DEFAULTS.pageSize}
    */
   pageSize?: number;
   /**
@@ -95,7 +151,7 @@ export interface ManagedAgentsOptions {
    * with `thread_id` set to the child's id, merged with the primary's by
    * `processed_at` (see {@linkcode fromManagedAgents}).
    *
-   * @default {"session"}
+   * @default {MANAGED_AGENTS_DEFAULTS.scope}
    */
   scope?: Scope;
   /**
@@ -107,7 +163,7 @@ export interface ManagedAgentsOptions {
    * How many times a request that got a 429, a 5xx or a network error is
    * tried again before the listing fails.
    *
-   * @default {5}
+   * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}
    */
   maxRetries?: number;
   /**
@@ -117,7 +173,7 @@ export interface ManagedAgentsOptions {
    * header (seconds or an HTTP date) replaces it, capped at 60 s too. Lower
    * it only in tests.
    *
-   * @default {500}
+   * @default {MANAGED_AGENTS_DEFAULTS.retryBaseDelayMs}
    */
   retryBaseDelayMs?: number;
   /**
@@ -127,7 +183,7 @@ export interface ManagedAgentsOptions {
    * it is retried within {@linkcode ManagedAgentsOptions.maxRetries}. A
    * server that never answers or trickles its body cannot hang the listing.
    *
-   * @default {60_000}
+   * @default {MANAGED_AGENTS_DEFAULTS.timeoutMs}
    */
   timeoutMs?: number;
   /**
@@ -135,7 +191,7 @@ export interface ManagedAgentsOptions {
    * page over it (a flood, a gzip bomb) stops the reading at once and fails
    * the listing, with no retry.
    *
-   * @default {67_108_864} (64 MiB)
+   * @default {MANAGED_AGENTS_DEFAULTS.maxPageBytes}
    */
   maxPageBytes?: number;
 }
@@ -326,7 +382,7 @@ function resolve(options: ManagedAgentsOptions): Resolved {
   const cannot = (why: string): never => {
     throw optionError(`Cannot list session "${sessionId}" as ${why}`, sessionId);
   };
-  const scope = options.scope ?? "session";
+  const scope = options.scope ?? MANAGED_AGENTS_DEFAULTS.scope;
   if (scope !== "session" && scope !== "all") {
     cannot(`"scope" must be "session" or "all": current value is ${JSON.stringify(scope)}`);
   }
@@ -338,23 +394,17 @@ function resolve(options: ManagedAgentsOptions): Resolved {
   return {
     sessionId,
     scope,
-    pageSize: integerOption("pageSize", options.pageSize, 100, 1, cannot),
+    pageSize: integerOption(options, "pageSize", 1, cannot),
     http: {
       apiKey,
       scrub: keyScrubber(apiKey),
-      baseUrl: baseUrlOf(options.baseUrl ?? "https://api.anthropic.com", cannot),
+      baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
       fetch: options.fetch ?? globalThis.fetch,
       signal: options.signal,
-      maxRetries: integerOption("maxRetries", options.maxRetries, 5, 0, cannot),
+      maxRetries: integerOption(options, "maxRetries", 0, cannot),
       retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
-      timeoutMs: integerOption("timeoutMs", options.timeoutMs, 60_000, 1, cannot),
-      maxPageBytes: integerOption(
-        "maxPageBytes",
-        options.maxPageBytes,
-        64 * 1024 * 1024,
-        1,
-        cannot,
-      ),
+      timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
+      maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
     },
   };
 }
@@ -362,14 +412,17 @@ function resolve(options: ManagedAgentsOptions): Resolved {
 /** Throws the option error that says why the session cannot be listed. */
 type Cannot = (why: string) => never;
 
+/** The whole-number options; each has its default in {@linkcode MANAGED_AGENTS_DEFAULTS}. */
+type IntegerOption = "pageSize" | "maxRetries" | "timeoutMs" | "maxPageBytes";
+
 function integerOption(
-  name: string,
-  value: number | undefined,
-  fallback: number,
+  options: ManagedAgentsOptions,
+  name: IntegerOption,
   min: number,
   cannot: Cannot,
 ): number {
-  if (value === undefined) return fallback;
+  const value = options[name];
+  if (value === undefined) return MANAGED_AGENTS_DEFAULTS[name];
   if (!Number.isSafeInteger(value) || value < min) {
     cannot(`"${name}" must be an integer >= ${min}: current value is ${value}`);
   }
@@ -377,7 +430,7 @@ function integerOption(
 }
 
 function delayOption(value: number | undefined, cannot: Cannot): number {
-  if (value === undefined) return 500;
+  if (value === undefined) return MANAGED_AGENTS_DEFAULTS.retryBaseDelayMs;
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
     cannot(`"retryBaseDelayMs" must be a finite number >= 0: current value is ${value}`);
   }
