@@ -28,6 +28,7 @@ export async function openFile(
   const deno = (globalThis as { Deno?: typeof Deno }).Deno;
   if (deno === undefined) {
     throw new EventSourceError(`Cannot open the ${what} outside Deno: pass a ReadableStream`, {
+      code: "unreadable",
       source: name,
     });
   }
@@ -46,6 +47,10 @@ export async function openFile(
       : error instanceof deno.errors.IsADirectory
       ? "it is a directory"
       : "it cannot be read";
-    throw new EventSourceError(`Cannot open the ${what}: ${why}`, { source: name, cause: error });
+    throw new EventSourceError(`Cannot open the ${what}: ${why}`, {
+      code: "unreadable",
+      source: name,
+      cause: error,
+    });
   }
 }
