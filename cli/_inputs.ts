@@ -37,6 +37,7 @@ export async function checkInput(input: string): Promise<{ fifo: boolean }> {
   const kind = info === undefined ? undefined : refusedKind(info);
   if (kind !== undefined) {
     throw new EventSourceError(`Cannot read the input: ${NOT_REGULAR} (${kind})`, {
+      code: "unreadable",
       source: input,
     });
   }

@@ -21,7 +21,7 @@ export interface SessionGroup {
  *
  * @param source The entries of one or more sessions.
  * @returns The groups, in input order.
- * @throws {EventSourceError} When an entry is not a log entry.
+ * @throws {EventSourceError} When an entry is not a log entry (code `invalid_entry`).
  *
  * @example Usage
  * ```ts

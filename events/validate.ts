@@ -87,7 +87,11 @@ export async function* checkedEntries(
     position++;
     const problem = entryProblem(entry);
     if (problem !== undefined) {
-      throw new EventSourceError(`Cannot read entry: ${problem}`, { source: name, line: position });
+      throw new EventSourceError(`Cannot read entry: ${problem}`, {
+        code: "invalid_entry",
+        source: name,
+        line: position,
+      });
     }
     yield entry;
   }

@@ -70,6 +70,7 @@ export async function* byteLineBatches(
       signal?.throwIfAborted();
       const { done, value } = await reader.read().catch((error: unknown) => {
         throw new EventSourceError(`Cannot read the input: ${excerpt(String(error))}`, {
+          code: "unreadable",
           source: options.name,
           cause: error,
         });

@@ -48,6 +48,7 @@ export async function openFile(
   const deno = (globalThis as { Deno?: DenoFiles }).Deno;
   if (deno === undefined) {
     throw new EventSourceError(`Cannot open the ${what} outside Deno: pass a ReadableStream`, {
+      code: "unreadable",
       source: name,
     });
   }
@@ -66,6 +67,10 @@ export async function openFile(
       : error instanceof deno.errors.IsADirectory
       ? "it is a directory"
       : "it cannot be read";
-    throw new EventSourceError(`Cannot open the ${what}: ${why}`, { source: name, cause: error });
+    throw new EventSourceError(`Cannot open the ${what}: ${why}`, {
+      code: "unreadable",
+      source: name,
+      cause: error,
+    });
   }
 }

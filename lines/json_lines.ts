@@ -9,10 +9,13 @@ import {
 } from "./byte_lines.ts";
 import { excerpt } from "../redact/excerpt.ts";
 
-/** One non-blank line of a JSON-lines input: its value, or why it has none. */
+/**
+ * One non-blank line of a JSON-lines input: its value, or why it has none
+ * (`overCap` when the reason is that it passed the cap, else it is not JSON).
+ */
 export type JsonLine =
-  | { line: number; value: unknown; reason?: undefined }
-  | { line: number; value?: undefined; reason: string };
+  | { line: number; value: unknown; reason?: undefined; overCap?: undefined }
+  | { line: number; value?: undefined; reason: string; overCap?: true };
 
 /**
  * The non-blank lines of a byte stream parsed as JSON, one batch per chunk
@@ -53,7 +56,7 @@ function parseLine(
 ): JsonLine | undefined {
   const { line, bytes } = byteLine;
   if (bytes === undefined) {
-    return { line, reason: `the line is over the ${maxLineBytes}-byte cap` };
+    return { line, reason: `the line is over the ${maxLineBytes}-byte cap`, overCap: true };
   }
   let text = decoder.decode(bytes);
   releaseLine(byteLine);

@@ -20,7 +20,7 @@ export async function* oneSession(
     if (entry.session_id !== sessionId) {
       throw new EventSourceError(
         `Cannot render two sessions with the ${renderer} renderer: "${sessionId}" and "${entry.session_id}" (render them one at a time, or split the input by session)`,
-        { source: `seq ${entry.seq}` },
+        { code: "second_session", source: `seq ${entry.seq}` },
       );
     }
     yield entry;

@@ -79,7 +79,8 @@ export interface ConversationOptions {
  * @param options The view, the budgets, redaction and a signal.
  * @returns The items, as an async iterable.
  * @throws {RangeError} When a budget is not a positive integer or `Infinity`.
- * @throws {EventSourceError} (while iterating) When an entry is malformed or a second session appears.
+ * @throws {EventSourceError} (while iterating) When an entry is malformed (code `invalid_entry`)
+ * or a second session appears (`second_session`).
  *
  * @example Usage
  * ```ts

@@ -117,7 +117,8 @@ export interface Dream {
  * @param options The cap and a signal.
  * @returns The dream.
  * @throws {RangeError} When `cap` is not an integer of at least {@linkcode DREAM_MIN_CAP}.
- * @throws {EventSourceError} When an entry is malformed or a second session appears.
+ * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
+ * session appears (`second_session`).
  *
  * @example Usage
  * ```ts

@@ -67,7 +67,8 @@ function transcriptNote(budget: number): string {
  * @param source The session's entries (one session; every thread for the whole picture).
  * @param options Budgets and a signal.
  * @returns The transcript; `""` for an empty source.
- * @throws {EventSourceError} When an entry is malformed or a second session appears.
+ * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
+ * session appears (`second_session`).
  * @throws {RangeError} When a budget is not a positive integer.
  *
  * @example Usage

@@ -426,6 +426,7 @@ Deno.test("renderGrader() fails on a second session, naming both ids", async () 
   const rows = [...entries([user("a")], "sesn_a"), ...entries([user("b")], "sesn_b")];
   await assert.rejects(() => renderGrader(rows), (error: unknown) => {
     assert.ok(error instanceof EventSourceError);
+    assert.equal(error.code, "second_session");
     assert.match(error.message, /"sesn_a" and "sesn_b"/);
     return true;
   });
@@ -440,7 +441,9 @@ Deno.test("renderGrader() fails on a malformed entry with its position, not a ba
   }];
   await assert.rejects(
     () => renderGrader(fromEntries(rows as LogEntry[])),
-    (error: unknown) => error instanceof EventSourceError && /^entries:2: /.test(error.message),
+    (error: unknown) =>
+      error instanceof EventSourceError && error.code === "invalid_entry" &&
+      /^entries:2: /.test(error.message),
   );
 });
 

@@ -98,7 +98,8 @@ export interface HtmlOptions {
  * @param source The session's entries (one session).
  * @param options Budgets, redaction and a signal.
  * @returns The page.
- * @throws {EventSourceError} When an entry is malformed or a second session appears.
+ * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
+ * session appears (`second_session`).
  * @throws {RangeError} When a budget is not a positive integer.
  *
  * @example Usage

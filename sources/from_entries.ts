@@ -29,7 +29,7 @@ export interface FromEntriesOptions {
  * @param entries The entries.
  * @param options Options.
  * @returns A lazy event source.
- * @throws {EventSourceError} When an entry is not a log entry.
+ * @throws {EventSourceError} When an entry is not a log entry (code `invalid_entry`).
  *
  * @example Usage
  * ```ts

@@ -78,7 +78,9 @@ export interface FromEventLogOptions {
  * @param options Which session, scope and page size.
  * @returns A lazy event source.
  * @throws {RangeError} When `pageSize` is not a positive integer.
- * @throws {EventSourceError} When a page is malformed or out of order.
+ * @throws {EventSourceError} When a page is not an array or holds a row of
+ * another session (code `invalid_page`), a row is not a log entry
+ * (`invalid_entry`), or a `seq` does not increase (`out_of_order`).
  *
  * @example Usage
  * ```ts
@@ -129,7 +131,7 @@ async function* pages(
         `Cannot page the log: list() after seq ${afterSeq} returned ${
           describe(page)
         }, not an array`,
-        { source },
+        { code: "invalid_page", source },
       );
     }
     for (const row of page) {
@@ -144,19 +146,22 @@ async function* pages(
 function checkRow(row: unknown, afterSeq: number, sessionId: string, source: string): void {
   const problem = entryProblem(row);
   if (problem !== undefined) {
-    throw new EventSourceError(`Cannot read a row after seq ${afterSeq}: ${problem}`, { source });
+    throw new EventSourceError(`Cannot read a row after seq ${afterSeq}: ${problem}`, {
+      code: "invalid_entry",
+      source,
+    });
   }
   const { seq, session_id: rowSession } = row as LogEntry;
   if (rowSession !== sessionId) {
     throw new EventSourceError(
       `Cannot page the log: row seq ${seq} belongs to session ${describe(rowSession)}`,
-      { source },
+      { code: "invalid_page", source },
     );
   }
   if (seq <= afterSeq) {
     throw new EventSourceError(
       `Cannot page the log: seq ${seq} does not increase after seq ${afterSeq}`,
-      { source },
+      { code: "out_of_order", source },
     );
   }
 }

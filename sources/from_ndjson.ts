@@ -76,10 +76,11 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * @param input A path, a `file:` URL, or a stream of UTF-8 bytes.
  * @param options Options.
  * @returns A lazy event source.
- * @throws {EventSourceError} When the file cannot be opened or read, or a line
- * is not JSON, not an object, not a valid entry or over `maxLineBytes`
- * (unless `skipInvalid`); the error names the input and the line, and quotes
- * the line only redacted, cut short and with its control characters visible.
+ * @throws {EventSourceError} When the file cannot be opened or read (code
+ * `unreadable`), or a line is not JSON, not an object or not a valid entry
+ * (`invalid_entry`) or is over `maxLineBytes` (`line_too_long`), unless
+ * `skipInvalid`; the error names the input and the line, and quotes the line
+ * only redacted, cut short and with its control characters visible.
  * @throws {RangeError} When `maxLineBytes` is not a positive integer.
  *
  * @example Usage
@@ -136,13 +137,16 @@ export async function* fromNdjson(
     byob: !isStream,
   });
   for await (const batch of lines) {
-    for (const { line, value, reason } of batch) {
+    for (const { line, value, reason, overCap } of batch) {
       const result = reason ?? toEntry(value, line, sessionId);
       if (typeof result !== "string") {
         yield result;
         continue;
       }
-      if (!options.skipInvalid) throw new EventSourceError(result, { source: name, line });
+      if (!options.skipInvalid) {
+        const code = overCap ? "line_too_long" : "invalid_entry";
+        throw new EventSourceError(result, { code, source: name, line });
+      }
       options.onInvalid?.(line, result);
     }
   }

@@ -3,7 +3,7 @@
 // Bundled for Node by tests/sources_node_test.ts: both line sources read a
 // byte stream outside Deno, and a path says to pass a stream instead.
 
-import { fromClaudeCode, fromNdjson, renderGrader } from "../mod.ts";
+import { type EventSourceError, fromClaudeCode, fromNdjson, renderGrader } from "../mod.ts";
 
 function stream(text: string): ReadableStream<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
@@ -28,9 +28,13 @@ const ndjson = await renderGrader(
   }),
 );
 let pathError = "";
+let pathCode = "";
 try {
   await fromClaudeCode("/some/session.jsonl").next(); // Node 20 has no Array.fromAsync
 } catch (error) {
   pathError = (error as Error).message;
+  pathCode = (error as EventSourceError).code;
 }
-console.log(JSON.stringify({ claude, ndjson, invalid, pathError, deno: "Deno" in globalThis }));
+console.log(
+  JSON.stringify({ claude, ndjson, invalid, pathError, pathCode, deno: "Deno" in globalThis }),
+);

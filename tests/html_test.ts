@@ -125,7 +125,10 @@ Deno.test("renderHtml() renders one session only", async () => {
     ...entries("sesn_a", [{ id: "e1", type: "user.message", content: "a" }]),
     { seq: 9, session_id: "sesn_b", thread_id: null, event: { id: "e2", type: "user.message" } },
   ];
-  await assert.rejects(renderHtml(two), EventSourceError);
+  await assert.rejects(
+    renderHtml(two),
+    (error: unknown) => error instanceof EventSourceError && error.code === "second_session",
+  );
 });
 
 Deno.test("html is a built-in renderer, listed and writing .html files", async () => {

@@ -47,6 +47,7 @@ Deno.test("fromNdjson() fails on a line over maxLineBytes as soon as it passes t
       (error: unknown) => {
         assert.ok(error instanceof EventSourceError);
         assert.equal(error.message, "big.ndjson:2: the line is over the 10000-byte cap");
+        assert.equal(error.code, "line_too_long");
         assert.equal(error.line, 2);
         return true;
       },
@@ -69,6 +70,7 @@ Deno.test("fromNdjson() fails on a line over maxLineBytes as soon as it passes t
         Array.fromAsync(fromNdjson(path, { maxLineBytes: 1000 })),
         (error: unknown) =>
           error instanceof EventSourceError &&
+          error.code === "line_too_long" &&
           error.message === `${path}:3: the line is over the 1000-byte cap`,
       );
     } finally {
@@ -121,6 +123,7 @@ Deno.test("a read that fails is an EventSourceError naming the input", async () 
     Array.fromAsync(fromNdjson(failing, { name: "log.ndjson" })),
     (error: unknown) =>
       error instanceof EventSourceError &&
+      error.code === "unreadable" &&
       /^log\.ndjson: Cannot read the input/.test(error.message),
   );
 });

@@ -41,6 +41,7 @@ Deno.test({
         invalid: ["claude 2", "ndjson 1"],
         pathError: "/some/session.jsonl: Cannot open the Claude Code transcript outside Deno: " +
           "pass a ReadableStream",
+        pathCode: "unreadable",
         deno: false,
       });
     } finally {

@@ -121,8 +121,8 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  * @param input The transcript's path, its `file:` URL, or a stream of its bytes.
  * @param options Options.
  * @returns A lazy event source of one session.
- * @throws {EventSourceError} When the file cannot be opened or the input read; the error
- * names the input.
+ * @throws {EventSourceError} When the file cannot be opened or the input read (code
+ * `unreadable`); the error names the input.
  * @throws {RangeError} When `maxLineBytes` is not a positive integer.
  *
  * @example Usage

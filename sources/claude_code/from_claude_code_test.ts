@@ -327,8 +327,8 @@ Deno.test("fromClaudeCode() fails on a missing file, naming it", async () => {
   await assert.rejects(
     Array.fromAsync(fromClaudeCode(path)),
     (error: unknown) =>
-      error instanceof EventSourceError && error.message.includes(path) &&
-      /no such file/.test(error.message),
+      error instanceof EventSourceError && error.code === "unreadable" &&
+      error.message.includes(path) && /no such file/.test(error.message),
   );
   await assert.rejects(fromClaudeCode(path, { maxLineBytes: 0 }).next(), RangeError);
 });

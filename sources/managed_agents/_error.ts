@@ -4,14 +4,18 @@
 import { EventSourceError, type EventSourceErrorOptions } from "../../events/errors.ts";
 
 /**
- * Where a {@linkcode ManagedAgentsError} happened, and the HTTP status, if any.
+ * Why and where a {@linkcode ManagedAgentsError} happened, and the HTTP status, if any.
  *
  * @example Usage
  * ```ts
  * import { ManagedAgentsError, type ManagedAgentsErrorOptions } from "@brigade/transcript";
  * import assert from "node:assert/strict";
  *
- * const options: ManagedAgentsErrorOptions = { source: "sessions/sesn_1/threads", status: 503 };
+ * const options: ManagedAgentsErrorOptions = {
+ *   code: "api",
+ *   source: "sessions/sesn_1/threads",
+ *   status: 503,
+ * };
  * assert.equal(new ManagedAgentsError("Cannot list threads", options).status, 503);
  * ```
  */
@@ -28,10 +32,11 @@ export interface ManagedAgentsErrorOptions extends EventSourceErrorOptions {
  * missing API key, an HTTP status that is not retried (or still failing after
  * the retries), a network error or a timeout after the retries, a redirect to
  * another origin, a page over the size cap, a cursor that cycles, a missing
- * network permission, or a page that is not the documented shape. `source`
- * names the API path (`sessions/sesn_…/events`); neither the message,
- * `source`, `cause` nor a stack ever holds 8 characters in a row of the API
- * key, in any case.
+ * network permission, or a page that is not the documented shape. Its `code`
+ * is `"invalid_option"` for bad options and a missing API key (thrown before
+ * any request), `"api"` for everything else. `source` names the API path
+ * (`sessions/sesn_…/events`); neither the message, `source`, `cause` nor a
+ * stack ever holds 8 characters in a row of the API key, in any case.
  *
  * @example Usage
  * ```ts
@@ -40,8 +45,9 @@ export interface ManagedAgentsErrorOptions extends EventSourceErrorOptions {
  *
  * const error = new ManagedAgentsError(
  *   'Cannot list events of session "sesn_1": the API answered 404 Not Found',
- *   { source: "sessions/sesn_1/events", status: 404 },
+ *   { code: "api", source: "sessions/sesn_1/events", status: 404 },
  * );
+ * assert.equal(error.code, "api");
  * assert.equal(error.status, 404);
  * assert.equal(error.name, "ManagedAgentsError");
  * assert.equal(

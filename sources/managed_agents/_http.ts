@@ -77,6 +77,7 @@ export function listError(
   extra: { status?: number; cause?: Error } = {},
 ): ManagedAgentsError {
   return new ManagedAgentsError(ctx.scrub(`Cannot list ${target.what}: ${detail}`), {
+    code: "api",
     source: ctx.scrub(target.source),
     ...extra,
   });

@@ -241,7 +241,8 @@ interface Resolved {
  * @param options The session, the key and how to reach the API.
  * @returns The session's log entries, in order.
  * @throws {ManagedAgentsError} At once (before any request) when an option is
- * invalid or there is no API key.
+ * invalid or there is no API key (code `invalid_option`); while iterating, with
+ * code `api`, when the API fails as above.
  *
  * @example Usage
  * ```ts
@@ -368,7 +369,7 @@ function threadEventsTarget(sessionId: string, threadId: string): ListTarget {
  */
 function optionError(reason: string, sessionId?: string): ManagedAgentsError {
   const source = sessionId === undefined ? "fromManagedAgents" : eventsTarget(sessionId).source;
-  return new ManagedAgentsError(reason, { source });
+  return new ManagedAgentsError(reason, { code: "invalid_option", source });
 }
 
 function resolve(options: ManagedAgentsOptions): Resolved {
