@@ -6,6 +6,9 @@
 // `{data, next_page}` pages with `limit` and an opaque `page` cursor, the
 // three headers checked, and Anthropic's error bodies.
 
+import assert from "node:assert/strict";
+import { EventSourceError, type LogEntry, ManagedAgentsError } from "@brigade/transcript";
+
 /** An event as the API returns it. */
 export type FakeEvent = Record<string, unknown>;
 
@@ -176,4 +179,178 @@ function page(items: readonly unknown[], params: URLSearchParams): Response {
 function parseCursor(cursor: string): number | undefined {
   const match = /^cur_([0-9a-z]+)$/.exec(cursor);
   return match === null ? undefined : parseInt(match[1]!, 36);
+}
+
+// What the suites of sources/managed_agents/ share around this fake API: the
+// key it accepts, two sessions, and how they collect a listing, catch its
+// failure and check that the key never shows.
+
+/** The key {@linkcode startFakeApi} is given to accept in these suites. */
+export const KEY = "sk-ant-api03-test-key-0123456789abcdef";
+
+/** An event with an id, a type and a `processed_at`. */
+export function event(id: string, type: string, processedAt: string | null, extra = {}): FakeEvent {
+  return { id, type, processed_at: processedAt, ...extra };
+}
+
+/** A `processed_at` on 2026-09-14 at 10:00 and `second` seconds. */
+function at(second: number): string {
+  return `2026-09-14T10:00:${String(second).padStart(2, "0")}Z`;
+}
+
+/** Seven events of a one-thread session, one a second. */
+export const SOLO_EVENTS: FakeEvent[] = Array.from(
+  { length: 7 },
+  (_, index) =>
+    event(`sevt_s${index + 1}`, index % 2 === 0 ? "user.message" : "agent.message", at(index), {
+      content: [{ type: "text", text: `message ${index + 1}` }],
+    }),
+);
+
+/** A session of one thread: {@linkcode SOLO_EVENTS}. */
+export const SOLO: FakeSession = { id: "sesn_solo", events: SOLO_EVENTS };
+
+// A coordinator (sthr_p) and two children. Expected merge, by the rule: a head
+// without a time goes at once; else the earliest; ties to the primary, then to
+// the children in the threads list's order.
+/** The primary thread of {@linkcode TEAM}. */
+export const PRIMARY = "sthr_p";
+/** A child thread of {@linkcode TEAM}. */
+export const READER = "sthr_a";
+/** The other child thread of {@linkcode TEAM}. */
+export const WRITER = "sthr_b";
+/** A session of three threads. */
+export const TEAM: FakeSession = {
+  id: "sesn_team",
+  events: [
+    event("sevt_p1", "user.message", at(0), { content: "Summarise the changelog" }),
+    event("sevt_p2", "session.thread_created", at(1), {
+      session_thread_id: READER,
+      agent_name: "Reader",
+    }),
+    event("sevt_p3", "agent.thread_message_sent", at(2), {
+      to_session_thread_id: READER,
+      content: "Read it",
+    }),
+    // The cross-posted copy of sevt_a2: it stays.
+    event("sevt_p4", "agent.tool_use", "2026-09-14T10:00:05.000300Z", {
+      name: "bash",
+      input: {},
+      session_thread_id: READER,
+    }),
+    event("sevt_p5", "agent.thread_message_received", at(7), {
+      from_session_thread_id: READER,
+      content: "Done",
+    }),
+    event("sevt_p6", "session.status_idle", at(9), { stop_reason: { type: "end_turn" } }),
+  ],
+  threads: [
+    { id: PRIMARY, parent_thread_id: null, agent: { name: "Coordinator" }, events: [] },
+    {
+      id: READER,
+      parent_thread_id: PRIMARY,
+      agent: { name: "Reader" },
+      events: [
+        // Ties with sevt_p3: the primary goes first.
+        event("sevt_a1", "agent.thread_message_received", at(2), {
+          from_session_thread_id: PRIMARY,
+          content: "Read it",
+        }),
+        // 0.1 ms before sevt_p4: sub-millisecond digits count.
+        event("sevt_a2", "agent.tool_use", "2026-09-14T10:00:05.000200Z", {
+          name: "bash",
+          input: {},
+        }),
+        // No time: right behind sevt_a2, its predecessor.
+        event("sevt_a3", "user.tool_confirmation", null, {
+          tool_use_id: "sevt_a2",
+          result: "allow",
+        }),
+        // 10:00:06.5 UTC, written with an offset.
+        event("sevt_a4", "agent.thread_message_sent", "2026-09-14T11:00:06.5+01:00", {
+          to_session_thread_id: PRIMARY,
+          content: "Done",
+        }),
+      ],
+    },
+    {
+      id: WRITER,
+      parent_thread_id: PRIMARY,
+      agent: { name: "Writer" },
+      events: [
+        // No time, first in its stream: it goes at once.
+        event("sevt_b0", "user.message", null, { content: "queued" }),
+        event("sevt_b1", "agent.message", at(3), { content: "Drafting" }),
+        event("sevt_b2", "agent.message", at(8), { content: "Drafted" }),
+      ],
+    },
+  ],
+};
+
+/** Every entry of a listing. */
+export async function collect(source: AsyncIterable<LogEntry>): Promise<LogEntry[]> {
+  const entries: LogEntry[] = [];
+  for await (const entry of source) entries.push(entry);
+  return entries;
+}
+
+/** The ManagedAgentsError a listing fails with; fails if it does not. */
+export async function failure(promise: Promise<unknown>): Promise<ManagedAgentsError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ManagedAgentsError, `not a ManagedAgentsError: ${error}`);
+    assert.ok(error instanceof EventSourceError);
+    return error;
+  }
+  assert.fail("the listing did not fail");
+}
+
+/** What `fn` throws, or undefined. */
+export function thrownBy(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+/** The key must not appear anywhere in what was thrown. */
+export function assertNoKey(error: unknown, key: string = KEY): void {
+  const cause = (error as { cause?: unknown }).cause;
+  const views = [
+    String(error),
+    JSON.stringify(error),
+    (error as Error).stack ?? "",
+    String(cause),
+    JSON.stringify(cause) ?? "",
+    Deno.inspect(error, { depth: 10, showHidden: true }),
+  ];
+  for (const view of views) assert.ok(!view.includes(key), `the key leaked into: ${view}`);
+}
+
+/** A redirect to `location`. */
+export function redirect(status: number, location: string): Response {
+  return new Response(null, { status, headers: { location } });
+}
+
+/** A body that sends one byte every 10 ms until it is cancelled or stopped. */
+export function trickle(): { body: ReadableStream<Uint8Array>; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const stop = (): void => clearInterval(timer);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller): void {
+      controller.enqueue(new TextEncoder().encode('{"data": ['));
+      timer = setInterval(() => {
+        try {
+          controller.enqueue(new TextEncoder().encode(" "));
+        } catch {
+          stop();
+        }
+      }, 10);
+    },
+    cancel: stop,
+  });
+  return { body, stop };
 }
