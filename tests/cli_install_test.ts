@@ -29,14 +29,15 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
-  const { "fast-check": fastCheck, "axe-core": axeCore, ...imports } = devConfig.imports;
+  const { "fast-check": fastCheck, "axe-core": axeCore, yaml, ...imports } = devConfig.imports;
   assert.ok(fastCheck?.startsWith("npm:fast-check@"));
   assert.ok(axeCore?.startsWith("npm:axe-core@"));
+  assert.ok(yaml?.startsWith("npm:yaml@"));
   assert.deepEqual(imports, config.imports);
   assert.deepEqual(devConfig.compilerOptions, config.compilerOptions);
   assert.deepEqual(devConfig.exclude, config.exclude);
   const packages = Object.values(config.imports);
-  assert.ok(!packages.some((s) => s.includes("fast-check") || s.includes("axe-core")));
+  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@/.test(s)));
 });
 
 /** The files `deno publish` would upload, relative to the repository. */
@@ -54,11 +55,13 @@ Deno.test("the published files install as two commands that run from any folder"
   const elsewhere = join(temp, "elsewhere");
   try {
     const files = await publishedFiles();
-    await t.step("the package holds the commands and no tests, fixtures or benches", () => {
+    await t.step("the package holds the commands and no tests, fixtures, benches or CI", () => {
       for (const file of ["deno.json", "cli/render.ts", "cli/facts.ts", "cli/_example_data.ts"]) {
         assert.ok(files.includes(file), `${file} is published`);
       }
-      const extra = files.filter((f) => /^(tests|fixtures|bench)\/|_test\.ts$|\.lock$/.test(f));
+      const extra = files.filter((f) =>
+        /^(tests|fixtures|bench|\.github|\.ci)\/|_test\.ts$|\.lock$/.test(f)
+      );
       assert.deepEqual(extra, []);
     });
     for (const file of files) {
