@@ -4,6 +4,7 @@
 // reworded by argsProblem into a UsageError (exit code 2). node:util is imported when a parse
 // needs it, so the status line's own call (`facts --statusline`) never loads it.
 
+import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 
@@ -43,6 +44,30 @@ function argsProblem(error: unknown): string {
   }
 }
 
+/** What {@linkcode strictArgs} parses with: positionals allowed, an unknown option an error. */
+type StrictConfig<T extends ParseArgsOptionsConfig> = {
+  args: string[];
+  options: T;
+  allowPositionals: true;
+  strict: true;
+};
+
+/**
+ * `node:util`'s parseArgs, strict, loaded on first use; a problem is a
+ * {@linkcode UsageError} worded by {@linkcode argsProblem}.
+ */
+async function strictArgs<T extends ParseArgsOptionsConfig>(
+  args: string[],
+  options: T,
+): Promise<ReturnType<typeof parseArgs<StrictConfig<T>>>> {
+  const { parseArgs } = await import("node:util");
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(argsProblem(error));
+  }
+}
+
 /** What `deno task render` was asked to do. */
 export interface RenderCommand {
   renderer: string;
@@ -59,30 +84,18 @@ export interface RenderCommand {
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
 export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
-  const { parseArgs } = await import("node:util");
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        renderer: { type: "string", short: "r" },
-        out: { type: "string", short: "o" },
-        scope: { type: "string" },
-        session: { type: "string" },
-        // No short form: `-f` is `--follow` in `deno task facts`.
-        force: { type: "boolean" },
-        "skip-invalid": { type: "boolean" },
-        format: { type: "string" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(argsProblem(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = await strictArgs(args, {
+    renderer: { type: "string", short: "r" },
+    out: { type: "string", short: "o" },
+    scope: { type: "string" },
+    session: { type: "string" },
+    // No short form: `-f` is `--follow` in `deno task facts`.
+    force: { type: "boolean" },
+    "skip-invalid": { type: "boolean" },
+    format: { type: "string" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
+  });
   const scope = values.scope;
   if (scope !== undefined && scope !== "session" && scope !== "all") {
     throw new UsageError(`Unknown scope "${scope}": use --scope session or --scope all`);
@@ -142,26 +155,14 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     // costs more than the rest of its work.
     return { ...FACTS_DEFAULTS, statusline: true };
   }
-  const { parseArgs } = await import("node:util");
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        json: { type: "boolean" },
-        follow: { type: "boolean", short: "f" },
-        interval: { type: "string" },
-        statusline: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean" },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(argsProblem(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = await strictArgs(args, {
+    json: { type: "boolean" },
+    follow: { type: "boolean", short: "f" },
+    interval: { type: "string" },
+    statusline: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+    version: { type: "boolean" },
+  });
   if (positionals.length > 1) {
     throw new UsageError(`Cannot read more than one transcript: got ${positionals.length} paths`);
   }
