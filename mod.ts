@@ -38,7 +38,7 @@
  *
  * const line = JSON.stringify({ id: "sevt_1", type: "user.message", content: "Hi" });
  * const source = fromNdjson(ReadableStream.from([new TextEncoder().encode(line)]));
- * assert.equal(await registry.render("grader", source), "[user]\nHi\n");
+ * assert.equal(await registry.render("grader", source), "[user]\n  Hi\n");
  * assert.deepEqual(registry.list().map((r) => r.name), ["grader", "dream", "index", "json", "html"]);
  * ```
  *

@@ -41,7 +41,10 @@ const OPEN_REQUESTS_KEPT = 4_096;
  * after everything shown so far, so once what is shown plus what is held
  * (labels and texts, a lower bound of any rendering) exceeds the budget, a
  * further message to hold could not be shown: it is counted in
- * {@linkcode ConsumptionOrder.dropped}, not kept.
+ * {@linkcode ConsumptionOrder.dropped}, not kept. When the renderer keeps the
+ * ends of the transcript (`keep: "ends"`), what is shown does not count (its
+ * tail is what matters), and past the budget the OLDEST held message is
+ * dropped instead: those could only have landed in the elided middle.
  */
 export class ConsumptionOrder {
   #budget: number;
@@ -54,14 +57,17 @@ export class ConsumptionOrder {
   #dropped = 0;
 
   #onDropped: ((seq: number) => void) | undefined;
+  #keepEnds: boolean;
 
   /**
    * @param budget The transcript budget the held messages are bounded by, in UTF-8 bytes.
    * @param onDropped Told the `seq` of each held message dropped.
+   * @param keep Which part of the transcript the renderer keeps: its head, or its head and tail.
    */
-  constructor(budget: number, onDropped?: (seq: number) => void) {
+  constructor(budget: number, onDropped?: (seq: number) => void, keep: "head" | "ends" = "head") {
     this.#budget = budget;
     this.#onDropped = onDropped;
+    this.#keepEnds = keep === "ends";
   }
 
   /** Held messages dropped because the budget could no longer show them. */
@@ -71,7 +77,7 @@ export class ConsumptionOrder {
 
   /** Counts bytes of a rendered item towards what is shown. */
   shown(bytes: number): void {
-    this.#shown += bytes;
+    if (!this.#keepEnds) this.#shown += bytes;
   }
 
   /** Whether an entry is a span this order consumes. */
@@ -114,9 +120,8 @@ export class ConsumptionOrder {
    * could not be shown at all.
    */
   hold(prepared: Prepared, bytes: number): void {
-    if (this.#shown + this.#heldBytes > this.#budget) {
-      this.#dropped++;
-      this.#onDropped?.(prepared.entry.seq);
+    if (!this.#keepEnds && this.#shown + this.#heldBytes > this.#budget) {
+      this.#drop(prepared);
       return;
     }
     const thread = prepared.entry.thread_id ?? "";
@@ -124,6 +129,28 @@ export class ConsumptionOrder {
     if (queue === undefined) this.#held.set(thread, queue = []);
     queue.push({ prepared, arrival: this.#arrival++, bytes });
     this.#heldBytes += bytes;
+    if (this.#keepEnds) this.#dropOldestPastBudget();
+  }
+
+  #drop(prepared: Prepared): void {
+    this.#dropped++;
+    this.#onDropped?.(prepared.entry.seq);
+  }
+
+  /** Drops the oldest held messages while what is held is past the budget, the newest kept. */
+  #dropOldestPastBudget(): void {
+    while (this.#heldBytes > this.#budget) {
+      let oldest: [string, Held[]] | undefined;
+      for (const entry of this.#held) {
+        if (oldest === undefined || entry[1][0]!.arrival < oldest[1][0]!.arrival) oldest = entry;
+      }
+      const [thread, queue] = oldest!;
+      if (this.#held.size === 1 && queue.length === 1) return;
+      const held = queue.shift()!;
+      if (queue.length === 0) this.#held.delete(thread);
+      this.#heldBytes -= held.bytes;
+      this.#drop(held.prepared);
+    }
   }
 
   /** What is still held at the end, in arrival order. */

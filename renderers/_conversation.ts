@@ -28,6 +28,11 @@ export interface Resolved {
   onText?: (entry: LogEntry, text: Redacted) => void;
   /** Told the `seq` of each held message the grader view drops. */
   onDropped?: (seq: number) => void;
+  /**
+   * Which part of the transcript the grader view's caller keeps: the head (held messages past
+   * the budget are dropped as they come) or the ends (the oldest held are dropped).
+   */
+  keep?: "head" | "ends";
 }
 
 /** The items of one session's checked entries, in the view asked for. */
@@ -61,7 +66,7 @@ async function* graderView(
   const book = new ThreadBook();
   const items = new ItemRenderer(book);
   const classifier = new GraderClassifier(book);
-  const order = new ConsumptionOrder(options.transcriptBudget, options.onDropped);
+  const order = new ConsumptionOrder(options.transcriptBudget, options.onDropped, options.keep);
   const out = (prepared: Prepared): ConversationItem => {
     const item = finish(items.render(prepared.entry, prepared.text), prepared.cutBytes, options);
     order.shown(renderedBytes(item));

@@ -1,14 +1,27 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
+import { toLastLine } from "./_frame.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
+
+/** Options for {@linkcode joinWithinBudget}. */
+export interface JoinWithinBudgetOptions {
+  /**
+   * Where the kept text may end before the note: anywhere (`"any"`), or only
+   * at a line break (`"line"`), so no fragment of a line stands before the
+   * note (a line ends at LF, CR or CRLF, and at VT, FF, NEL, LS or PS).
+   *
+   * @default {"any"}
+   */
+  cutAt?: "any" | "line";
+}
 
 // The default budgets of the kit and of the built-ins that read it: the kit names them, so they
 // live here and the built-ins import them (never the kit a built-in).
 
 /**
- * The most UTF-8 bytes of any single grader item's body (its label and cut
- * note not counted). A tool result can be 100 KiB on its own; the grader needs
+ * The most UTF-8 bytes of any single grader item's body, its indent included
+ * (its label and cut note not counted). A tool result can be 100 KiB on its own; the grader needs
  * its shape, not every byte.
  *
  * @example Usage
@@ -22,7 +35,8 @@ import { utf8Head, utf8Length } from "./utf8.ts";
  *   thread_id: null,
  *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
  * }]);
- * assert.equal(text, `[agent]\n${"x".repeat(GRADER_ITEM_BUDGET)}\n[cut: 1000 more bytes]\n`);
+ * // The body's two-space indent counts in the budget.
+ * assert.equal(text, `[agent]\n  ${"x".repeat(GRADER_ITEM_BUDGET - 2)}\n[cut: 1002 more bytes]\n`);
  * ```
  */
 export const GRADER_ITEM_BUDGET: number = 4_000;
@@ -49,7 +63,8 @@ export const GRADER_ITEM_BUDGET: number = 4_000;
 export const GRADER_TRANSCRIPT_BUDGET: number = 200_000;
 
 /**
- * The most UTF-8 bytes of one event's body in a dream, cut after redaction.
+ * The most UTF-8 bytes of one event's body in a dream, its indent included,
+ * cut after redaction.
  *
  * @example Usage
  * ```ts
@@ -62,7 +77,8 @@ export const GRADER_TRANSCRIPT_BUDGET: number = 200_000;
  *   thread_id: null,
  *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(5_000) },
  * }]);
- * assert.ok(dream.text.includes(`${"x".repeat(DREAM_EVENT_BUDGET)}\n[cut: 3000 more bytes]`));
+ * // The body is an indented code block; its four-space indent counts in the budget.
+ * assert.ok(dream.text.includes(`    ${"x".repeat(DREAM_EVENT_BUDGET - 4)}\n[cut: 3004 more bytes]`));
  * ```
  */
 export const DREAM_EVENT_BUDGET: number = 2_000;
@@ -152,6 +168,7 @@ export function cutBody(body: string, budget: number): string {
  * @param pieces The pieces, in order.
  * @param budget The most UTF-8 bytes of the result, note included.
  * @param note The note that ends a cut text, given the budget.
+ * @param options Where the kept text may end.
  * @returns The joined text.
  *
  * @example Usage
@@ -172,6 +189,7 @@ export async function joinWithinBudget(
   pieces: AsyncIterable<string>,
   budget: number,
   note: (budget: number) => string,
+  options: JoinWithinBudgetOptions = {},
 ): Promise<string> {
   const iterator = pieces[Symbol.asyncIterator]();
   const parts: string[] = [];
@@ -185,7 +203,8 @@ export async function joinWithinBudget(
   }
   await iterator.return?.();
   const noteText = note(budget);
-  return utf8Head(parts.join(""), Math.max(0, budget - utf8Length(noteText))) + noteText;
+  const head = utf8Head(parts.join(""), Math.max(0, budget - utf8Length(noteText)));
+  return (options.cutAt === "line" ? toLastLine(head) : head) + noteText;
 }
 
 /**

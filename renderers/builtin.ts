@@ -60,7 +60,7 @@ export function createRegistry(): RendererRegistry<BuiltinRenderers> {
  *   thread_id: null,
  *   event: { id: "sevt_1", type: "user.message", content: "Hello" },
  * }]));
- * assert.equal(text, "[user]\nHello\n");
+ * assert.equal(text, "[user]\n  Hello\n");
  * ```
  */
 export const registry: RendererRegistry<BuiltinRenderers> = createRegistry();

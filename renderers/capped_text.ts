@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
+import { fromNextLine, isLineBreak, toLastLine } from "./_frame.ts";
 import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
 
 /**
@@ -22,8 +23,21 @@ export function elisionMarker(bytes: number): string {
   return `\n\n[… ${bytes} bytes elided …]\n\n`;
 }
 
-/** The marker's room, reserved before the cap is split: enough for any byte count. */
-const MARKER_ROOM = utf8Length(elisionMarker(Number.MAX_SAFE_INTEGER));
+/**
+ * The smallest cap a {@linkcode CappedText} takes: the room its marker needs
+ * for any byte count, reserved before the cap is split into head and tail.
+ *
+ * @example Usage
+ * ```ts
+ * import { CAPPED_TEXT_MIN_CAP, CappedText } from "@brigade/transcript/kit";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(() => new CappedText(CAPPED_TEXT_MIN_CAP - 1), RangeError);
+ * assert.equal(new CappedText(CAPPED_TEXT_MIN_CAP).text(), "");
+ * ```
+ */
+export const CAPPED_TEXT_MIN_CAP: number = utf8Length(elisionMarker(Number.MAX_SAFE_INTEGER));
+const MARKER_ROOM = CAPPED_TEXT_MIN_CAP;
 
 /** Options for {@linkcode CappedText.text}. */
 export interface CappedTextOptions {
@@ -36,6 +50,17 @@ export interface CappedTextOptions {
    * @default {undefined}
    */
   closeHead?: (head: string) => string;
+  /**
+   * Where the head may end and the tail start: anywhere (`"any"`), or only at
+   * a line break (`"line"`): a format whose lines mean something by how they
+   * start (the grader's and the dream's bodies are indented, their labels are
+   * not) keeps no fragment of a line next to the marker. A dropped fragment
+   * counts as elided. A line ends at LF, CR or CRLF, and at VT, FF, NEL, LS or
+   * PS.
+   *
+   * @default {"any"}
+   */
+  cutAt?: "any" | "line";
 }
 
 /**
@@ -168,20 +193,28 @@ export class CappedText {
    */
   capped(options: CappedTextOptions = {}): { text: string; elidedBytes: number } {
     if (this.#total <= this.#cap) return { text: this.#head + this.#tail.join(""), elidedBytes: 0 };
-    const tail = this.#tailText();
-    let head = this.#head;
+    const tail = this.#tailText(options.cutAt ?? "any");
+    let head = options.cutAt === "line" ? toLastLine(this.#head) : this.#head;
     let close = options.closeHead?.(head) ?? "";
     if (close !== "") {
       // Room for the closing text is taken from the head's end; what that
       // leaves open is closed again (never more than the head held).
-      head = utf8Head(head, Math.max(0, this.#headBytes - utf8Length(close)));
-      close = utf8Head(options.closeHead!(head), this.#headBytes - utf8Length(head));
+      const headBytes = utf8Length(head);
+      head = utf8Head(head, Math.max(0, headBytes - utf8Length(close)));
+      if (options.cutAt === "line") head = toLastLine(head);
+      close = utf8Head(options.closeHead!(head), headBytes - utf8Length(head));
     }
     const elidedBytes = this.#total - utf8Length(head) - utf8Length(tail);
     return { text: head + close + elisionMarker(elidedBytes) + tail, elidedBytes };
   }
 
-  #tailText(): string {
-    return utf8Tail(this.#tail.join(""), this.#half);
+  #tailText(from: "any" | "line" = "any"): string {
+    const whole = this.#tail.join("");
+    const tail = utf8Tail(whole, this.#half);
+    if (from === "any" || tail.length === whole.length) return tail;
+    const before = whole.length - tail.length - 1;
+    // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
+    const atLineStart = isLineBreak(whole, before) && !(whole[before] === "\r" && tail[0] === "\n");
+    return atLineStart ? tail : fromNextLine(tail);
   }
 }

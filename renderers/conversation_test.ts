@@ -16,7 +16,14 @@ const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_o
 
 /** The grader's text of items, formatted as the grader formats them (no budget). */
 function asGrader(items: ConversationItem[]): string {
-  return items.map(({ label, text }) => `[${label}]\n${text}\n`).join("\n");
+  return items.map(({ label, text }) => `[${label}]\n${indented(text)}\n`).join("\n");
+}
+
+/** The grader's body framing: every non-empty line behind two spaces. */
+function indented(text: string): string {
+  return text.split(/\r\n|[\n\r\v\f\x85\u2028\u2029]/).map((line) => line && `  ${line}`).join(
+    "\n",
+  );
 }
 
 Deno.test("conversation() yields the grader's items: formatted, they are the grader's text", async (t) => {
@@ -159,7 +166,10 @@ Deno.test("conversation() in the dream view reads the primary thread in log orde
     ["agent", "done"],
   ]);
   const dream = await renderDream(log);
-  for (const item of items) assert.ok(dream.text.includes(`### ${item.label}\n\n${item.text}\n`));
+  // The dream shows each item's text as an indented code block.
+  for (const item of items) {
+    assert.ok(dream.text.includes(`### ${item.label}\n\n    ${item.text}\n`));
+  }
 });
 
 Deno.test("conversation() cuts texts to the item budget and says how much it cut", async () => {

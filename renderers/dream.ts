@@ -11,6 +11,7 @@ import { CappedText } from "./capped_text.ts";
 import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
+import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 
@@ -43,6 +44,9 @@ export const DREAM_TRANSCRIPT_CAP: number = 24 * 1024;
 export const DREAM_MIN_CAP: number = 1024;
 
 const FIRST_USER_CODE_POINTS = 200;
+
+/** What each line of an item's body is written behind: four spaces make it an indented code block. */
+const BODY_INDENT = "    ";
 
 /** Options for {@linkcode renderDream}. */
 export interface DreamOptions {
@@ -94,12 +98,16 @@ export interface Dream {
  * yields; a delegated task reads as the report that came back. Each
  * conversation event (as the grader labels it) becomes a `### label`
  * section; its text is redacted with {@linkcode redact} before anything is
- * cut, then cut to {@linkcode DREAM_EVENT_BUDGET} bytes. The whole is capped
- * at `cap` bytes: past it, a head and a rolling tail of at most half of what
- * the marker leaves are kept around a marker naming the bytes elided, so
- * memory stays near the cap however long the log. A cut (of an event or by
- * the cap) that leaves a Markdown code fence open closes it before its note
- * or marker, so the next heading is not read as code.
+ * cut, then written with every line indented by four spaces (a Markdown
+ * indented code block: a CommonMark reader finds no heading, fence, rule or
+ * HTML in it, however its lines are broken, by LF, CR or CRLF), within
+ * {@linkcode DREAM_EVENT_BUDGET} bytes, indents included; a cut note follows
+ * at the margin. So no byte sequence inside an event can read as a heading
+ * the renderer wrote. The whole is capped at `cap` bytes: past it, a head and
+ * a rolling tail of at most half of what the marker leaves are kept around a
+ * marker naming the bytes elided, so memory stays near the cap however long
+ * the log; the tail starts at a whole line, so no fragment of a body line
+ * stands unindented after the marker.
  *
  * Every field is redacted: the text, `sessionId`, `createdAt` and
  * `firstUser`. One-line fields written into the markdown (the `# Session`
@@ -162,10 +170,10 @@ export async function renderDream(
   for await (const item of items) {
     if (!headed) text.push(facts.heading());
     headed = true;
-    text.push(`\n### ${oneLineField(item.label)}\n\n${closeFenceAtCut(item)}\n`);
+    text.push(`\n### ${oneLineField(item.label)}\n\n${framedBody(item)}\n`);
   }
   if (!headed && facts.started) text.push(facts.heading());
-  const { text: markdown, elidedBytes } = text.capped({ closeHead: fenceClose });
+  const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
   return {
     sessionId: facts.sessionId,
     createdAt: facts.createdAt ?? "",
@@ -229,34 +237,17 @@ function oneLineField(text: string): string {
 }
 
 /**
- * An item's text, with a code fence its cut left open closed before the cut
- * note, so the next heading is not read as code.
+ * An item's body as Markdown that can only be code: every line indented by
+ * four spaces (an indented code block, where nothing is a heading, a fence, a
+ * rule or HTML), within {@linkcode DREAM_EVENT_BUDGET} bytes, indents
+ * included, then its cut note at the margin.
  */
-function closeFenceAtCut(item: ConversationItem): string {
-  if (item.cutBytes === 0) return item.text;
-  const note = cutNote(item.cutBytes);
+function framedBody(item: ConversationItem): string {
+  const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
   const head = item.text.slice(0, item.text.length - note.length);
-  const close = fenceClose(head);
-  return close === "" ? item.text : head + close + note;
-}
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
-
-/** `\n` and the fence that closes a Markdown code fence left open at the end of `text`; `""` when none is. */
-function fenceClose(text: string): string {
-  let open: string | undefined;
-  for (const line of text.split("\n")) {
-    const match = FENCE.exec(line);
-    if (match === null) continue;
-    const [, fence, rest] = match as unknown as [string, string, string];
-    if (open === undefined) {
-      // A backtick fence's info string holds no backtick (CommonMark).
-      if (!(fence[0] === "`" && rest.includes("`"))) open = fence;
-    } else if (fence[0] === open[0] && fence.length >= open.length && rest.trim() === "") {
-      open = undefined;
-    }
-  }
-  return open === undefined ? "" : `\n${open}`;
+  const framed = frameBody(head, BODY_INDENT, DREAM_EVENT_BUDGET);
+  const cutBytes = item.cutBytes + framed.cutBytes;
+  return cutBytes === 0 ? framed.text : framed.text + cutNote(cutBytes);
 }
 
 /**

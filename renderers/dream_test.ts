@@ -16,6 +16,7 @@ import {
 import { redact } from "../redact/mod.ts";
 import { agent, entries, id, user } from "../tests/_entries.ts";
 import { renderBounded } from "../tests/_bounded.ts";
+import { markdownHeadings } from "../tests/_transcript_parse.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
@@ -35,7 +36,11 @@ Deno.test("renderDream() reads the session scope alone: child threads change not
     fromNdjson(new URL("coordinator_primary_only.ndjson", FIXTURES)),
   );
   assert.deepEqual(all, primary);
-  assert.match(all.text, /### @Changelog reader → agent\n\nFound 3 entries/, "the report is kept");
+  assert.match(
+    all.text,
+    /### @Changelog reader → agent\n\n {4}Found 3 entries/,
+    "the report is kept",
+  );
 });
 
 Deno.test("renderDream() redacts each event before cutting it to DREAM_EVENT_BUDGET bytes", async () => {
@@ -244,8 +249,8 @@ Deno.test("renderDream() remembers only the latest tool calls, so its memory doe
     content: `result of ${callId}`,
   });
   const dream = await renderDream(entries([...calls, result("call_4999"), result("call_0")]));
-  assert.match(dream.text, /### tool bash → agent\n\nresult of call_4999\n/);
-  assert.match(dream.text, /### tool result → agent\n\nresult of call_0\n$/);
+  assert.match(dream.text, /### tool bash → agent\n\n {4}result of call_4999\n/);
+  assert.match(dream.text, /### tool result → agent\n\n {4}result of call_0\n$/);
 });
 
 Deno.test("renderDream() redacts every field, and no field can inject a row or a heading", async () => {
@@ -315,27 +320,30 @@ Deno.test("renderDream() takes the first prompt as firstUser: a slash command on
   });
 });
 
-Deno.test("renderDream() closes a code fence its cut leaves open, before the note or the marker", async (t) => {
+Deno.test("renderDream() keeps a body in its frame wherever a cut falls: only its own headings", async (t) => {
+  // As a CommonMark reader sees the dream: the session heading, then one heading per item.
+  const expectHeadings = (text: string, labels: string[]): void =>
+    assert.deepEqual(markdownHeadings(text), [
+      { level: 1, text: "Session sesn_test" },
+      ...labels.map((label) => ({ level: 3, text: label })),
+    ]);
   const fenced = "Here is the log:\n```text\n" + "line of output\n".repeat(400);
   await t.step("an event cut inside a fence", async () => {
     const dream = await renderDream(entries([agent(fenced), user("next")]));
-    assert.match(dream.text, /\nline of ou\n```\n\[cut: \d+ more bytes\]\n\n### user\n/);
+    assert.match(dream.text, /\n {4}line o[ a-z]*\n\[cut: \d+ more bytes\]\n\n### user\n/);
+    expectHeadings(dream.text, ["agent", "user"]);
   });
-  await t.step("a fence closed before the cut stays as it is", async () => {
-    const closed = "```\ncode\n```\n" + "prose ".repeat(1_000);
-    const dream = await renderDream(entries([agent(closed)]));
-    assert.match(dream.text, /prose p\n\[cut: \d+ more bytes\]\n$/);
-  });
-  await t.step("the cap's head cut inside a fence", async () => {
-    const code = "```ts\n" +
-      Array.from({ length: 90 }, (_, i) => `const x${i} = ${i};`).join("\n") + "\n```";
+  await t.step("the cap's head and tail cut inside a fence, a heading or a rule", async () => {
+    const code = "```ts\n" + Array.from({ length: 90 }, (_, i) => `# const x${i} = ${i};`).join(
+      "\r",
+    ) + "\n```\n---\ntitle\n===\n";
     const rows = Array.from({ length: 30 }, () => agent(code));
     const dream = await renderDream(entries(rows), { cap: 4_096 });
     assert.ok(dream.elidedBytes > 0);
     assert.ok(utf8(dream.text) <= 4_096);
-    const head = dream.text.slice(0, dream.text.indexOf("\n\n[… "));
-    assert.equal((head.match(/^```/gm) ?? []).length % 2, 0, "every fence in the head is closed");
     assert.match(dream.text, new RegExp(`\\[… ${dream.elidedBytes} bytes elided …\\]`));
+    const headings = markdownHeadings(dream.text);
+    assert.ok(headings.every((h) => h.level === 1 || (h.level === 3 && h.text === "agent")));
   });
 });
 
@@ -355,7 +363,7 @@ Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240
   assert.ok(run.report!.outputBytes <= DREAM_TRANSCRIPT_CAP);
   assert.match(
     run.report!.head,
-    /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
+    /^# Session sesn_hostile\n\n### user\n\n {4}\[REDACTED_SECRET\] word word/,
   );
 });
 
@@ -368,6 +376,6 @@ Deno.test("renderDream() holds one message's text or value at a time, redacting 
   assert.equal(run.report!.leaked, false);
   assert.match(
     run.report!.head,
-    /^# Session sesn_hostile\n\n### user\n\n\[REDACTED_SECRET\] word word/,
+    /^# Session sesn_hostile\n\n### user\n\n {4}\[REDACTED_SECRET\] word word/,
   );
 });

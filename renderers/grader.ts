@@ -2,9 +2,18 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../events/types.ts";
-import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "./budget.ts";
+import { visibleControls } from "../redact/excerpt.ts";
+import {
+  cutNote,
+  GRADER_ITEM_BUDGET,
+  GRADER_TRANSCRIPT_BUDGET,
+  joinWithinBudget,
+} from "./budget.ts";
+import { CAPPED_TEXT_MIN_CAP, CappedText } from "./capped_text.ts";
+import { utf8Length } from "./utf8.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
+import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
@@ -27,12 +36,29 @@ export interface GraderOptions {
    */
   transcriptBudget?: number;
   /**
+   * Which part of a transcript over its budget is kept: `"head"`, the
+   * session's start up to the budget, then a note (and the source is not read
+   * further); or `"ends"`, its start and its end, each up to about half the
+   * budget, with one note between them naming the bytes elided, so a grader
+   * sees how the session ended (the whole source is read; memory stays near
+   * the budget).
+   *
+   * @default {"head"}
+   */
+  keep?: GraderKeep;
+  /**
    * Stops the rendering with the signal's reason when aborted.
    *
    * @default {undefined}
    */
   signal?: AbortSignal;
 }
+
+/** Which part of a transcript over its budget the grader keeps: see {@linkcode GraderOptions.keep}. */
+export type GraderKeep = "head" | "ends";
+
+/** What each line of an item's body is written behind, so none can read as a label or a note. */
+const BODY_INDENT = "  ";
 
 /** The note that ends a transcript cut at its budget. */
 function transcriptNote(budget: number): string {
@@ -87,8 +113,8 @@ function transcriptNote(budget: number): string {
  * );
  * assert.equal(
  *   await renderGrader(source),
- *   '[user]\nList the files.\n\n[agent → tool bash]\n{"command":"ls"}\n\n' +
- *     "[tool bash → agent]\nREADME.md\n\n[agent]\nOne file.\n",
+ *   '[user]\n  List the files.\n\n[agent → tool bash]\n  {"command":"ls"}\n\n' +
+ *     "[tool bash → agent]\n  README.md\n\n[agent]\n  One file.\n",
  * );
  * ```
  */
@@ -99,27 +125,63 @@ export function renderGrader(source: EntryIterable, options: GraderOptions = {})
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
   );
+  const keep = options.keep ?? "head";
+  if (keep !== "head" && keep !== "ends") {
+    throw new RangeError(`Cannot ${WHAT}: keep must be "head" or "ends": ${String(keep)}`);
+  }
+  const least = keep === "ends"
+    ? CAPPED_TEXT_MIN_CAP
+    : utf8Length(transcriptNote(transcriptBudget));
+  if (transcriptBudget < least) {
+    throw new RangeError(
+      `Cannot ${WHAT}: transcriptBudget must leave room for its cut note, at least ${least} bytes: ${transcriptBudget}`,
+    );
+  }
   const items = conversationItems(oneSession(source, "grader", options.signal), {
     view: "grader",
     itemBudget,
     transcriptBudget,
     redact: false,
+    keep,
   });
-  return joinWithinBudget(graderPieces(items), transcriptBudget, transcriptNote);
+  const pieces = graderPieces(items, itemBudget);
+  return keep === "head"
+    ? joinWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" })
+    : keepEnds(pieces, transcriptBudget);
+}
+
+/** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
+async function keepEnds(pieces: AsyncIterable<string>, budget: number): Promise<string> {
+  const text = new CappedText(budget);
+  for await (const piece of pieces) text.push(piece);
+  return text.text({ cutAt: "line" });
 }
 
 /**
- * The grader's text of items: each `[label]` on a line, then its text, items
- * separated by a blank line.
+ * The grader's text of items: each `[label]` alone on a line, then its body
+ * with every line indented by two spaces (so no line of a body can read as a
+ * label or a note), then its cut note at the margin, items separated by a
+ * blank line. The indent counts in the item budget.
  */
 async function* graderPieces(
   items: AsyncIterable<ConversationItem>,
+  itemBudget: number,
 ): AsyncGenerator<string, void, undefined> {
   let first = true;
-  for await (const { label, text } of items) {
-    yield `${first ? "" : "\n"}[${label}]\n${text}\n`;
+  for await (const item of items) {
+    const body = framedBody(item, itemBudget);
+    yield `${first ? "" : "\n"}[${visibleControls(item.label, { oneLine: true })}]\n${body}\n`;
     first = false;
   }
+}
+
+/** An item's body framed within the item budget, and its cut note when anything was cut. */
+function framedBody(item: ConversationItem, itemBudget: number): string {
+  const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
+  const head = item.text.slice(0, item.text.length - note.length);
+  const framed = frameBody(head, BODY_INDENT, itemBudget);
+  const cutBytes = item.cutBytes + framed.cutBytes;
+  return cutBytes === 0 ? framed.text : framed.text + cutNote(cutBytes);
 }
 
 /**

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import {
   conversation,
+  cutNote,
   EventSourceError,
   fromEntries,
   fromNdjson,
@@ -15,15 +16,15 @@ import {
 } from "../mod.ts";
 import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entries.ts";
 import { renderBounded } from "../tests/_bounded.ts";
+import { parseGrader } from "../tests/_transcript_parse.ts";
+import { frameBody } from "./_frame.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
 
 /** The labels of a grader transcript, in order. */
 function labels(text: string): string[] {
-  return text === ""
-    ? []
-    : text.split(/\n\n(?=\[)/).map((item) => item.slice(1, item.indexOf("]\n")));
+  return parseGrader(text).items.map((item) => item.label);
 }
 
 Deno.test("renderGrader() matches the golden transcript of each fixture", async (t) => {
@@ -37,12 +38,12 @@ Deno.test("renderGrader() matches the golden transcript of each fixture", async 
 
 Deno.test("renderGrader() renders a single-agent session's calls, results, errors and search results", async () => {
   const text = await renderGrader(fromNdjson(new URL("single_agent.ndjson", FIXTURES)));
-  assert.match(text, /^\[tool bash → agent, error\]\ngrep: .*No such file/m);
+  assert.match(text, /^\[tool bash → agent, error\]\n {2}grep: .*No such file/m);
   assert.match(
     text,
-    /\[tool web_search → agent\]\nRuntime 1\.32 release notes\nhttps:\/\/example\.org/,
+    /\[tool web_search → agent\]\n {2}Runtime 1\.32 release notes\n {2}https:\/\/example\.org/,
   );
-  assert.match(text, /^\[session error\]\nmodel_overloaded_error: /m);
+  assert.match(text, /^\[session error\]\n {2}model_overloaded_error: /m);
   assert.doesNotMatch(text, /span|thinking|usage|status/);
 });
 
@@ -51,20 +52,23 @@ Deno.test("renderGrader() cuts an item's body at GRADER_ITEM_BUDGET bytes on a c
     await t.step(`of ${utf8(unit)}-byte characters`, async () => {
       const body = unit.repeat(5_000);
       const text = await renderGrader(entries([{ ...agent(""), content: body }]));
-      const match = text.match(/^\[agent\]\n([^]*)\n\[cut: (\d+) more bytes\]\n$/);
+      const match = text.match(/^\[agent\]\n {2}([^]*)\n\[cut: (\d+) more bytes\]\n$/);
       assert.ok(match, text.slice(-200));
       const kept = match[1]!;
-      assert.ok(utf8(kept) <= GRADER_ITEM_BUDGET);
-      assert.ok(utf8(kept) > GRADER_ITEM_BUDGET - utf8(unit), "the cut keeps all that fits");
+      // The body's indent counts in the item budget.
+      assert.ok(utf8(kept) + 2 <= GRADER_ITEM_BUDGET);
+      assert.ok(utf8(kept) + 2 > GRADER_ITEM_BUDGET - utf8(unit), "the cut keeps all that fits");
       assert.equal(kept, unit.repeat(kept.length / unit.length), "no character is split");
       assert.equal(Number(match[2]), utf8(body) - utf8(kept));
     });
   }
 });
 
-Deno.test("renderGrader() keeps a body of exactly the item budget whole", async () => {
-  const text = await renderGrader(entries([agent("x".repeat(100))]), { itemBudget: 100 });
-  assert.equal(text, `[agent]\n${"x".repeat(100)}\n`);
+Deno.test("renderGrader() keeps a body of exactly the item budget whole, its indent counted", async () => {
+  const text = await renderGrader(entries([agent("x".repeat(98))]), { itemBudget: 100 });
+  assert.equal(text, `[agent]\n  ${"x".repeat(98)}\n`);
+  const cut = await renderGrader(entries([agent("x".repeat(99))]), { itemBudget: 100 });
+  assert.equal(cut, `[agent]\n  ${"x".repeat(98)}\n[cut: 1 more bytes]\n`);
 });
 
 /** A session of `n` user/agent turns with numbered, multi-byte text. */
@@ -229,7 +233,7 @@ Deno.test("renderGrader() renders messages in consumption order", async (t) => {
 
 /** The bodies of a transcript's items, in order. */
 function bodies(text: string): string[] {
-  return text.trimEnd().split(/\n\n(?=\[)/).map((item) => item.replace(/^\[.+\]\n/, ""));
+  return parseGrader(text).items.map((item) => item.body);
 }
 
 Deno.test("renderGrader() renders each thread message once", async (t) => {
@@ -272,7 +276,10 @@ Deno.test("renderGrader() renders each thread message once", async (t) => {
           content: "Done.",
         }],
       ]));
-      assert.equal(text, "[agent → @Reader]\nRead the changelog.\n\n[@Reader → agent]\nDone.\n");
+      assert.equal(
+        text,
+        "[agent → @Reader]\n  Read the changelog.\n\n[@Reader → agent]\n  Done.\n",
+      );
     },
   );
   await t.step("JSON-equal content matches whatever its key order", async () => {
@@ -332,7 +339,7 @@ Deno.test("renderGrader() renders each thread message once", async (t) => {
       [null, end("p1")],
       [null, start("p2")],
     ]));
-    assert.equal(text, "[agent]\nbusy\n\n[@Reader → agent]\nReport.\n");
+    assert.equal(text, "[agent]\n  busy\n\n[@Reader → agent]\n  Report.\n");
   });
   await t.step("a child unknown by name is named by its thread id", async () => {
     const text = await renderGrader(entries([
@@ -409,7 +416,7 @@ Deno.test("renderGrader() passes unknown event types and odd content without a t
     "user",
     "agent",
   ]);
-  assert.match(text, /\[user\]\n42\n/);
+  assert.match(text, /\[user\]\n {2}42\n/);
   assert.match(text, /\[hologram\]/);
   assert.match(text, /\[image: https:\/\/x\/y\.png\]/);
   assert.match(text, /\[redacted\]/);
@@ -458,7 +465,7 @@ Deno.test("renderGrader() holds no more than its budget: 160 MiB of held message
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.report!.streamedMiB, 160, "the whole log was read");
   assert.ok(run.report!.outputBytes <= GRADER_TRANSCRIPT_BUDGET);
-  assert.match(run.report!.head, /^\[user\]\n2 lorem ipsum/);
+  assert.match(run.report!.head, /^\[user\]\n {2}2 lorem ipsum/);
   assert.match(run.report!.tail, /\[transcript cut: the 200000-byte budget is reached/);
 });
 
@@ -470,7 +477,7 @@ Deno.test("renderGrader() remembers a bounded number of threads, names and open 
   assert.match(run.report!.head, /^\[user → @sthr_0_t+$/);
   assert.match(
     run.report!.tail,
-    /t…[0-9a-f]{16}\/\d+\]\n\d+\n\n\[user → @sthr_/,
+    /t…[0-9a-f]{16}\/\d+\]\n {2}\d+\n/,
     "long ids compacted",
   );
   assert.match(run.report!.tail, /\[transcript cut: the 200000-byte budget is reached/);
@@ -488,12 +495,69 @@ Deno.test("renderGrader()'s bound on held messages changes nothing on one thread
   async function* pieces(): AsyncGenerator<string> {
     let first = true;
     for await (const item of conversation(log, { transcriptBudget: Infinity })) {
-      yield `${first ? "" : "\n"}[${item.label}]\n${item.text}\n`;
+      // The grader's framing, as it writes it: the indent counts in the item budget.
+      const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
+      const framed = frameBody(item.text.slice(0, item.text.length - note.length), "  ", 4_000);
+      const cut = item.cutBytes + framed.cutBytes;
+      yield `${first ? "" : "\n"}[${item.label}]\n${framed.text}${cut ? cutNote(cut) : ""}\n`;
       first = false;
     }
   }
   for (const budget of [1_000, 20_000, 150_000]) {
-    const unbounded = await joinWithinBudget(pieces(), budget, note);
+    const unbounded = await joinWithinBudget(pieces(), budget, note, { cutAt: "line" });
     assert.equal(await renderGrader(log, { transcriptBudget: budget }), unbounded, `at ${budget}`);
   }
+});
+
+Deno.test('renderGrader() with keep "ends" shows how a long session ended, within the budget', async (t) => {
+  const budget = 2_000;
+  await t.step("the first and the last items, one elision note between, no fragment", async () => {
+    const text = await renderGrader(longSession(2_000), { transcriptBudget: budget, keep: "ends" });
+    assert.ok(utf8(text) <= budget, `${utf8(text)} bytes`);
+    const parsed = parseGrader(text);
+    assert.equal(parsed.notes.length, 1);
+    assert.match(parsed.notes[0]!, /^\[… \d+ bytes elided …\]$/);
+    assert.equal(parsed.items[0]!.body, "question 1: ¿qué pasó con el build? 🚧");
+    assert.equal(parsed.items.at(-1)!.body, "answer 2000: the build is green ✅");
+    assert.ok(text.endsWith("[agent]\n  answer 2000: the build is green ✅\n"));
+  });
+  await t.step("a session within the budget reads as with keep head", async () => {
+    const log = [...longSession(10)];
+    assert.equal(
+      await renderGrader(log, { transcriptBudget: budget, keep: "ends" }),
+      await renderGrader(log, { transcriptBudget: budget }),
+    );
+  });
+  await t.step("a message held to the end by a request never closed still ends it", async () => {
+    const log = entries([
+      user("before"),
+      start("r1"),
+      ...Array.from({ length: 400 }, (_, i) => user(`held ${i} ${"·".repeat(50)}`)),
+    ]);
+    const text = await renderGrader(log, { transcriptBudget: budget, keep: "ends" });
+    assert.ok(utf8(text) <= budget);
+    assert.equal(parseGrader(text).items.at(-1)!.body, `held 399 ${"·".repeat(50)}`);
+  });
+  await t.step("an unknown keep and a budget without room for the note are refused", () => {
+    assert.throws(
+      () => renderGrader([], { keep: "tail" as "ends" }),
+      /Cannot render with the grader: keep must be "head" or "ends": tail/,
+    );
+    assert.throws(
+      () => renderGrader([], { transcriptBudget: 40, keep: "ends" }),
+      /transcriptBudget must leave room for its cut note, at least \d+ bytes: 40/,
+    );
+    assert.throws(
+      () => renderGrader([], { transcriptBudget: 60 }),
+      /transcriptBudget must leave room for its cut note, at least \d+ bytes: 60/,
+    );
+  });
+});
+
+Deno.test('renderGrader() with keep "ends" holds no more than its budget: 160 MiB of held messages under a 16 MiB heap', async () => {
+  const run = await renderBounded("held", "grader-ends", 160, 16);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.report!.streamedMiB, 160, "the whole log was read");
+  assert.ok(run.report!.outputBytes <= GRADER_TRANSCRIPT_BUDGET);
+  assert.match(run.report!.tail, /lorem ipsum[^\n]*\n$/);
 });

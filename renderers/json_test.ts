@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import {
   conversation,
   type ConversationItem,
+  cutNote,
   fromNdjson,
   JSON_MIN_BUDGET,
   type JsonCutLine,
@@ -13,6 +14,7 @@ import {
   renderJson,
 } from "../mod.ts";
 import { agent, user } from "../tests/_entries.ts";
+import { parseGrader } from "../tests/_transcript_parse.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];
@@ -26,7 +28,14 @@ function parse(text: string): unknown[] {
 
 /** Items formatted the grader's way: `[label]`, the text, a blank line between. */
 function asGrader(items: ConversationItem[]): string {
-  return items.map(({ label, text }) => `[${label}]\n${text}\n`).join("\n");
+  return items.map(({ label, text }) => `[${label}]\n${indented(text)}\n`).join("\n");
+}
+
+/** The grader's body framing: every non-empty line behind two spaces. */
+function indented(text: string): string {
+  return text.split(/\r\n|[\n\r\v\f\x85\u2028\u2029]/).map((line) => line && `  ${line}`).join(
+    "\n",
+  );
 }
 
 /** A long session whose texts hold characters JSON escapes, multi-byte ones and emoji. */
@@ -60,15 +69,21 @@ Deno.test("renderJson() items formatted the grader's way are the grader's text, 
       assert.equal(asGrader(items), await renderGrader(fromNdjson(url)));
     });
   }
-  await t.step("a session past the budget, item bodies cut", async () => {
+  await t.step("a session past the budget: the grader shows each item's head, framed", async () => {
     const items = parse(
       await renderJson(longSession(500), { transcriptBudget: Infinity, itemBudget: 20 }),
     ) as ConversationItem[];
-    const grader = await renderGrader(longSession(500), {
-      transcriptBudget: 10_000_000,
-      itemBudget: 20,
-    });
-    assert.equal(asGrader(items), grader);
+    const grader = parseGrader(
+      await renderGrader(longSession(500), { transcriptBudget: 10_000_000, itemBudget: 20 }),
+    );
+    assert.deepEqual(grader.items.map((item) => item.label), items.map((item) => item.label));
+    for (const [i, item] of items.entries()) {
+      const head = item.text.slice(0, item.text.length - cutNote(item.cutBytes).length);
+      const shown = grader.items[i]!;
+      assert.ok(head.startsWith(shown.body), `item ${i}: the grader shows the head of its text`);
+      // The indent counts in the item budget: what it takes is cut too, and the note says so.
+      assert.equal(shown.cutBytes, item.cutBytes + utf8(head) - utf8(shown.body));
+    }
   });
 });
 

@@ -3,7 +3,8 @@
 // Renders a hostile log generated as a byte stream (never held whole) and
 // prints what came out, for the memory-bound tests, which run it under a
 // small V8 heap: `deno run --v8-flags=--max-old-space-size=N _bounded_render.ts
-// SCENARIO RENDERER MEGABYTES [MESSAGE_MEGABYTES]`.
+// SCENARIO RENDERER MEGABYTES [MESSAGE_MEGABYTES]`, where RENDERER is a registered name or
+// `grader-ends` (the grader with `keep: "ends"`).
 //
 // - held: a model request that never ends, then user messages of 2 KB each:
 //   the grader holds them all for consumption order.
@@ -101,7 +102,10 @@ const stream = new ReadableStream<Uint8Array>({
     if (streamed >= total && atLineEnd) controller.close();
   },
 });
-const text = await registry.resolve(renderer!).render(fromNdjson(stream));
+// "grader-ends" is the grader keeping the head and the tail of the transcript.
+const text = renderer === "grader-ends"
+  ? await registry.resolve("grader").render(fromNdjson(stream), { keep: "ends" })
+  : await registry.resolve(renderer!).render(fromNdjson(stream));
 console.log(JSON.stringify({
   streamedMiB: Math.round(streamed / 1024 / 1024),
   outputBytes: encoder.encode(text).length,

@@ -73,17 +73,17 @@ Deno.test("fromClaudeCode() puts a subagent's progress records on its own named 
 
   await t.step("the grader shows the subagent's work by its name", async () => {
     const text = await renderGrader(fromClaudeCode(SUBAGENT));
-    assert.ok(text.includes(`[user → @${REVIEWER}]\n\nRead and follow the instructions`));
-    assert.ok(text.includes(`[@${REVIEWER} → tool Bash]\n{"command":"gh pr view 102"`));
-    assert.ok(text.includes(`[tool Bash → @${REVIEWER}]\ntitle:\tfixed a bug`));
-    assert.ok(text.includes("[tool Task → agent]\nI have completed the code review"));
+    assert.ok(text.includes(`[user → @${REVIEWER}]\n\n  Read and follow the instructions`));
+    assert.ok(text.includes(`[@${REVIEWER} → tool Bash]\n  {"command":"gh pr view 102"`));
+    assert.ok(text.includes(`[tool Bash → @${REVIEWER}]\n  title:\tfixed a bug`));
+    assert.ok(text.includes("[tool Task → agent]\n  I have completed the code review"));
     assert.ok(!text.includes("sidechain"));
   });
 
   await t.step("the dream reads the delegated task as the report that came back", async () => {
     const dream = await renderDream(fromClaudeCode(SUBAGENT));
     assert.ok(!dream.text.includes("@general-purpose"));
-    assert.ok(dream.text.includes("### tool Task → agent\n\nI have completed the code review"));
+    assert.ok(dream.text.includes("### tool Task → agent\n\n    I have completed the code review"));
   });
 });
 
@@ -152,7 +152,7 @@ Deno.test("fromClaudeCode() reads a slash command as one command line, its outpu
   await t.step("the grader shows no wrapper tags", async () => {
     const text = await renderGrader(fromClaudeCode(COMMANDS));
     assert.ok(!/<\/?(command|local-command)-/.test(text), text);
-    assert.ok(text.startsWith("[user]\n/ide\n\n[system]\nOutput of /ide:\n"));
+    assert.ok(text.startsWith("[user]\n  /ide\n\n[system]\n  Output of /ide:\n"));
   });
 
   await t.step("arguments, a block-array command, stderr and an empty output", async () => {
@@ -206,7 +206,7 @@ Deno.test("fromClaudeCode() renders a compaction as one item", async () => {
   const text = await renderGrader(fromClaudeCode(COMPACTION));
   assert.equal(text.split("[system]").length, 2);
   assert.ok(!text.includes("[compaction summary]"));
-  assert.ok(text.includes("[system]\nCompaction summary:\nThis session is being continued"));
+  assert.ok(text.includes("[system]\n  Compaction summary:\n  This session is being continued"));
 });
 
 Deno.test("fromClaudeCode() drops nothing in silence", async (t) => {
@@ -223,7 +223,7 @@ Deno.test("fromClaudeCode() drops nothing in silence", async (t) => {
     const text = await renderGrader(fromClaudeCode(ReadableStream.from([
       new TextEncoder().encode(lines({ type: "user", message: { content: "Hello." } })),
     ])));
-    assert.equal(text, "[user]\nHello.\n");
+    assert.equal(text, "[user]\n  Hello.\n");
   });
 
   await t.step(

@@ -29,15 +29,17 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
-  const { "fast-check": fastCheck, "axe-core": axeCore, yaml, ...imports } = devConfig.imports;
+  const { "fast-check": fastCheck, "axe-core": axeCore, yaml, micromark, ...imports } =
+    devConfig.imports;
   assert.ok(fastCheck?.startsWith("npm:fast-check@"));
+  assert.ok(micromark?.startsWith("npm:micromark@"));
   assert.ok(axeCore?.startsWith("npm:axe-core@"));
   assert.ok(yaml?.startsWith("npm:yaml@"));
   assert.deepEqual(imports, config.imports);
   assert.deepEqual(devConfig.compilerOptions, config.compilerOptions);
   assert.deepEqual(devConfig.exclude, config.exclude);
   const packages = Object.values(config.imports);
-  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@/.test(s)));
+  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@|npm:micromark@/.test(s)));
 });
 
 /** The files `deno publish` would upload, relative to the repository. */

@@ -268,7 +268,7 @@ Deno.test("render --session through a gateway: the permission error prints the c
       const [, ...args] = printed.split(" ");
       const result = await run("deno", args, { cwd: dir, env });
       assert.equal(result.code, 0, result.stderr);
-      assert.equal(result.stdout, "[user]\nUp?\n\n[agent]\nYes.\n");
+      assert.equal(result.stdout, "[user]\n  Up?\n\n[agent]\n  Yes.\n");
       assert.ok(api.requests.length > 0);
     });
   } finally {

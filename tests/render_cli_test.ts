@@ -119,7 +119,7 @@ Deno.test("render --out DIR writes one file per session, reports a bad log and r
     assertNoStack(run);
     const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
     assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", "sesn_a.txt"]);
-    assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\nalpha\n");
+    assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\n  alpha\n");
 
     await Deno.writeTextFile(`${out}sesn_a.txt`, "edited\n");
     const again = await render(["--out", out, `${dir}/good.ndjson`]);
@@ -199,7 +199,7 @@ Deno.test("render reads a *.jsonl file as a Claude Code transcript", async () =>
   const run = await render(["--renderer", "dream", transcript.pathname]);
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stdout, /^# Session entireio-cli_73_7e6e3ea2ad_0_full\n/);
-  assert.match(run.stdout, /### user\n\nanother PR comment\n/);
+  assert.match(run.stdout, /### user\n\n {4}another PR comment\n/);
   // As a log, its records would be events of unknown types, rendered as nothing: refused.
   const forced = await render(["--format", "log", transcript.pathname]);
   assert.equal(forced.code, 1, forced.stderr);
@@ -245,7 +245,7 @@ Deno.test("render --renderer dream --out DIR writes a markdown file per session 
     assert.ok(rows[0]!.endsWith(" · first · question"));
     assert.match(
       await Deno.readTextFile(`${dir}/out/sesn_a.md`),
-      /^---\n[^]*\n---\n# Session sesn_a\n\n### user\n\nfirst/,
+      /^---\n[^]*\n---\n# Session sesn_a\n\n### user\n\n {4}first/,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -304,7 +304,7 @@ Deno.test("render --session renders a session straight from the Managed Agents A
     });
     const { code, stdout, stderr } = await command.output();
     assert.equal(code, 0, new TextDecoder().decode(stderr));
-    assert.equal(new TextDecoder().decode(stdout), "[user]\nIs it up?\n\n[agent]\nYes.\n");
+    assert.equal(new TextDecoder().decode(stdout), "[user]\n  Is it up?\n\n[agent]\n  Yes.\n");
     assert.ok(api.requests.every((request) => request.headers.get("x-api-key") === key));
   } finally {
     await api.shutdown();

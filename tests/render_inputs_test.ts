@@ -33,7 +33,7 @@ Deno.test("render: the first 20 bad lines of an input with file and line, then a
     await Deno.writeTextFile(`${dir}/a.ndjson`, lines.join("\n"));
     const run = await task("render", ["--skip-invalid", `${dir}/a.ndjson`], { cwd: dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, "[user]\nhi\n");
+    assert.equal(run.stdout, "[user]\n  hi\n");
     const said = run.stderr.trimEnd().split("\n");
     assert.equal(said.length, 21);
     assert.match(
@@ -117,7 +117,7 @@ Deno.test("render: clear errors for a missing --out folder and a session seen tw
         }/a\\.ndjson`,
       ),
     );
-    assert.equal(await Deno.readTextFile(`${dir}/out/sesn_a.txt`), "[user]\nhi\n");
+    assert.equal(await Deno.readTextFile(`${dir}/out/sesn_a.txt`), "[user]\n  hi\n");
 
     // A folder named where a file is, or under one.
     const onFile = await task("render", ["--out", "a.ndjson/", "a.ndjson"], { cwd: dir });
@@ -162,7 +162,7 @@ Deno.test("render: the next run into a folder removes stale temporary files; --o
     const long = `${dir}/${"n".repeat(236)}.txt`;
     const named = await task("render", ["--out", long, `${dir}/a.ndjson`], { cwd: dir });
     assert.equal(named.code, 0, named.stderr);
-    assert.equal(await Deno.readTextFile(long), "[user]\nhi\n");
+    assert.equal(await Deno.readTextFile(long), "[user]\n  hi\n");
   });
 });
 
@@ -196,7 +196,7 @@ Deno.test("render: 3 million bad lines are counted, not held (16 MB heap, 84 MB 
     }).output();
     const said = new TextDecoder().decode(stderr);
     assert.equal(code, 0, said);
-    assert.equal(new TextDecoder().decode(stdout), "[user]\nhi\n");
+    assert.equal(new TextDecoder().decode(stdout), "[user]\n  hi\n");
     assert.match(said, /bad\.ndjson: 2999980 more bad lines not shown \(3000000 in all\)\n$/);
   });
 });

@@ -36,8 +36,8 @@ Deno.test({
         .output();
       assert.ok(run.success, new TextDecoder().decode(run.stderr));
       assert.deepEqual(JSON.parse(new TextDecoder().decode(run.stdout)), {
-        claude: "[user]\nHi from Node\n",
-        ndjson: "[agent]\nHello\n",
+        claude: "[user]\n  Hi from Node\n",
+        ndjson: "[agent]\n  Hello\n",
         invalid: ["claude 2", "ndjson 1"],
         pathError: "/some/session.jsonl: Cannot open the Claude Code transcript outside Deno: " +
           "pass a ReadableStream",

@@ -149,8 +149,8 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   ]);
  *   assert.equal(
  *     await renderGrader(fromClaudeCode(path)),
- *     '[user]\nList the files.\n\n[agent → tool Bash]\n{"command":"ls"}\n\n' +
- *       "[tool Bash → agent]\nREADME.md\n\n[agent]\nOne file.\n",
+ *     '[user]\n  List the files.\n\n[agent → tool Bash]\n  {"command":"ls"}\n\n' +
+ *       "[tool Bash → agent]\n  README.md\n\n[agent]\n  One file.\n",
  *   );
  * } finally {
  *   await Deno.remove(path);

@@ -271,9 +271,9 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
       const text = await renderGrader(fromClaudeCode(path, { maxLineBytes: 300 }));
       assert.match(
         text,
-        /\[agent → tool Bash\]\n\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
+        /\[agent → tool Bash\]\n {2}\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
       );
-      assert.ok(text.includes("[system]\nCompaction summary:\nEarlier we fixed the build."));
+      assert.ok(text.includes("[system]\n  Compaction summary:\n  Earlier we fixed the build."));
       assert.ok(text.includes("Sub task."));
     });
 

@@ -20,7 +20,7 @@
  * ].map((record) => JSON.stringify(record) + "\n");
  * const stream = ReadableStream.from(lines.map((line) => new TextEncoder().encode(line)));
  *
- * assert.equal(await renderGrader(fromClaudeCode(stream)), "[user]\nHi\n\n[agent]\nHello\n");
+ * assert.equal(await renderGrader(fromClaudeCode(stream)), "[user]\n  Hi\n\n[agent]\n  Hello\n");
  * ```
  *
  * @module

@@ -22,7 +22,7 @@
  * const fetchPage: typeof fetch = () => Promise.resolve(Response.json({ data, next_page: null }));
  *
  * const source = fromManagedAgents({ sessionId: "sesn_1", apiKey: "sk-x", fetch: fetchPage });
- * assert.equal(await renderGrader(source), "[user]\nHi\n\n[agent]\nHello\n");
+ * assert.equal(await renderGrader(source), "[user]\n  Hi\n\n[agent]\n  Hello\n");
  * ```
  *
  * @module

@@ -1,0 +1,89 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// How the grader and the dream keep a body from speaking as the renderer: every line of a body is
+// written behind an indent, so no byte sequence inside it can start a line of its own. The labels,
+// headings and notes the renderer writes start at column 0; a body line never does. The indent
+// counts in the item budget, as any byte of the body does.
+
+import { utf8Head, utf8Length } from "./utf8.ts";
+
+/**
+ * What a reader may take for the end of a line: CommonMark's (LF, CR, CRLF), and what
+ * plain-text readers also break at (VT, FF, NEL, LS, PS). Each becomes `\n` in a framed body.
+ */
+const LINE_BREAK = /\r\n|[\n\r\v\f\x85\u2028\u2029]/g;
+
+/**
+ * Whether the character of `text` at `index` breaks a line, for CommonMark or a plain-text
+ * reader.
+ */
+export function isLineBreak(text: string, index: number): boolean {
+  return /[\n\r\v\f\x85\u2028\u2029]/.test(text[index] ?? "");
+}
+
+/**
+ * `text` from its first whole line: what precedes the first line break is dropped.
+ *
+ * @param text A text that starts inside a line.
+ * @returns The text after its first line break; `""` when it has none.
+ */
+export function fromNextLine(text: string): string {
+  LINE_BREAK.lastIndex = 0;
+  const match = LINE_BREAK.exec(text);
+  return match === null ? "" : text.slice(match.index + match[0].length);
+}
+
+/** A framed body and the UTF-8 bytes of the body the framing's budget left out. */
+export interface FramedBody {
+  /** Every line of the body behind the indent (an empty line stays empty), joined by `\n`. */
+  text: string;
+  /** Bytes of the body that did not fit: 0 when it fit whole. */
+  cutBytes: number;
+}
+
+/**
+ * Frames `body`: each of its lines, however a reader breaks lines, is written
+ * behind `indent`, and the framed text is at most `budget` UTF-8 bytes (the
+ * indents and line breaks count), cut on a code point boundary when longer.
+ *
+ * @param body The item's text, without its cut note.
+ * @param indent What every non-empty line starts with.
+ * @param budget The most UTF-8 bytes of the framed text.
+ * @returns The framed text and the body's bytes left out.
+ */
+export function frameBody(body: string, indent: string, budget: number): FramedBody {
+  const indentBytes = utf8Length(indent);
+  let text = "";
+  let used = 0;
+  let start = 0;
+  LINE_BREAK.lastIndex = 0;
+  for (let first = true;; first = false) {
+    const match = LINE_BREAK.exec(body);
+    const end = match === null ? body.length : match.index;
+    const line = body.slice(start, end);
+    const lead = (first ? 0 : 1) + (line === "" ? 0 : indentBytes);
+    const size = utf8Length(line);
+    if (used + lead + size > budget) {
+      const room = budget - used - lead;
+      const kept = room > 0 ? utf8Head(line, room) : "";
+      if (kept !== "") text += (first ? "" : "\n") + indent + kept;
+      return { text, cutBytes: utf8Length(body) - utf8Length(body.slice(0, start + kept.length)) };
+    }
+    text += (first ? "" : "\n") + (line === "" ? "" : indent) + line;
+    used += lead + size;
+    if (match === null) return { text, cutBytes: 0 };
+    start = LINE_BREAK.lastIndex;
+  }
+}
+
+/**
+ * `text` up to its last line break, included: a fragment of a line after it is dropped.
+ *
+ * @param text A text that may end inside a line.
+ * @returns The text through its last line break; `""` when it has none.
+ */
+export function toLastLine(text: string): string {
+  for (let i = text.length - 1; i >= 0; i--) if (isLineBreak(text, i)) return text.slice(0, i + 1);
+  return "";
+}
