@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { fromClaudeCode, type LogEntry, renderDream, renderGrader } from "../mod.ts";
+import { fromClaudeCode, type LogEntry, renderDream, renderGrader, renderHtml } from "../mod.ts";
 
 const FIXTURES = new URL("../fixtures/claude_code/", import.meta.url);
 const SUBAGENT = new URL("subagent.jsonl", FIXTURES);
@@ -57,8 +57,9 @@ Deno.test("fromClaudeCode() puts a subagent's progress records on its own named 
     const inner = text.map((l) => JSON.parse(l)).filter((r) => r.data?.type === "agent_progress");
     const uuids = new Set(inner.map((r) => r.data.message.uuid));
     assert.ok(uuids.size < inner.length, "the fixture repeats a progress record");
-    // Each of these records holds one block, so one event each.
-    assert.equal(child.length, uuids.size);
+    // Each of these records holds one block, so one event each; the task the subagent was
+    // given is not repeated: its Task call carries it.
+    assert.equal(child.length, uuids.size - 1);
     assert.equal(new Set(child.map((e) => e.event.id)).size, child.length);
   });
 
@@ -73,7 +74,9 @@ Deno.test("fromClaudeCode() puts a subagent's progress records on its own named 
 
   await t.step("the grader shows the subagent's work by its name", async () => {
     const text = await renderGrader(fromClaudeCode(SUBAGENT));
-    assert.ok(text.includes(`[user → @${REVIEWER}]\n\n  Read and follow the instructions`));
+    assert.ok(!text.includes("[user →"), "no subagent prompt reads as the person's");
+    assert.equal(text.split("Read and follow the instructions").length, 2, "its task, once");
+    assert.ok(text.includes(`[agent → tool Task]\n  {"subagent_type":"general-purpose"`));
     assert.ok(text.includes(`[@${REVIEWER} → tool Bash]\n  {"command":"gh pr view 102"`));
     assert.ok(text.includes(`[tool Bash → @${REVIEWER}]\n  title:\tfixed a bug`));
     assert.ok(text.includes("[tool Task → agent]\n  I have completed the code review"));
@@ -262,4 +265,15 @@ Deno.test("fromClaudeCode() drops nothing in silence", async (t) => {
     assert.deepEqual(entries.map((e) => e.event.id), ["after"]);
     assert.deepEqual(invalid, [1]);
   });
+});
+
+Deno.test("fromClaudeCode() gives a subagent's task to no one but the subagent: turns are the person's", async () => {
+  const { entries } = await read(SUBAGENT);
+  const prompts = entries.filter((e) => e.event.type === "user.message" && e.thread_id === null);
+  assert.ok(entries.every((e) => e.thread_id === null || e.event.type !== "user.message"));
+  const dream = await renderDream(fromClaudeCode(SUBAGENT));
+  assert.equal(dream.turns, prompts.length);
+  const page = await renderHtml(fromClaudeCode(SUBAGENT));
+  const turns = /<dt>Turns<\/dt><dd>(\d+)<\/dd>/.exec(page)?.[1];
+  assert.equal(Number(turns), prompts.length);
 });

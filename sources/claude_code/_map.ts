@@ -46,7 +46,9 @@ class RecentSet {
 export class ClaudeCodeMapper {
   #seen = new RecentSet(UUIDS_KEPT);
   #announced = new RecentSet(CALLS_KEPT);
-  #calls = new Map<string, string>();
+  #calls = new Map<string, SubagentCall>();
+  /** The prompts of the latest subagent calls, for a sidechain record that names no call. */
+  #prompts = new RecentSet(CALLS_KEPT);
   #lastCommand: string | undefined;
 
   /**
@@ -62,7 +64,8 @@ export class ClaudeCodeMapper {
     if (record.type !== "user" && record.type !== "assistant") return [];
     if (record.isSidechain !== true) return this.#message(record, line, null);
     const agentId = typeof record.agentId === "string" ? record.agentId : undefined;
-    return this.#announce(this.#message(record, line, threadOf(agentId)), agentId, undefined);
+    const mapped = this.#delegated(this.#message(record, line, threadOf(agentId)), undefined);
+    return this.#announce(mapped, agentId, undefined);
   }
 
   /** A subagent's record carried by an `agent_progress` record: its thread's events. */
@@ -73,7 +76,43 @@ export class ClaudeCodeMapper {
     if (inner.type !== "user" && inner.type !== "assistant") return [];
     const agentId = typeof data.agentId === "string" ? data.agentId : undefined;
     const call = typeof record.parentToolUseID === "string" ? record.parentToolUseID : undefined;
-    return this.#announce(this.#message(inner, line, threadOf(agentId)), agentId, call);
+    const mapped = this.#delegated(this.#message(inner, line, threadOf(agentId)), call);
+    return this.#announce(mapped, agentId, call);
+  }
+
+  /**
+   * A subagent's thread holds no words of the person: what reads as a user
+   * message there is the task its caller gave it. It is dropped when the call
+   * that started the thread already carries it (the `Task` call's `prompt`),
+   * else it becomes the delegation it is, a thread message received from the
+   * calling thread.
+   */
+  #delegated(mapped: Mapped[] | string, call: string | undefined): Mapped[] | string {
+    if (typeof mapped === "string") return mapped;
+    const known = call === undefined ? undefined : this.#calls.get(call);
+    const out: Mapped[] = [];
+    for (const item of mapped) {
+      const event = item.event;
+      if (item.threadId === null || event.type !== "user.message") {
+        out.push(item);
+        continue;
+      }
+      const words = plainText(event.content as string | unknown[])?.trim();
+      const carried = words !== undefined &&
+        (known !== undefined ? known.prompt === words : this.#prompts.has(words));
+      if (carried) continue;
+      const { type: _, content, ...rest } = event as SessionEvent & { content: unknown };
+      out.push({
+        threadId: item.threadId,
+        event: {
+          ...rest,
+          type: "agent.thread_message_received",
+          from_session_thread_id: known?.thread ?? null,
+          content,
+        } as SessionEvent,
+      });
+    }
+    return out;
   }
 
   /**
@@ -91,7 +130,7 @@ export class ClaudeCodeMapper {
       return mapped;
     }
     this.#announced.add(threadId);
-    const known = call === undefined ? undefined : this.#calls.get(call);
+    const known = call === undefined ? undefined : this.#calls.get(call)?.name;
     const name = known ?? (agentId === undefined ? "subagent" : `subagent ${agentId}`);
     const first = mapped[0]!.event;
     const created: SessionEvent = {
@@ -144,7 +183,7 @@ export class ClaudeCodeMapper {
       if (typeof event === "string") return event;
       if (event === undefined) continue;
       out.push({ index, ...event });
-      if (event.event.type === "agent.tool_use") this.#rememberCall(block as Json);
+      if (event.event.type === "agent.tool_use") this.#rememberCall(block as Json, threadId);
     }
     const suffix = out.length > 1;
     return out.map(({ index, event, keepId }) => ({
@@ -172,8 +211,8 @@ export class ClaudeCodeMapper {
     return { id, type: "system.message", ...at, content: `${what}:\n${output.text}` };
   }
 
-  /** Remembers what a subagent call (a tool use with `subagent_type`) is for. */
-  #rememberCall(block: Json): void {
+  /** Remembers what a subagent call (a tool use with `subagent_type`) is for, and who made it. */
+  #rememberCall(block: Json, thread: string | null): void {
     const input = block.input as Json;
     const type = typeof input.subagent_type === "string" ? input.subagent_type.trim() : "";
     const description = typeof input.description === "string" ? input.description.trim() : "";
@@ -181,9 +220,18 @@ export class ClaudeCodeMapper {
     const name = type !== "" && description !== ""
       ? `${type} (${description})`
       : type || description || "subagent";
-    this.#calls.set(block.id as string, name);
+    const prompt = typeof input.prompt === "string" ? input.prompt.trim() : "";
+    this.#calls.set(block.id as string, { name, prompt, thread });
+    if (prompt !== "") this.#prompts.add(prompt);
     if (this.#calls.size > CALLS_KEPT) this.#calls.delete(this.#calls.keys().next().value!);
   }
+}
+
+/** A subagent call: the thread's name, the task it was given, the thread that made it. */
+interface SubagentCall {
+  name: string;
+  prompt: string;
+  thread: string | null;
 }
 
 /** A subagent's thread: `sidechain:<agentId>`, `sidechain` without an id. */

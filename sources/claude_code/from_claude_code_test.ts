@@ -221,7 +221,8 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         ["agent.tool_use", "toolu_1", null],
         ["agent.tool_result", "u2", null],
         ["session.thread_created", "s1:thread", null],
-        ["user.message", "s1", "sidechain:ag1"],
+        // A subagent's "user" text is the task it was given: a delegation, not the person.
+        ["agent.thread_message_received", "s1", "sidechain:ag1"],
         ["session.thread_created", "s2:thread", null],
         ["agent.message", "s2", "sidechain"],
         ["system.message", "c1", null],
@@ -274,7 +275,7 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
         /\[agent → tool Bash\]\n {2}\{"command":"make"\}\n\n\[tool Bash → agent, error\]/,
       );
       assert.ok(text.includes("[system]\n  Compaction summary:\n  Earlier we fixed the build."));
-      assert.ok(text.includes("Sub task."));
+      assert.ok(text.includes("[agent → @subagent ag1]\n  Sub task."));
     });
 
     await t.step("the option sessionId wins", async () => {
