@@ -80,7 +80,23 @@ export interface RenderCommand {
   help: boolean;
   version: boolean;
   inputs: string[];
+  /** The renderer's options given by flag (`--item-budget`, `--transcript-budget`, `--keep`). */
+  rendererOptions: RendererFlags;
 }
+
+/** The renderer's options the command line sets, by option name. */
+export interface RendererFlags {
+  itemBudget?: number;
+  transcriptBudget?: number;
+  keep?: string;
+}
+
+/** The flag of each renderer option the command line sets. */
+export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
+  itemBudget: "--item-budget",
+  transcriptBudget: "--transcript-budget",
+  keep: "--keep",
+};
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
 export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
@@ -93,6 +109,9 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     force: { type: "boolean" },
     "skip-invalid": { type: "boolean" },
     format: { type: "string" },
+    "item-budget": { type: "string" },
+    "transcript-budget": { type: "string" },
+    keep: { type: "string" },
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
   });
@@ -118,7 +137,33 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     help: values.help ?? false,
     version: values.version ?? false,
     inputs: positionals,
+    rendererOptions: rendererFlags(values),
   };
+}
+
+/**
+ * The renderer options given by flag. A budget must be written as a number;
+ * whether the number (or `--keep`'s word) suits the renderer is the
+ * renderer's to say, with the library's own message.
+ */
+function rendererFlags(
+  values: { "item-budget"?: string; "transcript-budget"?: string; keep?: string },
+): RendererFlags {
+  const flags: RendererFlags = {};
+  const bytes = (flag: string, value: string): number => {
+    if (!/^\s*[-+]?\d+(\.\d+)?\s*$/.test(value)) {
+      throw new UsageError(`Option "${flag}" takes a number of bytes: "${value}"`);
+    }
+    return Number(value);
+  };
+  if (values["item-budget"] !== undefined) {
+    flags.itemBudget = bytes("--item-budget", values["item-budget"]);
+  }
+  if (values["transcript-budget"] !== undefined) {
+    flags.transcriptBudget = bytes("--transcript-budget", values["transcript-budget"]);
+  }
+  if (values.keep !== undefined) flags.keep = values.keep;
+  return flags;
 }
 
 /** How often `facts --follow` polls when not told: once a second. */

@@ -317,7 +317,11 @@ export class RenderRun {
 
   async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
     if (this.#renderer !== dreamRenderer) {
-      return { sessionId, text: await this.#renderer.render(entries) };
+      // The flags' options, checked against the renderer before any input was read.
+      return {
+        sessionId,
+        text: await this.#renderer.render(entries, this.#command.rendererOptions),
+      };
     }
     const dream = await renderDream(entries);
     return { sessionId, text: dream.text, dream };

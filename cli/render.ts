@@ -17,7 +17,14 @@
  */
 
 import { createRegistry } from "../renderers/builtin.ts";
-import { parseRenderArgs, type RenderCommand, UsageError } from "./_args.ts";
+import type { Renderer } from "../renderers/registry.ts";
+import {
+  parseRenderArgs,
+  type RenderCommand,
+  RENDERER_FLAGS,
+  type RendererFlags,
+  UsageError,
+} from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderers } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
@@ -53,6 +60,13 @@ Options:
       --skip-invalid    skip bad lines (each is reported) instead of failing their session
       --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
                         transcript); default: claude-code for *.jsonl files, log otherwise
+      --transcript-budget BYTES
+                        the most UTF-8 bytes of one output (grader, html, json; default:
+                        the renderer's own, 200000 for the grader)
+      --item-budget BYTES
+                        the most UTF-8 bytes of one item's body (grader, html, json)
+      --keep head|ends  past the grader's budget, keep the session's start ("head", the
+                        default) or its start and its end ("ends")
   -h, --help            show this help
       --version         print the package's name and version
 
@@ -138,10 +152,34 @@ async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
     throw new UsageError(`Unknown renderer "${command.renderer}": known renderers are ${known}`);
   }
   const renderer = registry.resolve(command.renderer);
+  await checkRendererOptions(renderer, command.rendererOptions);
   const target = await outputTarget(command.out);
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
+}
+
+/**
+ * Refuses, before any input is read, a flag the renderer does not take (as
+ * its `optionNames` say) and a value it refuses: it is asked to render an
+ * empty source with the options, so its own message is the one shown.
+ */
+async function checkRendererOptions(renderer: Renderer, options: RendererFlags): Promise<void> {
+  const given = Object.keys(options) as (keyof RendererFlags)[];
+  if (given.length === 0) return;
+  for (const name of given) {
+    if (renderer.optionNames !== undefined && !renderer.optionNames.includes(name)) {
+      throw new UsageError(`The ${renderer.name} renderer takes no ${RENDERER_FLAGS[name]}`);
+    }
+  }
+  try {
+    await renderer.render([], options);
+  } catch (error) {
+    if (error instanceof RangeError || error instanceof TypeError) {
+      throw new UsageError(error.message);
+    }
+    throw error;
+  }
 }
 
 async function outputTarget(out: string | undefined): Promise<Target> {

@@ -317,6 +317,7 @@ function firstWords(text: string): { line: string; full: boolean; read: number }
  */
 export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
   name: "dream",
+  optionNames: ["cap"],
   description: "Redacted, capped markdown of one session for a memory-consolidation run",
   extension: ".md",
   async render(source, options): Promise<string> {

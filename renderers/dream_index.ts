@@ -121,6 +121,7 @@ export async function renderIndex(
  */
 export const indexRenderer: Renderer<IndexOptions, "index"> = {
   name: "index",
+  optionNames: ["cap"],
   description: "The INDEX.md rows of a batch of dreamed sessions",
   extension: ".md",
   render: renderIndex,

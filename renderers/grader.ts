@@ -198,6 +198,7 @@ function framedBody(item: ConversationItem, itemBudget: number): string {
  */
 export const graderRenderer: Renderer<GraderOptions, "grader"> = {
   name: "grader",
+  optionNames: ["itemBudget", "transcriptBudget", "keep"],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,
 };

@@ -174,6 +174,7 @@ async function* watched(
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
+  optionNames: ["itemBudget", "transcriptBudget", "redact"],
   description: "A self-contained HTML page of the session for people (redacted, no scripts)",
   extension: ".html",
   render: renderHtml,

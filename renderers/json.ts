@@ -143,6 +143,7 @@ function cutLine(budget: number, items: number, nextSeq: number): string {
  */
 export const jsonRenderer: Renderer<JsonOptions, "json"> = {
   name: "json",
+  optionNames: ["view", "itemBudget", "transcriptBudget", "redact"],
   description: "The conversation as NDJSON items for machines (grader view and budgets)",
   extension: ".ndjson",
   render: renderJson,

@@ -21,6 +21,16 @@ export interface Renderer<Options = unknown, Name extends string = string> {
    */
   readonly extension?: string;
   /**
+   * The names of the options {@linkcode Renderer.render} reads, for a caller
+   * that passes options by name, such as the command line's `--item-budget`,
+   * `--transcript-budget` and `--keep`: an option not listed is refused there
+   * rather than ignored. Left out, the renderer does not say, and every option
+   * given is passed.
+   *
+   * @default {undefined}
+   */
+  readonly optionNames?: readonly string[];
+  /**
    * Renders the entries of a source.
    *
    * @param source The entries.
