@@ -303,8 +303,8 @@ export interface SessionErrorDetail {
   message?: string;
   /** Whether the platform retries. */
   retry_status?: { type: string } | null;
-  /** Any other fields. */
-  [field: string]: unknown;
+  /** The MCP server the error concerns (`mcp_*` error types). */
+  mcp_server_name?: string | null;
 }
 
 /** `session.error`: the session hit an error. */
@@ -355,11 +355,14 @@ export interface SpanModelRequestEndEvent extends EventEnvelope {
   model_usage?: ModelUsage;
 }
 
-/** An event of a type this module does not know, or knows only by name. */
-export interface UnknownEvent extends EventEnvelope {
-  /** Any other fields, unchanged. */
-  [field: string]: unknown;
-}
+/**
+ * An event of a type this module does not know, or knows only by name. It
+ * declares only the envelope, with no index signature, so that any event
+ * interface (the official SDK's, a team's own) is assignable to it; its other
+ * fields are still there at run time, unchanged (read them through a
+ * `Record<string, unknown>` view).
+ */
+export interface UnknownEvent extends EventEnvelope {}
 
 /** The event types this module reads fields of. */
 export type KnownSessionEvent =

@@ -29,7 +29,14 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
-  const { "fast-check": fastCheck, "axe-core": axeCore, yaml, ...imports } = devConfig.imports;
+  const {
+    "fast-check": fastCheck,
+    "axe-core": axeCore,
+    yaml,
+    "@anthropic-ai/sdk": sdk,
+    ...imports
+  } = devConfig.imports;
+  assert.equal(sdk, "npm:@anthropic-ai/sdk@1.10.0");
   assert.ok(fastCheck?.startsWith("npm:fast-check@"));
   assert.ok(axeCore?.startsWith("npm:axe-core@"));
   assert.ok(yaml?.startsWith("npm:yaml@"));
@@ -37,7 +44,7 @@ Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
   assert.deepEqual(devConfig.compilerOptions, config.compilerOptions);
   assert.deepEqual(devConfig.exclude, config.exclude);
   const packages = Object.values(config.imports);
-  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@/.test(s)));
+  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@|anthropic-ai/.test(s)));
 });
 
 /** The files `deno publish` would upload, relative to the repository. */

@@ -6,7 +6,8 @@ import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_http.ts
 import { mergeByTime } from "./_merge.ts";
 import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
 import { keyScrubber } from "./_scrub.ts";
-import type { LogEntry, Scope, SessionEvent } from "../../events/types.ts";
+import type { LogEntry, Scope } from "../../events/types.ts";
+import { asEvent } from "../../events/_fields.ts";
 
 export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts";
 
@@ -323,7 +324,7 @@ async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
     // Checked here too so that an abort also stops the events of a page in hand.
     http.signal?.throwIfAborted();
     const thread = stream === 0 ? null : threads[stream - 1]!;
-    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: item as SessionEvent };
+    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
   }
 }
 
