@@ -186,3 +186,15 @@ Deno.test("an interrupt of one thread names it; a file rubric names the file", a
     ["user → agent, task", "[rubric: file file_01]"],
   ]);
 });
+
+Deno.test("the README's table gives every SDK event type its rule", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const rows = [
+    ...readme.matchAll(/^\| `([a-z_]+\.[a-z_]+)` +\| (conversation|control|bookkeeping) +\|/gm),
+  ];
+  assert.deepEqual(
+    Object.fromEntries(rows.map(([, type, rule]) => [type, rule])),
+    SDK_RULES,
+  );
+  assert.equal(rows.length, Object.keys(SDK_RULES).length);
+});
