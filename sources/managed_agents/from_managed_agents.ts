@@ -26,24 +26,27 @@ export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts"
 export const MANAGED_AGENTS_BETA: "managed-agents-2026-04-01" = BETA;
 
 /**
- * The Anthropic API version {@linkcode fromManagedAgents} calls, sent as the
- * `anthropic-version` header.
+ * The Anthropic API version {@linkcode fromManagedAgents} calls by default,
+ * sent as the `anthropic-version` header: the version the official TypeScript
+ * SDK (`@anthropic-ai/sdk` 1.10.0) sends, whose types describe the events.
+ * The `apiVersion` option picks another; it is
+ * {@linkcode MANAGED_AGENTS_DEFAULTS}`.apiVersion` too.
  *
  * @example Usage
  * ```ts
  * import { ANTHROPIC_API_VERSION } from "@brigade/transcript";
  * import assert from "node:assert/strict";
  *
- * assert.equal(ANTHROPIC_API_VERSION, "2023-06-01");
+ * assert.equal(ANTHROPIC_API_VERSION, "2026-10-21");
  * ```
  */
-export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
+export const ANTHROPIC_API_VERSION: "2026-10-21" = API_VERSION;
 
 /**
  * What {@linkcode fromManagedAgents} uses for each of its
  * {@linkcode ManagedAgentsOptions} left out (or `undefined`): the API's base
- * URL, the page size, the scope, the retries and their first wait, the
- * deadline of an attempt and the cap on a page. The source reads its defaults
+ * URL, the API version, the page size, the scope, the retries and their
+ * first wait, the deadline of an attempt and the cap on a page. The source reads its defaults
  * from this one frozen object, and the `@default` of each option names its
  * field here.
  *
@@ -79,6 +82,7 @@ export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
  */
 export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   baseUrl: string;
+  apiVersion: string;
   pageSize: number;
   scope: Scope;
   maxRetries: number;
@@ -87,6 +91,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   maxPageBytes: number;
 }> = Object.freeze({
   baseUrl: "https://api.anthropic.com",
+  apiVersion: API_VERSION,
   pageSize: 100,
   scope: "session",
   maxRetries: 5,
@@ -126,11 +131,19 @@ export interface ManagedAgentsOptions {
   apiKey?: string;
   /**
    * The API's base URL; a path (a proxy's prefix) is kept, a trailing `/`
-   * is not.
+   * is not. It must be `https:`, or `http:` on a loopback host only
+   * (`localhost`, `127.0.0.0/8`, `[::1]`: the key would cross any other
+   * network in clear text), and not on a port the fetch standard blocks.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.baseUrl}
    */
   baseUrl?: string;
+  /**
+   * The `anthropic-version` header sent with every request.
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.apiVersion}
+   */
+  apiVersion?: string;
   /**
    * The `fetch` to call, e.g. one that goes through a proxy, or a stand-in in
    * tests.
@@ -161,8 +174,9 @@ export interface ManagedAgentsOptions {
    */
   signal?: AbortSignal;
   /**
-   * How many times a request that got a 429, a 5xx or a network error is
-   * tried again before the listing fails.
+   * How many times a request that got a 429, 500, 502, 503, 504 or 529, a
+   * network error or no answer in time is tried again before the listing
+   * fails. Any other status fails at once.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}
    */
@@ -208,9 +222,9 @@ interface Resolved {
 /**
  * Lists a Managed Agents session's events straight from Anthropic's API, as
  * log entries: `GET /v1/sessions/{id}/events`, paged with `limit` and `page`
- * and following `next_page` until it is null (an empty page or an empty
- * cursor also ends a list, as in Anthropic's SDKs, so a live session cannot
- * page forever).
+ * and following `next_page` until it is null or absent (an empty page or an
+ * empty cursor also ends a list, as in Anthropic's SDKs, so a live session
+ * cannot page forever).
  *
  * With `scope: "all"` it first lists the session's threads
  * (`GET /v1/sessions/{id}/threads`), skips the primary thread (the one with no
@@ -226,14 +240,15 @@ interface Resolved {
  * iteration starts; each stream holds one page at a time; each iteration lists
  * the session afresh.
  *
- * Requests that get a 429, a 5xx, a network error or no complete answer
- * within {@linkcode ManagedAgentsOptions.timeoutMs} are retried (see
+ * Requests that get a 429, 500, 502, 503, 504 or 529, a network error or no
+ * complete answer within {@linkcode ManagedAgentsOptions.timeoutMs} are
+ * retried (see
  * {@linkcode ManagedAgentsOptions.retryBaseDelayMs}); any other failure ends
  * the iteration at once with a {@linkcode ManagedAgentsError} naming the
  * session and the HTTP status, never any piece of the key of 8 characters or
- * more. The source refuses, with no retry: a redirect to another origin
- * (scheme, host or port; the key is never sent there; at most 5 redirects
- * within the origin are followed), a page over
+ * more. The source refuses, with no retry: a redirect to anything but an
+ * `http(s)` URL of the same scheme, host and port (the key is never sent
+ * there; at most 5 redirects within the origin are followed), a page over
  * {@linkcode ManagedAgentsOptions.maxPageBytes}, a `next_page` cursor sent
  * before in the same list (a cycle), a session or thread id `.` or `..`
  * (which a URL reads as a path step), and a missing network permission (the
@@ -399,6 +414,7 @@ function resolve(options: ManagedAgentsOptions): Resolved {
     pageSize: integerOption(options, "pageSize", 1, cannot),
     http: {
       apiKey,
+      apiVersion: apiVersionOf(options.apiVersion, cannot),
       scrub: keyScrubber(apiKey),
       baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
       fetch: options.fetch ?? globalThis.fetch,
@@ -453,7 +469,127 @@ function baseUrlOf(value: string, cannot: Cannot): string {
     // The value is not quoted: it holds a password.
     cannot(`"baseUrl" must not hold a user name or password`);
   }
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    cannot(
+      `"baseUrl" is http: on a host that is not loopback, so the API key would cross the ` +
+        `network in clear text; use https:, or http: only on localhost, 127.0.0.0/8 or [::1]: ` +
+        `current value is "${value}"`,
+    );
+  }
+  const port = url.port === "" ? undefined : Number(url.port);
+  if (port !== undefined && BLOCKED_PORTS.has(port)) {
+    cannot(
+      `"baseUrl" is on port ${port}, which the fetch standard blocks (a "bad port"), so no ` +
+        `request could reach it: current value is "${value}"`,
+    );
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/**
+ * The ports the fetch standard blocks ("bad ports"): `fetch` refuses them
+ * before connecting, so trying again could never help.
+ */
+const BLOCKED_PORTS: ReadonlySet<number> = new Set([
+  0,
+  1,
+  7,
+  9,
+  11,
+  13,
+  15,
+  17,
+  19,
+  20,
+  21,
+  22,
+  23,
+  25,
+  37,
+  42,
+  43,
+  53,
+  69,
+  77,
+  79,
+  87,
+  95,
+  101,
+  102,
+  103,
+  104,
+  109,
+  110,
+  111,
+  113,
+  115,
+  117,
+  119,
+  123,
+  135,
+  137,
+  139,
+  143,
+  161,
+  179,
+  389,
+  427,
+  465,
+  512,
+  513,
+  514,
+  515,
+  526,
+  530,
+  531,
+  532,
+  540,
+  548,
+  554,
+  556,
+  563,
+  587,
+  601,
+  636,
+  989,
+  990,
+  993,
+  995,
+  1719,
+  1720,
+  1723,
+  2049,
+  3659,
+  4045,
+  4190,
+  5060,
+  5061,
+  6000,
+  6566,
+  6665,
+  6666,
+  6667,
+  6668,
+  6669,
+  6679,
+  6697,
+  10080,
+]);
+
+/** Whether a URL's host is this machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
+function isLoopback(hostname: string): boolean {
+  // The URL parser has already made any IPv4 form (`0x7f.1`, `2130706433`) dotted decimal.
+  return hostname === "localhost" || hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+function apiVersionOf(value: string | undefined, cannot: Cannot): string {
+  if (value === undefined) return MANAGED_AGENTS_DEFAULTS.apiVersion;
+  if (typeof value !== "string" || value === "" || !isHeaderValue(value)) {
+    const shown = JSON.stringify(value) ?? String(value);
+    cannot(`"apiVersion" must be a non-empty header value: current value is ${shown}`);
+  }
+  return value;
 }
 
 const KEY_VARIABLE = "ANTHROPIC_API_KEY";
