@@ -119,7 +119,9 @@ function answer(options: FakeApiOptions, request: RecordedRequest): Response {
 }
 
 function checkHeaders(options: FakeApiOptions, headers: Headers): Response | undefined {
-  const key = headers.get("x-api-key");
+  // The built-in client sends `x-api-key`; the SDK (1.10.0) sends `authorization: Bearer`.
+  const bearer = /^Bearer (.*)$/.exec(headers.get("authorization") ?? "")?.[1];
+  const key = headers.get("x-api-key") ?? bearer ?? null;
   if (key !== options.apiKey) {
     // Echoes the key it got, as some proxies do, so that tests can check that
     // the client scrubs it from what it throws.

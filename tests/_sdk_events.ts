@@ -5,7 +5,9 @@
 // makes the list exhaustive: a member the SDK adds is a compile error here until it has a value
 // and a rule.
 
+import type Anthropic from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsSessionEvent } from "@anthropic-ai/sdk/resources/beta/sessions/events";
+import type { LogEntry } from "@brigade/transcript";
 
 /** A `type` of the SDK's union. */
 export type SdkEventType = BetaManagedAgentsSessionEvent["type"];
@@ -371,4 +373,24 @@ export const SDK_RULES: { [K in SdkEventType]: Rule } = {
 /** Every SDK event above, in order, typed as the SDK's union. */
 export function sdkEvents(): BetaManagedAgentsSessionEvent[] {
   return Object.values(SDK_EVENTS);
+}
+
+/**
+ * What the SDK's own list calls yield, as log entries (primary thread, then each thread): the
+ * SDK's events go into `LogEntry` with no cast.
+ */
+export async function* fromSdkList(
+  client: Anthropic,
+  sessionId: string,
+): AsyncGenerator<LogEntry> {
+  let seq = 0;
+  for await (const event of client.beta.sessions.events.list(sessionId)) {
+    yield { seq: ++seq, session_id: sessionId, thread_id: null, event };
+  }
+  for await (const thread of client.beta.sessions.threads.list(sessionId)) {
+    const events = client.beta.sessions.threads.events.list(thread.id, { session_id: sessionId });
+    for await (const event of events) {
+      yield { seq: ++seq, session_id: sessionId, thread_id: thread.id, event };
+    }
+  }
 }

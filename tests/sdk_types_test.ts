@@ -5,7 +5,6 @@
 // skips the bookkeeping ones (the rules the README's table lists).
 
 import assert from "node:assert/strict";
-import type Anthropic from "@anthropic-ai/sdk";
 import type { BetaManagedAgentsSessionEvent } from "@anthropic-ai/sdk/resources/beta/sessions/events";
 import {
   conversation,
@@ -32,23 +31,6 @@ function entry(
 /** The session: every SDK event once, on the primary thread. */
 function session(): LogEntry[] {
   return sdkEvents().map((event, i) => entry(event, i + 1));
-}
-
-/** What the SDK's list calls yield, as a source: compiled here, run by the SDK client tests. */
-export async function* fromSdkList(
-  client: Anthropic,
-  sessionId: string,
-): AsyncGenerator<LogEntry> {
-  let seq = 0;
-  for await (const event of client.beta.sessions.events.list(sessionId)) {
-    yield { seq: ++seq, session_id: sessionId, thread_id: null, event };
-  }
-  for await (const thread of client.beta.sessions.threads.list(sessionId)) {
-    const events = client.beta.sessions.threads.events.list(thread.id, { session_id: sessionId });
-    for await (const event of events) {
-      yield { seq: ++seq, session_id: sessionId, thread_id: thread.id, event };
-    }
-  }
 }
 
 /** The event types a renderer's items came from. */

@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import { ManagedAgentsError } from "./_error.ts";
+import { type ClientContext, clientItems, type ManagedAgentsClient } from "./_client.ts";
 import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_http.ts";
 import { mergeByTime } from "./_merge.ts";
 import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
@@ -10,6 +11,7 @@ import type { LogEntry, Scope } from "../../events/types.ts";
 import { asEvent } from "../../events/_fields.ts";
 
 export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts";
+export type { ManagedAgentsClient, ManagedAgentsRequestOptions } from "./_client.ts";
 
 /**
  * The beta the Managed Agents sessions API belongs to, sent as the
@@ -120,6 +122,20 @@ export interface ManagedAgentsOptions {
   /** The session to list (`sesn_…`). Required, non-empty. */
   sessionId: string;
   /**
+   * A client to list through instead of the built-in one: the official
+   * TypeScript SDK's `client.beta.sessions` (`new Anthropic().beta.sessions`
+   * from `@anthropic-ai/sdk`), or any object of that shape
+   * ({@linkcode ManagedAgentsClient}). Its key, base URL, API version,
+   * `fetch`, retries and timeouts are the client's own, so none of the
+   * options that configure the built-in client (`apiKey`, `baseUrl`,
+   * `apiVersion`, `fetch`, `maxRetries`, `retryBaseDelayMs`, `timeoutMs`,
+   * `maxPageBytes`) may be given with it. The scopes, the thread expansion,
+   * the merge by time and `pageSize` (sent as `limit`) are the same.
+   *
+   * @default {undefined}
+   */
+  client?: ManagedAgentsClient;
+  /**
    * The API key, sent as `x-api-key`. It never appears in an error, its
    * `cause`, or anything else this function throws.
    *
@@ -216,7 +232,16 @@ interface Resolved {
   sessionId: string;
   scope: Scope;
   pageSize: number;
-  http: HttpContext;
+  signal: AbortSignal | undefined;
+  /** The built-in client, or the caller's. */
+  via: { http: HttpContext } | { client: ClientContext };
+}
+
+/** The three lists a listing reads, through either client. */
+interface Lists {
+  events(): AsyncIterable<Item>;
+  threads(): AsyncIterable<Item>;
+  threadEvents(threadId: string): AsyncIterable<Item>;
 }
 
 /**
@@ -326,18 +351,14 @@ export function fromManagedAgents(options: ManagedAgentsOptions): AsyncIterable<
 }
 
 async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
-  const { sessionId, http } = options;
-  const threads = options.scope === "all" ? await childThreadIds(options) : [];
-  const streams = [
-    listItems(http, eventsTarget(sessionId), options.pageSize, checkEvent),
-    ...threads.map((id) =>
-      listItems(http, threadEventsTarget(sessionId, id), options.pageSize, checkEvent)
-    ),
-  ];
+  const { sessionId } = options;
+  const lists = listsOf(options);
+  const threads = options.scope === "all" ? await childThreadIds(lists) : [];
+  const streams = [lists.events(), ...threads.map((id) => lists.threadEvents(id))];
   let seq = 0;
   for await (const { stream, item } of mergeByTime<Item>(streams, processedAt)) {
     // Checked here too so that an abort also stops the events of a page in hand.
-    http.signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const thread = stream === 0 ? null : threads[stream - 1]!;
     yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
   }
@@ -347,11 +368,50 @@ function processedAt(event: Item): unknown {
   return event.processed_at;
 }
 
+/** The lists of a session, through the built-in client or the caller's. */
+function listsOf(options: Resolved): Lists {
+  const { sessionId, pageSize, via } = options;
+  if ("http" in via) {
+    const { http } = via;
+    return {
+      events: () => listItems(http, eventsTarget(sessionId), pageSize, checkEvent),
+      threads: () => listItems(http, threadsTarget(sessionId), pageSize, checkThread),
+      threadEvents: (id) =>
+        listItems(http, threadEventsTarget(sessionId, id), pageSize, checkEvent),
+    };
+  }
+  const ctx = via.client;
+  const { client } = ctx;
+  return {
+    events: () =>
+      clientItems(
+        ctx,
+        eventsTarget(sessionId),
+        (request) => client.events.list(sessionId, { limit: pageSize }, request),
+        checkEvent,
+      ),
+    threads: () =>
+      clientItems(
+        ctx,
+        threadsTarget(sessionId),
+        (request) => client.threads.list(sessionId, { limit: pageSize }, request),
+        checkThread,
+      ),
+    threadEvents: (id) =>
+      clientItems(
+        ctx,
+        threadEventsTarget(sessionId, id),
+        (request) =>
+          client.threads.events.list(id, { session_id: sessionId, limit: pageSize }, request),
+        checkEvent,
+      ),
+  };
+}
+
 /** The ids of the child threads, in the API's order, without repeats. */
-async function childThreadIds(options: Resolved): Promise<string[]> {
-  const target = threadsTarget(options.sessionId);
+async function childThreadIds(lists: Lists): Promise<string[]> {
   const ids = new Set<string>();
-  for await (const thread of listItems(options.http, target, options.pageSize, checkThread)) {
+  for await (const thread of lists.threads()) {
     // The primary thread has no parent; its events are the session's list.
     if (thread.parent_thread_id === null || thread.parent_thread_id === undefined) continue;
     ids.add(thread.id as string);
@@ -407,24 +467,80 @@ function resolve(options: ManagedAgentsOptions): Resolved {
     // Encoding cannot help: a URL reads `%2E` as `.` too.
     cannot(`"sessionId" must not be "." or "..", which a URL reads as a step of the path`);
   }
+  const pageSize = integerOption(options, "pageSize", 1, cannot);
+  if (options.client !== undefined) {
+    return {
+      sessionId,
+      scope,
+      pageSize,
+      signal: options.signal,
+      via: { client: { client: clientOf(options, cannot), signal: options.signal } },
+    };
+  }
   const apiKey = apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot);
   return {
     sessionId,
     scope,
-    pageSize: integerOption(options, "pageSize", 1, cannot),
-    http: {
-      apiKey,
-      apiVersion: apiVersionOf(options.apiVersion, cannot),
-      scrub: keyScrubber(apiKey),
-      baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
-      fetch: options.fetch ?? globalThis.fetch,
-      signal: options.signal,
-      maxRetries: integerOption(options, "maxRetries", 0, cannot),
-      retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
-      timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
-      maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
+    pageSize,
+    signal: options.signal,
+    via: {
+      http: {
+        apiKey,
+        apiVersion: apiVersionOf(options.apiVersion, cannot),
+        scrub: keyScrubber(apiKey),
+        baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
+        fetch: options.fetch ?? globalThis.fetch,
+        signal: options.signal,
+        maxRetries: integerOption(options, "maxRetries", 0, cannot),
+        retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
+        timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
+        maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
+      },
     },
   };
+}
+
+/** The options that configure the built-in client, which a caller's client configures itself. */
+const BUILT_IN_CLIENT_OPTIONS = [
+  "apiKey",
+  "baseUrl",
+  "apiVersion",
+  "fetch",
+  "maxRetries",
+  "retryBaseDelayMs",
+  "timeoutMs",
+  "maxPageBytes",
+] as const;
+
+/** The caller's client, once its shape and the options around it are checked. */
+function clientOf(options: ManagedAgentsOptions, cannot: Cannot): ManagedAgentsClient {
+  const given = BUILT_IN_CLIENT_OPTIONS.filter((name) => options[name] !== undefined);
+  if (given.length > 0) {
+    cannot(
+      `"client" comes with ${given.map((name) => `"${name}"`).join(", ")}, which configure ` +
+        "the built-in client: configure the client you pass instead",
+    );
+  }
+  const client = options.client as unknown as Record<string, unknown> | null;
+  const fn = (path: string): boolean => {
+    let value: unknown = client;
+    for (const step of path.split(".")) {
+      value = typeof value === "object" && value !== null
+        ? (value as Record<string, unknown>)[step]
+        : undefined;
+    }
+    return typeof value === "function";
+  };
+  const missing = ["events.list", "threads.list", "threads.events.list"].filter((path) =>
+    !fn(path)
+  );
+  if (missing.length > 0) {
+    cannot(
+      `"client" is not a sessions client (the SDK's client.beta.sessions): it has no ` +
+        missing.map((path) => `${path}()`).join(", "),
+    );
+  }
+  return options.client!;
 }
 
 /** Throws the option error that says why the session cannot be listed. */
