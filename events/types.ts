@@ -171,14 +171,19 @@ export interface UserToolResultEvent extends EventEnvelope {
   session_thread_id?: string | null;
 }
 
-/** `user.define_outcome`: the outcome a grader judges the session against. */
+/**
+ * `user.define_outcome`: the outcome a grader judges the session against; the
+ * renderers show it as the session's task.
+ */
 export interface UserDefineOutcomeEvent extends EventEnvelope {
   /** Event discriminator. */
   type: "user.define_outcome";
   /** What the outcome is. */
   description?: string;
-  /** The rubric, inline or as a file. */
+  /** The rubric: inline (`{ type: "text", content }`) or a file (`{ type: "file", file_id }`). */
   rubric?: unknown;
+  /** How many grading iterations the session may take; null when unbounded. */
+  max_iterations?: number | null;
   /** The outcome id (`outc_…`). */
   outcome_id?: string;
 }
