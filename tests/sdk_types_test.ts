@@ -9,13 +9,18 @@ import type { BetaManagedAgentsSessionEvent } from "@anthropic-ai/sdk/resources/
 import {
   conversation,
   type ConversationItem,
+  type EventLog,
   fromEntries,
+  fromEventLog,
   type LogEntry,
+  registry,
   renderDream,
   renderGrader,
   renderHtml,
+  renderIndex,
   renderJson,
   type SessionEvent,
+  splitSessions,
 } from "../mod.ts";
 import { SDK_EVENTS, SDK_RULES, sdkEvents, type SdkEventType } from "./_sdk_events.ts";
 
@@ -73,6 +78,21 @@ Deno.test("SDK values pass to the sources and renderers", async () => {
   assert.ok(items.length > 0);
   assert.equal(typeof await renderGrader(session()), "string");
   assert.equal((await renderDream(session())).sessionId, "sesn_sdk");
+  assert.equal(await registry.render("grader", session()), await renderGrader(session()));
+  assert.match(await renderIndex(session()), /^# Index\n/);
+  const groups = [];
+  for await (const group of splitSessions(session())) {
+    groups.push([group.sessionId, (await Array.fromAsync(group.entries)).length]);
+  }
+  assert.deepEqual(groups, [["sesn_sdk", 42]]);
+  // A store of the caller's that holds the SDK's events as they are.
+  const rows = session();
+  const log: EventLog = {
+    list: ({ afterSeq, limit }) =>
+      Promise.resolve(rows.filter((row) => row.seq > afterSeq).slice(0, limit)),
+  };
+  const paged = await Array.fromAsync(fromEventLog(log, { sessionId: "sesn_sdk", pageSize: 10 }));
+  assert.deepEqual(paged, rows);
 });
 
 Deno.test("each renderer shows the conversation and control types and skips bookkeeping", async (t) => {
