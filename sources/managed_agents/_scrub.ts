@@ -92,38 +92,43 @@ function skeleton(text: string): string {
 
 /**
  * Replaces each run of `text` whose letters and digits hold a window of
- * `windows` (whatever separates them) with the marker. Linear in the text.
+ * `windows` (whatever separates them) with the marker. Linear in the text,
+ * and it keeps only the last window and where its letters are, so a huge
+ * text costs no more than its copy.
  */
 function scrubEncoded(text: string, windows: Set<string>): string {
   if (windows.size === 0) return text;
-  const letters: string[] = [];
-  const at: number[] = [];
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (/[A-Za-z0-9]/.test(char)) {
-      letters.push(char.toLowerCase());
-      at.push(i);
-    }
-  }
-  const bare = letters.join("");
-  const runs: [start: number, end: number][] = [];
-  for (let i = 0; i + MIN_KEY_PIECE <= bare.length; i++) {
-    if (!windows.has(bare.slice(i, i + MIN_KEY_PIECE))) continue;
-    const start = at[i]!;
-    const end = at[i + MIN_KEY_PIECE - 1]! + 1;
-    const run = runs[runs.length - 1];
-    // Overlapping windows are one run.
-    if (run !== undefined && start < run[1]) run[1] = Math.max(run[1], end);
-    else runs.push([start, end]);
-  }
-  if (runs.length === 0) return text;
+  const width = MIN_KEY_PIECE;
+  // Where the last `width` letters and digits are, as a ring.
+  const at = new Array<number>(width).fill(0);
+  let count = 0;
+  let window = "";
   let out = "";
   let copied = 0;
-  for (const [start, end] of runs) {
-    out += text.slice(copied, start) + KEY_MARKER;
-    copied = end;
+  let runStart = -1;
+  let runEnd = -1;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const lower = code >= 65 && code <= 90 ? code + 32 : code;
+    if (!((lower >= 97 && lower <= 122) || (lower >= 48 && lower <= 57))) continue;
+    window = (window.length === width ? window.slice(1) : window) + String.fromCharCode(lower);
+    at[count % width] = i;
+    count++;
+    if (count < width || !windows.has(window)) continue;
+    const start = at[count % width]!;
+    if (start < runEnd) {
+      runEnd = i + 1; // overlapping windows are one run
+      continue;
+    }
+    if (runStart !== -1) {
+      out += text.slice(copied, runStart) + KEY_MARKER;
+      copied = runEnd;
+    }
+    runStart = start;
+    runEnd = i + 1;
   }
-  return out + text.slice(copied);
+  if (runStart === -1) return text;
+  return out + text.slice(copied, runStart) + KEY_MARKER + text.slice(runEnd);
 }
 
 /**
