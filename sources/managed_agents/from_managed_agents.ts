@@ -261,6 +261,13 @@ interface Lists {
  * first, and a tie goes to the primary, then to the children in the order the
  * API listed them. Cross-posted copies stay: the log is the truth.
  *
+ * With `client` (the official SDK's `client.beta.sessions`, or any
+ * {@linkcode ManagedAgentsClient}) the same lists are read through the
+ * client, which pages, authenticates and retries as it is configured; the
+ * scopes, the thread expansion and the merge are the same, and what the
+ * client throws ends the iteration with a {@linkcode ManagedAgentsError}
+ * (code `api`), its text redacted.
+ *
  * `seq` counts the emitted entries from 1. Nothing is fetched until the
  * iteration starts; each stream holds one page at a time; each iteration lists
  * the session afresh.
