@@ -171,14 +171,19 @@ export interface UserToolResultEvent extends EventEnvelope {
   session_thread_id?: string | null;
 }
 
-/** `user.define_outcome`: the outcome a grader judges the session against. */
+/**
+ * `user.define_outcome`: the outcome a grader judges the session against; the
+ * renderers show it as the session's task.
+ */
 export interface UserDefineOutcomeEvent extends EventEnvelope {
   /** Event discriminator. */
   type: "user.define_outcome";
   /** What the outcome is. */
   description?: string;
-  /** The rubric, inline or as a file. */
+  /** The rubric: inline (`{ type: "text", content }`) or a file (`{ type: "file", file_id }`). */
   rubric?: unknown;
+  /** How many grading iterations the session may take; null when unbounded. */
+  max_iterations?: number | null;
   /** The outcome id (`outc_…`). */
   outcome_id?: string;
 }
@@ -303,8 +308,8 @@ export interface SessionErrorDetail {
   message?: string;
   /** Whether the platform retries. */
   retry_status?: { type: string } | null;
-  /** Any other fields. */
-  [field: string]: unknown;
+  /** The MCP server the error concerns (`mcp_*` error types). */
+  mcp_server_name?: string | null;
 }
 
 /** `session.error`: the session hit an error. */
@@ -355,11 +360,14 @@ export interface SpanModelRequestEndEvent extends EventEnvelope {
   model_usage?: ModelUsage;
 }
 
-/** An event of a type this module does not know, or knows only by name. */
-export interface UnknownEvent extends EventEnvelope {
-  /** Any other fields, unchanged. */
-  [field: string]: unknown;
-}
+/**
+ * An event of a type this module does not know, or knows only by name. It
+ * declares only the envelope, with no index signature, so that any event
+ * interface (the official SDK's, a team's own) is assignable to it; its other
+ * fields are still there at run time, unchanged (read them through a
+ * `Record<string, unknown>` view).
+ */
+export interface UnknownEvent extends EventEnvelope {}
 
 /** The event types this module reads fields of. */
 export type KnownSessionEvent =

@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import type { LogEntry } from "../events/types.ts";
+import { fieldsOf } from "../events/_fields.ts";
 
 /** An entry whose text is already worked out (redacted and cut), on its way out. */
 export interface Prepared {
@@ -95,7 +96,7 @@ export class ConsumptionOrder {
     const event = entry.event;
     const key = `${thread}\u0000${String(event.id ?? "")}`;
     if (event.type === "span.model_request_end") {
-      this.#close(`${thread}\u0000${String(event.model_request_start_id ?? "")}`);
+      this.#close(`${thread}\u0000${String(fieldsOf(event).model_request_start_id ?? "")}`);
       return [];
     }
     const released = this.#release(thread);

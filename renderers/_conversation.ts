@@ -9,9 +9,10 @@ import { Redacted } from "./_redacted.ts";
 import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
-import { CONVERSATION_TYPES, type Item, ItemRenderer } from "./_items.ts";
+import { isShown, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";
 import { utf8Length } from "./utf8.ts";
+import { asEvent, fieldsOf } from "../events/_fields.ts";
 
 /** The conversation's options, resolved and checked. */
 export interface Resolved {
@@ -53,7 +54,7 @@ async function* dreamView(
     if (whole.thread_id !== null) continue;
     const entry = boundedIds(whole);
     book.learn(entry);
-    if (!CONVERSATION_TYPES.has(entry.event.type)) continue;
+    if (!isShown(entry.event)) continue;
     const { text, cutBytes } = prepare(entry, items.text(entry), options);
     yield finish(items.render(entry, text), cutBytes, options);
   }
@@ -137,7 +138,7 @@ function renderedBytes(item: Item): number {
 
 /** What a held message's entry keeps: what its label needs, not its content or its ids. */
 function slim(entry: LogEntry): LogEntry {
-  const { type, processed_at, from_session_thread_id } = entry.event as Record<string, unknown>;
+  const { type, processed_at, from_session_thread_id } = fieldsOf(entry.event);
   const event: Record<string, unknown> = { type };
   if (processed_at !== undefined) event.processed_at = processed_at;
   if (from_session_thread_id !== undefined) event.from_session_thread_id = from_session_thread_id;
@@ -145,7 +146,7 @@ function slim(entry: LogEntry): LogEntry {
     seq: entry.seq,
     session_id: "",
     thread_id: entry.thread_id,
-    event: event as LogEntry["event"],
+    event: asEvent(event),
   };
 }
 
@@ -173,7 +174,7 @@ const ID_FIELDS = [
 
 /** The entry, or a copy of it with its over-long ids compacted (the caller's entry is never changed). */
 function boundedIds(entry: LogEntry): LogEntry {
-  const event = entry.event as Record<string, unknown>;
+  const event = fieldsOf(entry.event);
   let copy: Record<string, unknown> | undefined;
   for (const field of ID_FIELDS) {
     const value = event[field];
@@ -187,6 +188,6 @@ function boundedIds(entry: LogEntry): LogEntry {
   return {
     ...entry,
     thread_id: longThread ? compact(thread, ID_UNITS_KEPT) : thread,
-    event: (copy ?? event) as LogEntry["event"],
+    event: asEvent(copy ?? event),
   };
 }

@@ -4,8 +4,9 @@
 import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { compact } from "./_compact.ts";
-import { CONVERSATION_TYPES } from "./_items.ts";
+import { isShown } from "./_items.ts";
 import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
+import { fieldsOf } from "../events/_fields.ts";
 
 /** What the grader does with an entry. */
 export type GraderRole = "drop" | "keep" | "movable" | "span";
@@ -44,7 +45,7 @@ export class GraderClassifier {
   classify(entry: LogEntry): GraderRole {
     const type = entry.event.type;
     if (type === "span.model_request_start" || type === "span.model_request_end") return "span";
-    if (!CONVERSATION_TYPES.has(type)) return "drop";
+    if (!isShown(entry.event)) return "drop";
     if (type === "user.message") return "movable";
     if (type === "agent.thread_message_sent") {
       increment(this.#unmatchedSent, this.#messageKey(entry));
@@ -58,7 +59,7 @@ export class GraderClassifier {
   }
 
   #messageKey(entry: LogEntry): string {
-    const event = entry.event as Record<string, unknown>;
+    const event = fieldsOf(entry.event);
     const here = entry.thread_id ?? PRIMARY;
     const [from, to] = event.type === "agent.thread_message_sent"
       ? [here, this.#book.key(event.to_session_thread_id)]
@@ -67,7 +68,7 @@ export class GraderClassifier {
   }
 
   #toolCall(entry: LogEntry): GraderRole {
-    const event = entry.event as Record<string, unknown>;
+    const event = fieldsOf(entry.event);
     const copyOf = event.session_thread_id;
     if (entry.thread_id === null && typeof copyOf === "string" && copyOf !== "") {
       return decrement(this.#childCalls, callKey(copyOf, event)) ? "drop" : "keep";

@@ -5,6 +5,7 @@ import type { LogEntry } from "../events/types.ts";
 import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
 import type { ConversationItem } from "./conversation_item.ts";
+import { fieldsOf } from "../events/_fields.ts";
 
 /**
  * The event types the renderers show: messages, tool calls and their results,
@@ -26,6 +27,27 @@ export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
   "agent.thread_message_received",
   "session.error",
 ]);
+
+/**
+ * The user's acts the renderers show: the outcome the session was given (its
+ * task), an interrupt, and a denied tool call (an allowed one is bookkeeping).
+ */
+export const CONTROL_TYPES: ReadonlySet<string> = new Set([
+  "user.define_outcome",
+  "user.interrupt",
+  "user.tool_confirmation",
+]);
+
+/**
+ * Whether the renderers show an event: a conversation type, or a control
+ * type (a `user.tool_confirmation` only when it denies).
+ */
+export function isShown(event: LogEntry["event"]): boolean {
+  const type = event.type;
+  if (CONVERSATION_TYPES.has(type)) return true;
+  if (!CONTROL_TYPES.has(type)) return false;
+  return type !== "user.tool_confirmation" || fieldsOf(event).result === "deny";
+}
 
 /** An item before budgets and redaction: a {@linkcode ConversationItem} with its full text. */
 export type Item = ConversationItem;
@@ -59,7 +81,7 @@ export class ItemRenderer {
    * message keeps its text, not its event).
    */
   render(entry: LogEntry, body: string): Item {
-    const event = entry.event as Record<string, unknown>;
+    const event = fieldsOf(entry.event);
     const here = entry.thread_id ?? PRIMARY;
     const make = (kind: Item["kind"], from: string, to: string, label = from): Item => ({
       kind,
@@ -93,6 +115,16 @@ export class ItemRenderer {
       }
       case "session.error":
         return make("error", "session", this.#speaker(here), "session error");
+      case "user.define_outcome": {
+        const to = this.#speaker(here);
+        return make("control", "user", to, `user → ${to}, task`);
+      }
+      case "user.interrupt": {
+        const to = this.#interrupted(event);
+        return make("control", "user", to, `user → ${to}, interrupt`);
+      }
+      case "user.tool_confirmation":
+        return this.#denial(event, here, make);
       default:
         return Object.hasOwn(RESULT_LINKS, String(event.type))
           ? this.#result(event, here, make)
@@ -102,10 +134,46 @@ export class ItemRenderer {
 
   /** The text of an entry's item, which depends on the event alone. */
   text(entry: LogEntry): string {
-    const event = entry.event as Record<string, unknown>;
-    if (event.type === "session.error") return errorText(event.error);
+    const event = fieldsOf(entry.event);
+    switch (event.type) {
+      case "session.error":
+        return errorText(event.error);
+      case "user.define_outcome":
+        return outcomeText(event);
+      case "user.interrupt":
+        return typeof event.session_thread_id === "string" && event.session_thread_id !== ""
+          ? "(the user stopped this thread's turn)"
+          : "(the user stopped every thread's turn)";
+      case "user.tool_confirmation":
+        return typeof event.deny_message === "string" && event.deny_message.trim() !== ""
+          ? event.deny_message
+          : "(denied, no reason given)";
+    }
     if (TOOL_CALL_TYPES.has(String(event.type))) return inputText(event.input);
     return text(event.content);
+  }
+
+  /** Who an interrupt stops: the thread it names, else every thread. */
+  #interrupted(event: Record<string, unknown>): string {
+    const thread = event.session_thread_id;
+    return typeof thread === "string" && thread !== ""
+      ? this.#speaker(this.#book.key(thread))
+      : "every thread";
+  }
+
+  /** A denied tool call: the user to the tool whose call it refused, with the reason as text. */
+  #denial(event: Record<string, unknown>, here: string, make: Make): Item {
+    const link = event.tool_use_id;
+    const known = typeof link === "string" ? this.#tools.get(link) : undefined;
+    const to = known?.[0] ?? "tool";
+    const routed = here === PRIMARY && typeof event.session_thread_id === "string" &&
+        event.session_thread_id !== ""
+      ? this.#book.key(event.session_thread_id)
+      : here;
+    const denial = make("control", "user", to, `user → ${to}, denied`);
+    denial.thread = routed === PRIMARY ? null : routed;
+    if (known !== undefined) denial.tool = known[1];
+    return denial;
   }
 
   /**
@@ -185,9 +253,36 @@ function inputText(input: unknown): string {
 
 function errorText(error: unknown): string {
   if (typeof error !== "object" || error === null) return text(error);
-  const { type, message, retry_status: retry } = error as Record<string, unknown>;
+  const { type, message, retry_status: retry, mcp_server_name: server } = error as Record<
+    string,
+    unknown
+  >;
   const kind = typeof type === "string" ? type : "error";
+  const where = typeof server === "string" && server !== "" ? ` (MCP server ${server})` : "";
   const said = typeof message === "string" && message !== "" ? `: ${message}` : "";
   const status = (retry as { type?: unknown } | null | undefined)?.type;
-  return `${kind}${said}${typeof status === "string" ? ` (${status})` : ""}`;
+  return `${kind}${where}${said}${typeof status === "string" ? ` (${status})` : ""}`;
+}
+
+/** An outcome as the task it sets: its description, then its rubric (inline text, or the file it names). */
+function outcomeText(event: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof event.description === "string" && event.description.trim() !== "") {
+    parts.push(event.description);
+  }
+  const rubric = event.rubric;
+  if (typeof rubric === "object" && rubric !== null) {
+    const { content, file_id: file } = rubric as Record<string, unknown>;
+    if (typeof content === "string" && content.trim() !== "") {
+      parts.push(`Rubric:\n${content}`);
+    } else if (typeof file === "string" && file !== "") {
+      parts.push(`[rubric: file ${file}]`);
+    }
+  } else if (typeof rubric === "string" && rubric.trim() !== "") {
+    parts.push(`Rubric:\n${rubric}`);
+  }
+  if (typeof event.max_iterations === "number") {
+    parts.push(`[at most ${event.max_iterations} iterations]`);
+  }
+  return parts.length === 0 ? "(no description)" : parts.join("\n\n");
 }

@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import type { LogEntry } from "../events/types.ts";
+import { fieldsOf } from "../events/_fields.ts";
 
 /** The primary thread's key: the primary has no thread id in the log. */
 export const PRIMARY = "";
@@ -35,7 +36,7 @@ export class ThreadBook {
   /** Learns from one entry: the thread holding it, and threads its event names. */
   learn(entry: LogEntry): void {
     if (entry.thread_id !== null) this.#addChild(entry.thread_id);
-    const event = entry.event as Record<string, unknown>;
+    const event = fieldsOf(entry.event);
     switch (event.type) {
       case "session.thread_created":
         this.#child(event.session_thread_id, event.agent_name);

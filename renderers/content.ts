@@ -43,7 +43,8 @@ export function contentText(content: unknown): string {
  * results, the deeper ones give one note, `[… nested N levels deeper not
  * shown]`, so no depth overflows the stack); `image`, `document` and
  * `redacted` blocks give a bracketed placeholder (a plain-text document its
- * text); an unknown block its `text` when it has one, else its type in
+ * title and text); a document's `context` follows as `[document context: …]`;
+ * an unknown block its `text` when it has one, else its type in
  * brackets.
  *
  * @param blocks The blocks.
@@ -142,10 +143,14 @@ function nestedDepth(root: Record<string, unknown>): number {
 function documentText(fields: Record<string, unknown>): string {
   const source = fields.source as Record<string, unknown> | undefined;
   const title = stringOr(fields.title, "");
+  const context = stringOr(fields.context, "").trim() === ""
+    ? ""
+    : `[document context: ${fields.context}]\n`;
   if (source?.type === "text" && typeof source.data === "string") {
-    return title === "" ? source.data : `${title}\n${source.data}`;
+    return `${title === "" ? "" : `${title}\n`}${context}${source.data}`;
   }
-  return placeholder("document", title || sourceUrl(source));
+  const said = placeholder("document", title || sourceUrl(source));
+  return context === "" ? said : `${said}\n${context.slice(0, -1)}`;
 }
 
 function sourceUrl(source: unknown): string {

@@ -11,7 +11,12 @@
  * - `tool_result`: what a tool gave back, `isError` set when it failed;
  * - `thread_message`: a message between two threads of a multi-agent session;
  * - `error`: a session error (`from: "session"`);
- * - `system`: a system note (`from: "system"`).
+ * - `system`: a system note (`from: "system"`);
+ * - `control`: an act of the user's that is not a message (`from: "user"`):
+ *   the outcome the session must reach (label `user → agent, task`, its
+ *   description and rubric as `text`), an interrupt (`user → every thread,
+ *   interrupt`, or the thread it stopped), a denied tool call
+ *   (`user → tool bash, denied`, the user's reason as `text`).
  */
 export type ConversationItemKind =
   | "message"
@@ -19,7 +24,8 @@ export type ConversationItemKind =
   | "tool_result"
   | "thread_message"
   | "error"
-  | "system";
+  | "system"
+  | "control";
 
 /**
  * One item of a conversation, as {@linkcode conversation} yields it: a plain
@@ -41,7 +47,8 @@ export interface ConversationItem {
   /**
    * The label the grader prints in brackets: `user`, `agent`, `@name`,
    * `user → @name`, `agent → tool bash`, `tool bash → agent, error`,
-   * `agent → @name`, `system`, `session error`.
+   * `agent → @name`, `system`, `session error`, `user → agent, task`,
+   * `user → every thread, interrupt`, `user → tool bash, denied`.
    */
   label: string;
   /**

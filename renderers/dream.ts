@@ -14,6 +14,7 @@ import type { ConversationItem } from "./conversation_item.ts";
 import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
+import { fieldsOf } from "../events/_fields.ts";
 
 /**
  * The most UTF-8 bytes of one dream's text, elision marker included, so a
@@ -220,7 +221,7 @@ class DreamFacts {
 
   /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
   text(entry: LogEntry, text: Redacted): void {
-    const event = entry.event as Record<string, unknown>;
+    const event = fieldsOf(entry.event);
     if (event.type !== "user.message") return;
     const isCommand = typeof event.command === "string";
     if (isCommand ? this.firstCommand !== undefined : this.firstPrompt !== undefined) return;

@@ -17,6 +17,7 @@ import { redact } from "../redact/mod.ts";
 import { agent, entries, id, user } from "../tests/_entries.ts";
 import { renderBounded } from "../tests/_bounded.ts";
 import { markdownHeadings } from "../tests/_transcript_parse.ts";
+import { asEvent } from "../events/_fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
@@ -315,7 +316,9 @@ Deno.test("renderDream() takes the first prompt as firstUser: a slash command on
     assert.equal(dream.turns, 2);
   });
   await t.step("a command member that is not a string does not make a command", async () => {
-    const dream = await renderDream(entries([{ ...user("prompt"), command: 1 }, user("later")]));
+    const dream = await renderDream(
+      entries([asEvent({ ...user("prompt"), command: 1 }), user("later")]),
+    );
     assert.equal(dream.firstUser, "prompt");
   });
 });

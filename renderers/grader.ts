@@ -75,8 +75,11 @@ function transcriptNote(budget: number): string {
  * thread), `@name` (a child thread, by agent name, else thread id),
  * `agent → tool bash` (a call, its input as JSON), `tool bash → agent` (its
  * result; `, error` marks a failed one), `agent → @name` (a thread message,
- * rendered once), `session error`. Spans, status, thinking, usage and outcome
- * events are not rendered; unknown event types are skipped.
+ * rendered once), `session error`, and the user's acts: `user → agent, task`
+ * (the outcome the session was given), `user → every thread, interrupt`,
+ * `user → tool bash, denied` (the reason as text). Spans, status, thinking,
+ * usage, outcome evaluations, allowed tool confirmations and workflow runs are
+ * not rendered; unknown event types are skipped.
  *
  * Messages render in consumption order: a user message (or a thread message
  * whose sent half is not in the input) that arrives while its thread has a

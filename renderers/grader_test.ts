@@ -18,6 +18,7 @@ import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entr
 import { renderBounded } from "../tests/_bounded.ts";
 import { parseGrader } from "../tests/_transcript_parse.ts";
 import { frameBody } from "./_frame.ts";
+import { asEvent } from "../events/_fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
@@ -51,7 +52,7 @@ Deno.test("renderGrader() cuts an item's body at GRADER_ITEM_BUDGET bytes on a c
   for (const unit of ["a", "é", "€", "😀"]) {
     await t.step(`of ${utf8(unit)}-byte characters`, async () => {
       const body = unit.repeat(5_000);
-      const text = await renderGrader(entries([{ ...agent(""), content: body }]));
+      const text = await renderGrader(entries([asEvent({ ...agent(""), content: body })]));
       const match = text.match(/^\[agent\]\n {2}([^]*)\n\[cut: (\d+) more bytes\]\n$/);
       assert.ok(match, text.slice(-200));
       const kept = match[1]!;
@@ -383,7 +384,7 @@ Deno.test("renderGrader() renders a tool call cross-posted to the primary once",
 });
 
 Deno.test("renderGrader() passes unknown event types and odd content without a throw", async () => {
-  const odd: SessionEvent[] = [
+  const odd: SessionEvent[] = ([
     { id: id(), type: "workflow_run.created", workflow_run_id: "wr_1" },
     { id: id(), type: "user.message", content: 42 },
     { id: id(), type: "agent.message", content: null },
@@ -403,7 +404,7 @@ Deno.test("renderGrader() passes unknown event types and odd content without a t
       content: [{ type: "image", source: { type: "url", url: "https://x/y.png" } }],
     },
     { id: id(), type: "agent.message", content: [{ type: "redacted" }] },
-  ];
+  ] as Record<string, unknown>[]).map(asEvent);
   const text = await renderGrader(entries(odd));
   assert.deepEqual(labels(text), [
     "user",

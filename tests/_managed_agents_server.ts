@@ -57,6 +57,8 @@ export interface FakeApiOptions {
   apiKey: string;
   sessions: FakeSession[];
   intercept?: Intercept;
+  /** The `anthropic-version` the API requires; the SDK 1.10.0's by default. */
+  apiVersion?: string;
 }
 
 /** A running fake API. */
@@ -117,13 +119,15 @@ function answer(options: FakeApiOptions, request: RecordedRequest): Response {
 }
 
 function checkHeaders(options: FakeApiOptions, headers: Headers): Response | undefined {
-  const key = headers.get("x-api-key");
+  // The built-in client sends `x-api-key`; the SDK (1.10.0) sends `authorization: Bearer`.
+  const bearer = /^Bearer (.*)$/.exec(headers.get("authorization") ?? "")?.[1];
+  const key = headers.get("x-api-key") ?? bearer ?? null;
   if (key !== options.apiKey) {
     // Echoes the key it got, as some proxies do, so that tests can check that
     // the client scrubs it from what it throws.
     return apiError(401, "authentication_error", `invalid x-api-key: ${key}`);
   }
-  if (headers.get("anthropic-version") !== "2023-06-01") {
+  if (headers.get("anthropic-version") !== (options.apiVersion ?? "2026-10-21")) {
     return apiError(400, "invalid_request_error", "anthropic-version: header is required");
   }
   const betas = headers.get("anthropic-beta")?.split(",").map((beta) => beta.trim()) ?? [];

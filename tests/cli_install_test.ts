@@ -29,8 +29,15 @@ Deno.test("the commands' embedded examples are the fixtures, byte for byte", asy
 });
 
 Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
-  const { "fast-check": fastCheck, "axe-core": axeCore, yaml, micromark, ...imports } =
-    devConfig.imports;
+  const {
+    "fast-check": fastCheck,
+    "axe-core": axeCore,
+    yaml,
+    micromark,
+    "@anthropic-ai/sdk": sdk,
+    ...imports
+  } = devConfig.imports;
+  assert.equal(sdk, "npm:@anthropic-ai/sdk@1.10.0");
   assert.ok(fastCheck?.startsWith("npm:fast-check@"));
   assert.ok(micromark?.startsWith("npm:micromark@"));
   assert.ok(axeCore?.startsWith("npm:axe-core@"));
@@ -39,7 +46,9 @@ Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
   assert.deepEqual(devConfig.compilerOptions, config.compilerOptions);
   assert.deepEqual(devConfig.exclude, config.exclude);
   const packages = Object.values(config.imports);
-  assert.ok(!packages.some((s) => /fast-check|axe-core|npm:yaml@|npm:micromark@/.test(s)));
+  assert.ok(
+    !packages.some((s) => /fast-check|axe-core|npm:yaml@|npm:micromark@|anthropic-ai/.test(s)),
+  );
 });
 
 /** The files `deno publish` would upload, relative to the repository. */

@@ -22,6 +22,7 @@ import {
   requestsThatLeft,
   withBrowser,
 } from "./_browser.ts";
+import { asEvent } from "../events/_fields.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -331,7 +332,7 @@ function hostileTexts(origin: string): string[] {
 function hostileSession(origin: string): LogEntry[] {
   const texts = hostileTexts(origin);
   const child = "sthr_child";
-  const events: Array<[string | null, SessionEvent]> = [
+  const events: Array<[string | null, Record<string, unknown>]> = [
     [null, { id: "e1", type: "user.message", content: texts[0] }],
     [null, { id: "e2", type: "agent.message", content: texts[1] }],
     [null, {
@@ -357,7 +358,7 @@ function hostileSession(origin: string): LogEntry[] {
     seq: i + 1,
     session_id: "sesn_hostile",
     thread_id: thread,
-    event,
+    event: asEvent(event),
   }));
 }
 

@@ -3,6 +3,7 @@
 
 import { commandOutput, slashCommand } from "./_commands.ts";
 import type { ContentBlock, SessionEvent } from "../../events/types.ts";
+import { asEvent, fieldsOf } from "../../events/_fields.ts";
 
 /** One event a record maps to, and the thread it is on. */
 export interface Mapped {
@@ -97,19 +98,18 @@ export class ClaudeCodeMapper {
         out.push(item);
         continue;
       }
-      const words = plainText(event.content as string | unknown[])?.trim();
+      const words = plainText(fieldsOf(event).content as string | unknown[])?.trim();
       const carried = words !== undefined &&
         (known !== undefined ? known.prompt === words : this.#prompts.has(words));
       if (carried) continue;
-      const { type: _, content, ...rest } = event as SessionEvent & { content: unknown };
+      const { type: _, ...rest } = fieldsOf(event);
       out.push({
         threadId: item.threadId,
-        event: {
+        event: asEvent({
           ...rest,
           type: "agent.thread_message_received",
           from_session_thread_id: known?.thread ?? null,
-          content,
-        } as SessionEvent,
+        }),
       });
     }
     return out;

@@ -9,6 +9,7 @@ import {
   renderDream,
   renderGrader,
 } from "../../mod.ts";
+import { fieldsOf } from "../../events/_fields.ts";
 
 const REAL = new URL("../../fixtures/claude_code/real/", import.meta.url);
 
@@ -233,7 +234,7 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
       const named = entries.filter((e) => e.event.type === "session.thread_created");
       assert.deepEqual(
         named.map((e) => {
-          const { session_thread_id, agent_name } = e.event as Record<string, unknown>;
+          const { session_thread_id, agent_name } = fieldsOf(e.event);
           return [session_thread_id, agent_name];
         }),
         [["sidechain:ag1", "subagent ag1"], ["sidechain", "subagent"]],
@@ -241,8 +242,8 @@ Deno.test("fromClaudeCode() maps a synthetic transcript", async (t) => {
     });
 
     await t.step("tool_use and tool_result are linked", () => {
-      const use = entries[2]!.event as Record<string, unknown>;
-      const result = entries[3]!.event as Record<string, unknown>;
+      const use = fieldsOf(entries[2]!.event);
+      const result = fieldsOf(entries[3]!.event);
       assert.deepEqual([use.name, use.input], ["Bash", { command: "make" }]);
       assert.deepEqual([result.tool_use_id, result.content, result.is_error], [
         "toolu_1",

@@ -91,11 +91,11 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
     } catch {
       return { kind: "fatal", status, reason: `the API answered ${redirect} to an invalid URL` };
     }
-    if (next.origin !== start.origin) {
+    if (!sameOrigin(next, start)) {
       return {
         kind: "fatal",
         status,
-        reason: `the API answered ${redirect} to another origin, ${next.origin}; ` +
+        reason: `the API answered ${redirect} to another origin, ${targetOrigin(next)}; ` +
           `it is not followed, so that the API key goes only to ${start.origin}`,
       };
     }
@@ -108,6 +108,22 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
     }
     url = next;
   }
+}
+
+/**
+ * Whether a redirect target stays where the key may go: an `http:` or
+ * `https:` URL of the start's scheme, host and port. (A `blob:` URL's
+ * `origin` is the origin it was made on, so comparing origins alone would let
+ * one through.)
+ */
+/** A redirect target's origin as an error names it: its scheme, and its host when it has one. */
+function targetOrigin(url: URL): string {
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : `${url.protocol} URL`;
+}
+
+function sameOrigin(next: URL, start: URL): boolean {
+  return (next.protocol === "http:" || next.protocol === "https:") &&
+    next.protocol === start.protocol && next.host === start.host;
 }
 
 /**

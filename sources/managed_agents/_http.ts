@@ -10,8 +10,11 @@ import { excerpt } from "../../redact/excerpt.ts";
 import { ManagedAgentsError } from "./_error.ts";
 import type { Scrub } from "./_scrub.ts";
 
-/** The `anthropic-version` header the sessions API is called with. */
-export const API_VERSION = "2023-06-01";
+/**
+ * The `anthropic-version` header the sessions API is called with by default:
+ * the version `@anthropic-ai/sdk` 1.10.0 sends, whose types describe the events.
+ */
+export const API_VERSION = "2026-10-21";
 /** The beta the sessions API belongs to. */
 export const BETA = "managed-agents-2026-04-01";
 
@@ -21,6 +24,8 @@ const MAX_RETRY_DELAY_MS = 60_000;
 /** How to reach the API; one per {@linkcode fromManagedAgents} call. */
 export interface HttpContext {
   apiKey: string;
+  /** The `anthropic-version` header. */
+  apiVersion: string;
   /** Removes every piece of the key from a text (see `_managed_agents_scrub.ts`). */
   scrub: Scrub;
   baseUrl: string;
@@ -53,9 +58,11 @@ const STATUS_TEXT: Record<number, string> = {
   422: "Unprocessable Content",
   429: "Too Many Requests",
   500: "Internal Server Error",
+  501: "Not Implemented",
   502: "Bad Gateway",
   503: "Service Unavailable",
   504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
   529: "Overloaded",
 };
 
@@ -92,9 +99,10 @@ const MAX_QUOTE = 40;
  * on one line with its control characters visible ({@linkcode excerpt}).
  */
 export function quote(ctx: HttpContext, value: string): string {
-  // Only the head can be quoted; the key's length more keeps a key that
-  // straddles the cut whole for the scrubber.
-  const head = ctx.scrub(value.slice(0, 4 * MAX_QUOTE + ctx.apiKey.length));
+  // Only the head can be quoted; four times the key's length more keeps a key
+  // that straddles the cut whole for the scrubber, even encoded (hex doubles
+  // it, base64 and separators lengthen it).
+  const head = ctx.scrub(value.slice(0, 4 * MAX_QUOTE + 4 * ctx.apiKey.length));
   const cut = head.length < value.length ? "…" : "";
   const text = excerpt(head, { maxCodePoints: MAX_QUOTE });
   return `"${text.endsWith("…") ? text : text + cut}"`;
@@ -102,7 +110,8 @@ export function quote(ctx: HttpContext, value: string): string {
 
 /**
  * GETs `target` with the query `params` and returns the parsed JSON body.
- * Retries 429, 5xx, network errors and timeouts (see {@linkcode retryDelay});
+ * Retries 429, 500, 502, 503, 504 and 529, network errors and timeouts (see
+ * {@linkcode retryDelay});
  * fails at once on any other status that is not 2xx, a redirect to another
  * origin, a page over the cap, a missing permission and any other error.
  */
@@ -114,7 +123,7 @@ export async function getJson(
   const url = new URL(`${ctx.baseUrl}${target.path}?${params}`);
   const options = {
     fetch: ctx.fetch,
-    headers: headers(ctx.apiKey),
+    headers: headers(ctx.apiKey, ctx.apiVersion),
     signal: ctx.signal,
     timeoutMs: ctx.timeoutMs,
     maxPageBytes: ctx.maxPageBytes,
@@ -148,17 +157,25 @@ export async function getJson(
   }
 }
 
-function headers(apiKey: string): Headers {
+function headers(apiKey: string, apiVersion: string): Headers {
   return new Headers({
     "x-api-key": apiKey,
-    "anthropic-version": API_VERSION,
+    "anthropic-version": apiVersion,
     "anthropic-beta": BETA,
     "accept": "application/json",
   });
 }
 
+/**
+ * The statuses that may pass: too many requests, a server error, a bad
+ * gateway, an unavailable service, a gateway timeout and Anthropic's
+ * overloaded. Any other (501 Not Implemented, 505 HTTP Version Not Supported,
+ * every 4xx) will not pass by trying again, so it fails at once.
+ */
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
+
 function isRetryable(status: number): boolean {
-  return status === 429 || status >= 500;
+  return RETRYABLE_STATUSES.has(status);
 }
 
 function parseJson(ctx: HttpContext, target: ListTarget, text: string): unknown {

@@ -17,8 +17,8 @@ export type ItemCheck = (item: unknown, quote: Quote) => string | undefined;
 
 /**
  * Yields every item of a list, fetching the next page only when the current
- * one is used up. Follows `next_page` until it is null; an empty cursor or an
- * empty page also ends the list, as in Anthropic's SDKs (a live session must
+ * one is used up. Follows `next_page` until it is null or absent; an empty
+ * cursor or an empty page also ends the list, as in Anthropic's SDKs (a live session must
  * not page forever). A cursor sent before in the same list is an error: the
  * list would cycle (A → B → A) and never end.
  */
@@ -72,14 +72,14 @@ interface Page {
 
 function checkPage(ctx: HttpContext, target: ListTarget, body: unknown, check: ItemCheck): Page {
   const fail = (what: string): never => {
-    const shape = "{data: [...], next_page: string | null}";
+    const shape = "{data: [...], next_page?: string | null}";
     throw listError(ctx, target, `the API answered with a page that is not ${shape}: ${what}`);
   };
   const quoteValue: Quote = (value) => quote(ctx, value);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return fail(`the body is ${describe(body, quoteValue)}`);
   }
-  const { data, next_page } = body as Record<string, unknown>;
+  const { data, next_page = null } = body as Record<string, unknown>;
   if (!Array.isArray(data)) return fail(`"data" is ${describe(data, quoteValue)}`);
   if (next_page !== null && typeof next_page !== "string") {
     return fail(`"next_page" is ${describe(next_page, quoteValue)}`);

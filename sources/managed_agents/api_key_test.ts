@@ -224,3 +224,70 @@ Deno.test("fromManagedAgents() scrubs a key a loopback server echoes upper-cased
     await api.shutdown();
   }
 });
+
+/** The key's letters and digits, hex and base64 (at each alignment), lower case, 8 at a time. */
+function encodedPieces(key: string): string[] {
+  const bytes = new TextEncoder().encode(key);
+  const bare = (text: string): string => text.toLowerCase().replace(/[^a-z0-9]/g, "");
+  const forms = [key, [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("")];
+  for (const prefix of ["", "k", "k="]) {
+    const base64 = btoa(String.fromCharCode(...new TextEncoder().encode(prefix + key)));
+    // Leave out what the prefix and the padding share with the key.
+    forms.push(base64.slice(prefix.length + 2, -4));
+  }
+  const pieces: string[] = [];
+  for (const form of forms.map(bare)) {
+    for (let i = 0; i + 8 <= form.length; i++) pieces.push(form.slice(i, i + 8));
+  }
+  return pieces;
+}
+
+Deno.test("fromManagedAgents() lets no encoded echo of the key into an error", async (t) => {
+  const keys = fc.string({
+    unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"),
+    minLength: 16,
+    maxLength: 60,
+  }).map((body) => `sk-ant-api03-${body}`);
+  const hex = (text: string): string =>
+    [...new TextEncoder().encode(text)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const base64 = (text: string): string =>
+    btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+  const echoes: Record<string, (key: string) => string> = {
+    "hex": hex,
+    "upper-case hex": (key) => hex(key).toUpperCase(),
+    "hex in pairs": (key) => hex(key).match(/../g)!.join(":"),
+    "base64": base64,
+    "base64url": (key) => base64(key).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, ""),
+    "base64 of the header line": (key) => base64(`x-api-key: ${key}`),
+    "base64 of a query": (key) => base64(`key=${key}&x=1`),
+    "runs of 4 split by spaces": (key) => key.match(/.{1,4}/g)!.join(" "),
+    "runs of 3 split by dots": (key) => key.match(/.{1,3}/g)!.join("."),
+    "one character a run": (key) => [...key].join("-"),
+  };
+  for (const [name, echo] of Object.entries(echoes)) {
+    await t.step(name, async () => {
+      await fc.assert(
+        fc.asyncProperty(keys, async (key) => {
+          const error = await failure(collect(fromManagedAgents({
+            sessionId: "sesn_leak",
+            apiKey: key,
+            maxRetries: 0,
+            fetch: (_input, init) => {
+              const sent = new Headers(init?.headers).get("x-api-key")!;
+              return Promise.resolve(apiError(401, "authentication_error", `bad ${echo(sent)}`));
+            },
+          })));
+          // What the server's words reach: the message and the cause (the other views add
+          // property names, which run together with the letters around them).
+          const views = [error.message, String(error.cause ?? ""), error.source ?? ""].join("\n")
+            .toLowerCase().replace(/[^a-z0-9]/g, "");
+          for (const piece of encodedPieces(key)) {
+            assert.ok(!views.includes(piece), `${piece} of ${name} shows in ${error.message}`);
+          }
+          assert.match(error.message, /authentication_error: bad \S*\[API key\]/);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+});

@@ -42,6 +42,7 @@ Deno.test("MANAGED_AGENTS_DEFAULTS is one frozen object, exported from . and ./m
   }, TypeError);
   assert.deepEqual(Object.keys(MANAGED_AGENTS_DEFAULTS), [
     "baseUrl",
+    "apiVersion",
     "pageSize",
     "scope",
     "maxRetries",

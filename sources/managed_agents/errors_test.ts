@@ -87,7 +87,7 @@ Deno.test("fromManagedAgents() rejects a page that is not the documented shape",
   });
   const expected: Record<string, RegExp> = {
     sesn_html: /session "sesn_html": the API answered with a page that is not JSON: /,
-    sesn_list: /not \{data: \[\.\.\.\], next_page: string \| null\}: the body is an array$/,
+    sesn_list: /not \{data: \[\.\.\.\], next_page\?: string \| null\}: the body is an array$/,
     sesn_nodata: /: "data" is missing$/,
     sesn_untyped: /: data\[0\] has "type" missing, not a string$/,
     sesn_scalar: /: data\[1\] is the number 7, not an event object$/,

@@ -2,13 +2,16 @@
 // This module is browser compatible.
 
 import { ManagedAgentsError } from "./_error.ts";
+import { type ClientContext, clientItems, type ManagedAgentsClient } from "./_client.ts";
 import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_http.ts";
 import { mergeByTime } from "./_merge.ts";
 import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
 import { keyScrubber } from "./_scrub.ts";
-import type { LogEntry, Scope, SessionEvent } from "../../events/types.ts";
+import type { LogEntry, Scope } from "../../events/types.ts";
+import { asEvent } from "../../events/_fields.ts";
 
 export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts";
+export type { ManagedAgentsClient, ManagedAgentsRequestOptions } from "./_client.ts";
 
 /**
  * The beta the Managed Agents sessions API belongs to, sent as the
@@ -25,24 +28,27 @@ export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts"
 export const MANAGED_AGENTS_BETA: "managed-agents-2026-04-01" = BETA;
 
 /**
- * The Anthropic API version {@linkcode fromManagedAgents} calls, sent as the
- * `anthropic-version` header.
+ * The Anthropic API version {@linkcode fromManagedAgents} calls by default,
+ * sent as the `anthropic-version` header: the version the official TypeScript
+ * SDK (`@anthropic-ai/sdk` 1.10.0) sends, whose types describe the events.
+ * The `apiVersion` option picks another; it is
+ * {@linkcode MANAGED_AGENTS_DEFAULTS}`.apiVersion` too.
  *
  * @example Usage
  * ```ts
  * import { ANTHROPIC_API_VERSION } from "@brigade/transcript";
  * import assert from "node:assert/strict";
  *
- * assert.equal(ANTHROPIC_API_VERSION, "2023-06-01");
+ * assert.equal(ANTHROPIC_API_VERSION, "2026-10-21");
  * ```
  */
-export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
+export const ANTHROPIC_API_VERSION: "2026-10-21" = API_VERSION;
 
 /**
  * What {@linkcode fromManagedAgents} uses for each of its
  * {@linkcode ManagedAgentsOptions} left out (or `undefined`): the API's base
- * URL, the page size, the scope, the retries and their first wait, the
- * deadline of an attempt and the cap on a page. The source reads its defaults
+ * URL, the API version, the page size, the scope, the retries and their
+ * first wait, the deadline of an attempt and the cap on a page. The source reads its defaults
  * from this one frozen object, and the `@default` of each option names its
  * field here.
  *
@@ -78,6 +84,7 @@ export const ANTHROPIC_API_VERSION: "2023-06-01" = API_VERSION;
  */
 export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   baseUrl: string;
+  apiVersion: string;
   pageSize: number;
   scope: Scope;
   maxRetries: number;
@@ -86,6 +93,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   maxPageBytes: number;
 }> = Object.freeze({
   baseUrl: "https://api.anthropic.com",
+  apiVersion: API_VERSION,
   pageSize: 100,
   scope: "session",
   maxRetries: 5,
@@ -114,6 +122,20 @@ export interface ManagedAgentsOptions {
   /** The session to list (`sesn_…`). Required, non-empty. */
   sessionId: string;
   /**
+   * A client to list through instead of the built-in one: the official
+   * TypeScript SDK's `client.beta.sessions` (`new Anthropic().beta.sessions`
+   * from `@anthropic-ai/sdk`), or any object of that shape
+   * ({@linkcode ManagedAgentsClient}). Its key, base URL, API version,
+   * `fetch`, retries and timeouts are the client's own, so none of the
+   * options that configure the built-in client (`apiKey`, `baseUrl`,
+   * `apiVersion`, `fetch`, `maxRetries`, `retryBaseDelayMs`, `timeoutMs`,
+   * `maxPageBytes`) may be given with it. The scopes, the thread expansion,
+   * the merge by time and `pageSize` (sent as `limit`) are the same.
+   *
+   * @default {undefined}
+   */
+  client?: ManagedAgentsClient;
+  /**
    * The API key, sent as `x-api-key`. It never appears in an error, its
    * `cause`, or anything else this function throws.
    *
@@ -125,11 +147,19 @@ export interface ManagedAgentsOptions {
   apiKey?: string;
   /**
    * The API's base URL; a path (a proxy's prefix) is kept, a trailing `/`
-   * is not.
+   * is not. It must be `https:`, or `http:` on a loopback host only
+   * (`localhost`, `127.0.0.0/8`, `[::1]`: the key would cross any other
+   * network in clear text), and not on a port the fetch standard blocks.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.baseUrl}
    */
   baseUrl?: string;
+  /**
+   * The `anthropic-version` header sent with every request.
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.apiVersion}
+   */
+  apiVersion?: string;
   /**
    * The `fetch` to call, e.g. one that goes through a proxy, or a stand-in in
    * tests.
@@ -160,8 +190,9 @@ export interface ManagedAgentsOptions {
    */
   signal?: AbortSignal;
   /**
-   * How many times a request that got a 429, a 5xx or a network error is
-   * tried again before the listing fails.
+   * How many times a request that got a 429, 500, 502, 503, 504 or 529, a
+   * network error or no answer in time is tried again before the listing
+   * fails. Any other status fails at once.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}
    */
@@ -201,15 +232,24 @@ interface Resolved {
   sessionId: string;
   scope: Scope;
   pageSize: number;
-  http: HttpContext;
+  signal: AbortSignal | undefined;
+  /** The built-in client, or the caller's. */
+  via: { http: HttpContext } | { client: ClientContext };
+}
+
+/** The three lists a listing reads, through either client. */
+interface Lists {
+  events(): AsyncIterable<Item>;
+  threads(): AsyncIterable<Item>;
+  threadEvents(threadId: string): AsyncIterable<Item>;
 }
 
 /**
  * Lists a Managed Agents session's events straight from Anthropic's API, as
  * log entries: `GET /v1/sessions/{id}/events`, paged with `limit` and `page`
- * and following `next_page` until it is null (an empty page or an empty
- * cursor also ends a list, as in Anthropic's SDKs, so a live session cannot
- * page forever).
+ * and following `next_page` until it is null or absent (an empty page or an
+ * empty cursor also ends a list, as in Anthropic's SDKs, so a live session
+ * cannot page forever).
  *
  * With `scope: "all"` it first lists the session's threads
  * (`GET /v1/sessions/{id}/threads`), skips the primary thread (the one with no
@@ -221,18 +261,26 @@ interface Resolved {
  * first, and a tie goes to the primary, then to the children in the order the
  * API listed them. Cross-posted copies stay: the log is the truth.
  *
+ * With `client` (the official SDK's `client.beta.sessions`, or any
+ * {@linkcode ManagedAgentsClient}) the same lists are read through the
+ * client, which pages, authenticates and retries as it is configured; the
+ * scopes, the thread expansion and the merge are the same, and what the
+ * client throws ends the iteration with a {@linkcode ManagedAgentsError}
+ * (code `api`), its text redacted.
+ *
  * `seq` counts the emitted entries from 1. Nothing is fetched until the
  * iteration starts; each stream holds one page at a time; each iteration lists
  * the session afresh.
  *
- * Requests that get a 429, a 5xx, a network error or no complete answer
- * within {@linkcode ManagedAgentsOptions.timeoutMs} are retried (see
+ * Requests that get a 429, 500, 502, 503, 504 or 529, a network error or no
+ * complete answer within {@linkcode ManagedAgentsOptions.timeoutMs} are
+ * retried (see
  * {@linkcode ManagedAgentsOptions.retryBaseDelayMs}); any other failure ends
  * the iteration at once with a {@linkcode ManagedAgentsError} naming the
  * session and the HTTP status, never any piece of the key of 8 characters or
- * more. The source refuses, with no retry: a redirect to another origin
- * (scheme, host or port; the key is never sent there; at most 5 redirects
- * within the origin are followed), a page over
+ * more. The source refuses, with no retry: a redirect to anything but an
+ * `http(s)` URL of the same scheme, host and port (the key is never sent
+ * there; at most 5 redirects within the origin are followed), a page over
  * {@linkcode ManagedAgentsOptions.maxPageBytes}, a `next_page` cursor sent
  * before in the same list (a cycle), a session or thread id `.` or `..`
  * (which a URL reads as a path step), and a missing network permission (the
@@ -310,20 +358,16 @@ export function fromManagedAgents(options: ManagedAgentsOptions): AsyncIterable<
 }
 
 async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
-  const { sessionId, http } = options;
-  const threads = options.scope === "all" ? await childThreadIds(options) : [];
-  const streams = [
-    listItems(http, eventsTarget(sessionId), options.pageSize, checkEvent),
-    ...threads.map((id) =>
-      listItems(http, threadEventsTarget(sessionId, id), options.pageSize, checkEvent)
-    ),
-  ];
+  const { sessionId } = options;
+  const lists = listsOf(options);
+  const threads = options.scope === "all" ? await childThreadIds(lists) : [];
+  const streams = [lists.events(), ...threads.map((id) => lists.threadEvents(id))];
   let seq = 0;
   for await (const { stream, item } of mergeByTime<Item>(streams, processedAt)) {
     // Checked here too so that an abort also stops the events of a page in hand.
-    http.signal?.throwIfAborted();
+    options.signal?.throwIfAborted();
     const thread = stream === 0 ? null : threads[stream - 1]!;
-    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: item as SessionEvent };
+    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
   }
 }
 
@@ -331,11 +375,50 @@ function processedAt(event: Item): unknown {
   return event.processed_at;
 }
 
+/** The lists of a session, through the built-in client or the caller's. */
+function listsOf(options: Resolved): Lists {
+  const { sessionId, pageSize, via } = options;
+  if ("http" in via) {
+    const { http } = via;
+    return {
+      events: () => listItems(http, eventsTarget(sessionId), pageSize, checkEvent),
+      threads: () => listItems(http, threadsTarget(sessionId), pageSize, checkThread),
+      threadEvents: (id) =>
+        listItems(http, threadEventsTarget(sessionId, id), pageSize, checkEvent),
+    };
+  }
+  const ctx = via.client;
+  const { client } = ctx;
+  return {
+    events: () =>
+      clientItems(
+        ctx,
+        eventsTarget(sessionId),
+        (request) => client.events.list(sessionId, { limit: pageSize }, request),
+        checkEvent,
+      ),
+    threads: () =>
+      clientItems(
+        ctx,
+        threadsTarget(sessionId),
+        (request) => client.threads.list(sessionId, { limit: pageSize }, request),
+        checkThread,
+      ),
+    threadEvents: (id) =>
+      clientItems(
+        ctx,
+        threadEventsTarget(sessionId, id),
+        (request) =>
+          client.threads.events.list(id, { session_id: sessionId, limit: pageSize }, request),
+        checkEvent,
+      ),
+  };
+}
+
 /** The ids of the child threads, in the API's order, without repeats. */
-async function childThreadIds(options: Resolved): Promise<string[]> {
-  const target = threadsTarget(options.sessionId);
+async function childThreadIds(lists: Lists): Promise<string[]> {
   const ids = new Set<string>();
-  for await (const thread of listItems(options.http, target, options.pageSize, checkThread)) {
+  for await (const thread of lists.threads()) {
     // The primary thread has no parent; its events are the session's list.
     if (thread.parent_thread_id === null || thread.parent_thread_id === undefined) continue;
     ids.add(thread.id as string);
@@ -391,23 +474,80 @@ function resolve(options: ManagedAgentsOptions): Resolved {
     // Encoding cannot help: a URL reads `%2E` as `.` too.
     cannot(`"sessionId" must not be "." or "..", which a URL reads as a step of the path`);
   }
+  const pageSize = integerOption(options, "pageSize", 1, cannot);
+  if (options.client !== undefined) {
+    return {
+      sessionId,
+      scope,
+      pageSize,
+      signal: options.signal,
+      via: { client: { client: clientOf(options, cannot), signal: options.signal } },
+    };
+  }
   const apiKey = apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot);
   return {
     sessionId,
     scope,
-    pageSize: integerOption(options, "pageSize", 1, cannot),
-    http: {
-      apiKey,
-      scrub: keyScrubber(apiKey),
-      baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
-      fetch: options.fetch ?? globalThis.fetch,
-      signal: options.signal,
-      maxRetries: integerOption(options, "maxRetries", 0, cannot),
-      retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
-      timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
-      maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
+    pageSize,
+    signal: options.signal,
+    via: {
+      http: {
+        apiKey,
+        apiVersion: apiVersionOf(options.apiVersion, cannot),
+        scrub: keyScrubber(apiKey),
+        baseUrl: baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot),
+        fetch: options.fetch ?? globalThis.fetch,
+        signal: options.signal,
+        maxRetries: integerOption(options, "maxRetries", 0, cannot),
+        retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
+        timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
+        maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
+      },
     },
   };
+}
+
+/** The options that configure the built-in client, which a caller's client configures itself. */
+const BUILT_IN_CLIENT_OPTIONS = [
+  "apiKey",
+  "baseUrl",
+  "apiVersion",
+  "fetch",
+  "maxRetries",
+  "retryBaseDelayMs",
+  "timeoutMs",
+  "maxPageBytes",
+] as const;
+
+/** The caller's client, once its shape and the options around it are checked. */
+function clientOf(options: ManagedAgentsOptions, cannot: Cannot): ManagedAgentsClient {
+  const given = BUILT_IN_CLIENT_OPTIONS.filter((name) => options[name] !== undefined);
+  if (given.length > 0) {
+    cannot(
+      `"client" comes with ${given.map((name) => `"${name}"`).join(", ")}, which configure ` +
+        "the built-in client: configure the client you pass instead",
+    );
+  }
+  const client = options.client as unknown as Record<string, unknown> | null;
+  const fn = (path: string): boolean => {
+    let value: unknown = client;
+    for (const step of path.split(".")) {
+      value = typeof value === "object" && value !== null
+        ? (value as Record<string, unknown>)[step]
+        : undefined;
+    }
+    return typeof value === "function";
+  };
+  const missing = ["events.list", "threads.list", "threads.events.list"].filter((path) =>
+    !fn(path)
+  );
+  if (missing.length > 0) {
+    cannot(
+      `"client" is not a sessions client (the SDK's client.beta.sessions): it has no ` +
+        missing.map((path) => `${path}()`).join(", "),
+    );
+  }
+  return options.client!;
 }
 
 /** Throws the option error that says why the session cannot be listed. */
@@ -452,7 +592,127 @@ function baseUrlOf(value: string, cannot: Cannot): string {
     // The value is not quoted: it holds a password.
     cannot(`"baseUrl" must not hold a user name or password`);
   }
+  if (url.protocol === "http:" && !isLoopback(url.hostname)) {
+    cannot(
+      `"baseUrl" is http: on a host that is not loopback, so the API key would cross the ` +
+        `network in clear text; use https:, or http: only on localhost, 127.0.0.0/8 or [::1]: ` +
+        `current value is "${value}"`,
+    );
+  }
+  const port = url.port === "" ? undefined : Number(url.port);
+  if (port !== undefined && BLOCKED_PORTS.has(port)) {
+    cannot(
+      `"baseUrl" is on port ${port}, which the fetch standard blocks (a "bad port"), so no ` +
+        `request could reach it: current value is "${value}"`,
+    );
+  }
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/**
+ * The ports the fetch standard blocks ("bad ports"): `fetch` refuses them
+ * before connecting, so trying again could never help.
+ */
+const BLOCKED_PORTS: ReadonlySet<number> = new Set([
+  0,
+  1,
+  7,
+  9,
+  11,
+  13,
+  15,
+  17,
+  19,
+  20,
+  21,
+  22,
+  23,
+  25,
+  37,
+  42,
+  43,
+  53,
+  69,
+  77,
+  79,
+  87,
+  95,
+  101,
+  102,
+  103,
+  104,
+  109,
+  110,
+  111,
+  113,
+  115,
+  117,
+  119,
+  123,
+  135,
+  137,
+  139,
+  143,
+  161,
+  179,
+  389,
+  427,
+  465,
+  512,
+  513,
+  514,
+  515,
+  526,
+  530,
+  531,
+  532,
+  540,
+  548,
+  554,
+  556,
+  563,
+  587,
+  601,
+  636,
+  989,
+  990,
+  993,
+  995,
+  1719,
+  1720,
+  1723,
+  2049,
+  3659,
+  4045,
+  4190,
+  5060,
+  5061,
+  6000,
+  6566,
+  6665,
+  6666,
+  6667,
+  6668,
+  6669,
+  6679,
+  6697,
+  10080,
+]);
+
+/** Whether a URL's host is this machine: `localhost`, `127.0.0.0/8` or `[::1]`. */
+function isLoopback(hostname: string): boolean {
+  // The URL parser has already made any IPv4 form (`0x7f.1`, `2130706433`) dotted decimal.
+  return hostname === "localhost" || hostname === "[::1]" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+function apiVersionOf(value: string | undefined, cannot: Cannot): string {
+  if (value === undefined) return MANAGED_AGENTS_DEFAULTS.apiVersion;
+  if (typeof value !== "string" || value === "" || !isHeaderValue(value)) {
+    const shown = JSON.stringify(value) ?? String(value);
+    cannot(`"apiVersion" must be a non-empty header value: current value is ${shown}`);
+  }
+  return value;
 }
 
 const KEY_VARIABLE = "ANTHROPIC_API_KEY";

@@ -7,7 +7,9 @@
  * paged, retried on transient failures, within a deadline and a page-size
  * cap. {@linkcode fromManagedAgents} yields the {@linkcode LogEntry} values
  * every renderer consumes; a failure is a {@linkcode ManagedAgentsError} that
- * says what failed and never shows the API key.
+ * says what failed and never shows the API key. It lists through its own
+ * HTTP client, or through the official SDK's `client.beta.sessions` passed as
+ * `client` (typed by its shape, {@linkcode ManagedAgentsClient}).
  *
  * ```ts
  * import { fromManagedAgents } from "@brigade/transcript/managed-agents";

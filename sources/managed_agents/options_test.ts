@@ -44,6 +44,19 @@ Deno.test("fromManagedAgents() rejects invalid options before any request", () =
       /"baseUrl" must not hold a user name or password$/,
     ],
     [{ apiKey: `${KEY}\n` }, /the API key is not a valid header value$/],
+    [{ apiVersion: "" }, /"apiVersion" must be a non-empty header value: current value is ""$/],
+    [{ apiVersion: "2026-10-21\n" }, /"apiVersion" must be a non-empty header value/],
+    ...["http://api.anthropic.com", "http://10.0.0.7:8080", "http://127.0.0.1.example.com"].map((
+      baseUrl,
+    ): [Record<string, unknown>, RegExp] => [
+      { baseUrl },
+      /"baseUrl" is http: on a host that is not loopback, so the API key would cross the network in clear text; use https:, or http: only on localhost, 127\.0\.0\.0\/8 or \[::1\]/,
+    ]),
+    ...["https://api.anthropic.com:25", "http://127.0.0.1:6666", "https://gw.example:10080/v1"]
+      .map((baseUrl): [Record<string, unknown>, RegExp] => [
+        { baseUrl },
+        /"baseUrl" is on port \d+, which the fetch standard blocks \(a "bad port"\), so no request could reach it/,
+      ]),
   ];
   for (const [override, pattern] of cases) {
     const options = { sessionId: "sesn_solo", apiKey: KEY, ...override };
@@ -118,6 +131,60 @@ Deno.test("fromManagedAgents() never sends a dot segment as an id", async (t) =>
       ]);
     });
     assert.ok(api.requests.every((request) => request.path.startsWith("/v1/sessions/")));
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() takes http: only on a loopback host, and no blocked port", () => {
+  let calls = 0;
+  const counting: typeof fetch = () => {
+    calls++;
+    return Promise.resolve(Response.json({ data: [], next_page: null }));
+  };
+  for (
+    const baseUrl of [
+      "http://localhost:8080",
+      "http://127.0.0.1:8080",
+      "http://127.9.8.7",
+      "http://[::1]:8443/prefix",
+      "http://2130706433", // 127.0.0.1 as one number
+      "https://api.anthropic.com:443",
+    ]
+  ) {
+    assert.doesNotThrow(
+      () => fromManagedAgents({ sessionId: "sesn_1", apiKey: KEY, baseUrl, fetch: counting }),
+      baseUrl,
+    );
+  }
+  const error = thrownBy(() =>
+    fromManagedAgents({
+      sessionId: "sesn_1",
+      apiKey: KEY,
+      baseUrl: "http://127.0.0.1:6667",
+      fetch: counting,
+    })
+  );
+  assert.ok(error instanceof ManagedAgentsError);
+  assert.equal(error.code, "invalid_option");
+  assert.equal(calls, 0, "no request, so no retry");
+});
+
+Deno.test("fromManagedAgents() sends the apiVersion it is given", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [{ id: "sesn_1", events: [] }],
+    apiVersion: "2099-01-01",
+  });
+  try {
+    const source = fromManagedAgents({
+      sessionId: "sesn_1",
+      apiKey: KEY,
+      baseUrl: api.baseUrl,
+      apiVersion: "2099-01-01",
+    });
+    assert.deepEqual(await collect(source), []);
+    assert.equal(api.requests[0]?.headers.get("anthropic-version"), "2099-01-01");
   } finally {
     await api.shutdown();
   }

@@ -49,7 +49,7 @@ Deno.test("fromManagedAgents() pages a session's events with the documented quer
     for (const request of api.requests) {
       assert.equal(request.method, "GET");
       assert.equal(request.headers.get("x-api-key"), KEY);
-      assert.equal(request.headers.get("anthropic-version"), "2023-06-01");
+      assert.equal(request.headers.get("anthropic-version"), "2026-10-21");
       assert.equal(request.headers.get("anthropic-beta"), "managed-agents-2026-04-01");
     }
   } finally {
@@ -168,6 +168,24 @@ Deno.test("fromManagedAgents() ends a list at an empty page", async () => {
   try {
     const source = fromManagedAgents({ sessionId: "sesn_live", apiKey: KEY, baseUrl: api.baseUrl });
     assert.deepEqual(await collect(source), []);
+    assert.equal(api.requests.length, 1);
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents() ends a list at a page with no next_page, as the SDK does", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [],
+    intercept: () => Response.json({ data: SOLO_EVENTS.slice(0, 2) }),
+  });
+  try {
+    const source = fromManagedAgents({ sessionId: "sesn_live", apiKey: KEY, baseUrl: api.baseUrl });
+    assert.deepEqual((await collect(source)).map((entry) => entry.event.id), [
+      "sevt_s1",
+      "sevt_s2",
+    ]);
     assert.equal(api.requests.length, 1);
   } finally {
     await api.shutdown();

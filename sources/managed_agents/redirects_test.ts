@@ -144,3 +144,36 @@ Deno.test("fromManagedAgents() refuses a redirect to an invalid URL at once", as
     await api.shutdown();
   }
 });
+
+Deno.test("fromManagedAgents() refuses a redirect to a URL that is not http(s), even of the same origin", async (t) => {
+  let target = "";
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [SOLO],
+    intercept: () => redirect(302, target),
+  });
+  try {
+    for (
+      const [what, url, shown] of [
+        ["a blob: URL of the same origin", `blob:${api.baseUrl}/0b9c1a3e`, "blob: URL"],
+        ["a data: URL", "data:application/json,{}", "data: URL"],
+        ["a file: URL", "file:///etc/passwd", "file: URL"],
+      ]
+    ) {
+      await t.step(what!, async () => {
+        target = url!;
+        const before = api.requests.length;
+        const error = await failure(collect(
+          fromManagedAgents({ sessionId: "sesn_solo", apiKey: KEY, baseUrl: api.baseUrl }),
+        ));
+        assert.match(
+          error.message,
+          new RegExp(`the API answered 302 Found to another origin, ${shown}; it is not followed`),
+        );
+        assert.equal(api.requests.length - before, 1, "not retried");
+      });
+    }
+  } finally {
+    await api.shutdown();
+  }
+});

@@ -194,3 +194,50 @@ Deno.test("fromManagedAgents() retries a network error, then succeeds", async ()
     await api.shutdown();
   }
 });
+
+Deno.test("fromManagedAgents() retries only 429, 500, 502, 503, 504 and 529", async (t) => {
+  for (const status of [429, 500, 502, 503, 504, 529]) {
+    await t.step(`${status} is retried`, async () => {
+      const api = startFakeApi({
+        apiKey: KEY,
+        sessions: [SOLO],
+        intercept: failFirst(1, () => apiError(status, "api_error", "try again")),
+      });
+      try {
+        const source = fromManagedAgents({
+          sessionId: "sesn_solo",
+          apiKey: KEY,
+          baseUrl: api.baseUrl,
+          retryBaseDelayMs: 0,
+        });
+        assert.equal((await collect(source)).length, 7);
+        assert.equal(api.requests.length, 2);
+      } finally {
+        await api.shutdown();
+      }
+    });
+  }
+  for (const status of [501, 505, 507, 511, 599, 418]) {
+    await t.step(`${status} fails at once`, async () => {
+      const api = startFakeApi({
+        apiKey: KEY,
+        sessions: [SOLO],
+        intercept: () => apiError(status, "api_error", "no"),
+      });
+      try {
+        const error = await failure(collect(fromManagedAgents({
+          sessionId: "sesn_solo",
+          apiKey: KEY,
+          baseUrl: api.baseUrl,
+          retryBaseDelayMs: 0,
+        })));
+        assert.equal(error.status, status);
+        assert.match(error.message, new RegExp(`the API answered ${status}\\b`));
+        assert.doesNotMatch(error.message, /attempts/);
+        assert.equal(api.requests.length, 1, "not retried");
+      } finally {
+        await api.shutdown();
+      }
+    });
+  }
+});
