@@ -65,13 +65,24 @@ function parseLine(
   try {
     return { line, value: JSON.parse(text) };
   } catch (error) {
-    return {
-      line,
-      reason: `Cannot parse the line as JSON: ${
-        excerpt(String((error as Error)?.message), { maxCodePoints: 120 })
-      }`,
-    };
+    return { line, reason: `Cannot parse the line as JSON: ${parseProblem(error, text)}` };
   }
+}
+
+/** V8's quote of a line it cannot parse: its first characters, cut before anything could redact them. */
+const V8_QUOTE = /, "[^]*"(?:\.\.\.)? is not valid JSON$/;
+
+/**
+ * Why `JSON.parse` refused a line, safe to show: where the runtime quotes the
+ * line itself (ten characters, which may be the start of a key), the quote is
+ * replaced by an excerpt of the line redacted before it is cut.
+ */
+function parseProblem(error: unknown, text: string): string {
+  const message = String((error as Error)?.message);
+  const quoted = V8_QUOTE.test(message)
+    ? message.replace(V8_QUOTE, `, "${excerpt(text, { maxCodePoints: 40 })}" is not valid JSON`)
+    : message;
+  return excerpt(quoted, { maxCodePoints: 120 });
 }
 
 /** Whether a line holds only whitespace, without copying a long one. */

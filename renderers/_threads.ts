@@ -3,6 +3,7 @@
 
 import type { LogEntry } from "../events/types.ts";
 import { fieldsOf } from "../events/_fields.ts";
+import { secretSafeHead } from "./_compact.ts";
 
 /** The primary thread's key: the primary has no thread id in the log. */
 export const PRIMARY = "";
@@ -71,7 +72,9 @@ export class ThreadBook {
     if (typeof id !== "string" || id === "") return;
     this.#addChild(id);
     if (typeof name === "string" && name.trim() !== "") {
-      rememberBounded(this.#names, id, cleanName(name.slice(0, NAME_UNITS_KEPT)), THREADS_KEPT);
+      // Cut where no secret straddles the cut: the label is redacted after.
+      const kept = secretSafeHead(name, NAME_UNITS_KEPT);
+      rememberBounded(this.#names, id, cleanName(kept), THREADS_KEPT);
     }
   }
 

@@ -10,6 +10,7 @@ import {
   renderGrader,
 } from "../mod.ts";
 import { agent, end, entries, id, start, user } from "../tests/_entries.ts";
+import { asEvent } from "../events/_fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];
@@ -227,4 +228,27 @@ Deno.test("conversation() drops held messages its transcriptBudget could no long
   assert.deepEqual(dropped, Array.from({ length: 41 }, (_, i) => i + 11));
   const all = await Array.fromAsync(conversation(log, { transcriptBudget: Infinity }));
   assert.equal(all.length, 51);
+});
+
+Deno.test("conversation() redacts a long name as a whole: no piece of a key survives its cut", async () => {
+  const key = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3abcdefgh";
+  for (let pad = 150; pad <= 260; pad += 5) {
+    const name = `${"n".repeat(pad)} ${key}`;
+    const log = entries([
+      { id: id(), type: "session.thread_created", session_thread_id: "sthr_1", agent_name: name },
+      asEvent({
+        id: id(),
+        type: "agent.thread_message_sent",
+        to_session_thread_id: "sthr_1",
+        to_agent_name: name,
+        content: "hi",
+      }),
+      asEvent({ id: id(), type: "agent.tool_use", name, input: {} }),
+    ]);
+    for (const view of ["grader", "dream"] as const) {
+      const items = await Array.fromAsync(conversation(log, { view, redact: true }));
+      const shown = JSON.stringify(items);
+      assert.doesNotMatch(shown, /sk-p|Q7xv/, `a name of ${pad + 1 + key.length} units`);
+    }
+  }
 });

@@ -201,3 +201,19 @@ Deno.test("onInvalid is called as each bad line is met, between the entries arou
   ) seen.push(`entry ${entry.event.id}`);
   assert.deepEqual(seen, ["entry 1", "bad 2", "entry 2"]);
 });
+
+Deno.test("fromNdjson() never quotes the start of a key the runtime cut from a bad line", async () => {
+  const key = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3";
+  for (let offset = 0; offset <= 12; offset++) {
+    const line = `${"{".repeat(offset > 0 ? 1 : 0)}${" ".repeat(Math.max(0, offset - 1))}${key} x`;
+    const reasons: string[] = [];
+    await Array.fromAsync(
+      fromNdjson(stream(`${line}\n`), {
+        skipInvalid: true,
+        onInvalid: (_, reason) => reasons.push(reason),
+      }),
+    );
+    assert.equal(reasons.length, 1);
+    assert.doesNotMatch(reasons[0]!, /sk-p|Q7xv/, `offset ${offset}: ${reasons[0]}`);
+  }
+});
