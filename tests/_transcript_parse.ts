@@ -45,7 +45,7 @@ export function parseGrader(text: string): ParsedGrader {
     } else if (line.startsWith("  ")) {
       if (body === undefined) {
         // The tail after an elision may start inside an item whose label was elided.
-        if (notes.length === 0 || items.length > 0 && !notes.at(-1)!.startsWith("[…")) {
+        if (!notes.at(-1)?.startsWith("[…")) {
           throw new Error(`A body line with no item: ${JSON.stringify(line)}`);
         }
         continue;
