@@ -50,47 +50,172 @@ export function* redactedPieces(text: string, spans: readonly Span[]): Generator
   yield text.slice(copied);
 }
 
+// Character classes, as bits of a table of the ASCII code points: a run of
+// one class is read with a loop, never with a regular expression, so that no
+// run (of any length) can grow a backtracking stack.
+const ALNUM = 1; // A-Z a-z 0-9
+const WORD = 2; // A-Z a-z 0-9 _
+const KEY = 4; // A-Z a-z 0-9 _ -
+const TOKEN = 8; // A-Z a-z 0-9 _ - . ~ + / =
+const UPPER_OR_DIGIT = 16; // A-Z 0-9
+const TOKEN_MARK = 32; // A-Z 0-9 _ ~ + / =
+
+const CLASSES = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const char = String.fromCharCode(code);
+  let bits = 0;
+  if (/[A-Za-z0-9]/.test(char)) bits |= ALNUM | WORD | KEY | TOKEN;
+  if (char === "_") bits |= WORD | KEY | TOKEN | TOKEN_MARK;
+  if (char === "-") bits |= KEY | TOKEN;
+  if (/[.~+/=]/.test(char)) bits |= TOKEN;
+  if (/[A-Z0-9]/.test(char)) bits |= UPPER_OR_DIGIT | TOKEN_MARK;
+  if (/[~+/=]/.test(char)) bits |= TOKEN_MARK;
+  CLASSES[code] = bits;
+}
+
+/** Whether the code unit at `i` is of class `bits`. */
+function isClass(text: string, i: number, bits: number): boolean {
+  const code = text.charCodeAt(i);
+  return code < 128 && (CLASSES[code]! & bits) !== 0;
+}
+
+/** The end of the run of class `bits` that starts at `i`. */
+function runEnd(text: string, i: number, bits: number): number {
+  while (isClass(text, i, bits)) i++;
+  return i;
+}
+
+/** Whether `text[start, end)` holds a character of class `bits`. */
+function holds(text: string, start: number, end: number, bits: number): boolean {
+  for (let i = start; i < end; i++) if (isClass(text, i, bits)) return true;
+  return false;
+}
+
+const BACKSLASH = 0x5c;
+
+/** The end of the run of spaces, tabs and escaped tabs (`\t`, `\\t`, …) at `i`. */
+function blanksEnd(text: string, i: number): number {
+  for (;;) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x09) {
+      i++;
+    } else if (code === BACKSLASH) {
+      let j = i + 1;
+      while (text.charCodeAt(j) === BACKSLASH) j++;
+      if (text.charCodeAt(j) !== 0x74) return i;
+      i = j + 1;
+    } else {
+      return i;
+    }
+  }
+}
+
 // Shapes 1 to 3 in one pass. A word boundary is also the end of an escape:
 // a key may follow `\n` or `\u003c` in JSON text (the letter or hex digit
 // before it ends the escape, at any depth of escaping since only the last
 // backslash counts), or an ANSI colour sequence, raw (`\x1b[31m`) or written
 // as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`). Hence the
 // nested lookbehinds: the character before a shape may be a word character
-// only when one of these ends with it. Validity is checked in lookaheads so
-// that a failed candidate consumes nothing; each lookahead scans one maximal
-// run, and a run can start at most one candidate, so the pass stays linear.
+// only when one of these ends with it. The pattern finds only where a shape
+// starts, and its body (a run) is read by `runEnd`: a failed candidate then
+// consumes nothing but its prefix, and a run can follow at most one
+// candidate, so the pass stays linear.
 const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|` +
   String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
-const TOKEN_SHAPES = new RegExp(
+
+/** `prefix`, not right after a character of `before` unless an escape ends there. */
+function atBoundary(prefix: string, before: string): string {
+  return String.raw`${prefix}(?<!(?<!${ESCAPE_BEFORE})${before}${prefix})`;
+}
+
+const TOKEN_STARTS = new RegExp(
   [
-    String
-      .raw`sk-(?<!(?<!${ESCAPE_BEFORE})[A-Za-z0-9_\-]sk-)(?=[A-Za-z0-9_\-]*[A-Z0-9])[A-Za-z0-9_\-]{20,}`,
-    String.raw`AKIA(?<!(?<!${ESCAPE_BEFORE})\wAKIA)[A-Z0-9]{16}\b`,
-    String.raw`(${BEARER}(?<!(?<!${ESCAPE_BEFORE})\w${BEARER})(?:[ \t]|\\+t)+)` +
-    String.raw`(?=[\w.~+/=\-]*[A-Z0-9_~+/=])[\w.~+/=\-]{8,}`,
+    `(?<sk>${atBoundary("sk-", String.raw`[A-Za-z0-9_\-]`)})`,
+    `(?<akia>${atBoundary("AKIA", String.raw`\w`)})`,
+    `(?<bearer>${atBoundary(BEARER, String.raw`\w`)})`,
   ].join("|"),
   "g",
 );
 
 function collectTokens(text: string, spans: Span[]): void {
-  TOKEN_SHAPES.lastIndex = 0;
+  TOKEN_STARTS.lastIndex = 0;
   let match;
-  while ((match = TOKEN_SHAPES.exec(text)) !== null) {
-    // For a Bearer token, `Bearer ` stays.
-    const start = match.index + (match[1]?.length ?? 0);
-    spans.push([start, match.index + match[0].length]);
+  while ((match = TOKEN_STARTS.exec(text)) !== null) {
+    const span = tokenAt(text, match.index, TOKEN_STARTS.lastIndex, match.groups!);
+    if (span !== undefined) {
+      spans.push(span);
+      TOKEN_STARTS.lastIndex = span[1];
+    }
   }
 }
 
-// Shape 4, the name and separator; the value is read from where this match
-// ends. A name needs no boundary before its keyword (names that end in one
-// count) but must end at the keyword: the separator follows it, after an
-// optional closing quote. `::` (a path) and `==` (a comparison) are not
-// separators. The `]` is only allowed after a quote (`headers["x-api-key"] =`)
-// so that the marker's own `SECRET]` never reads as a name.
-const NAME_AND_SEPARATOR =
-  /(api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d)(?:\\*["'`]\]?)?(?:[ \t]|\\+t)*(:=|=>|:(?!:)|=(?!=))(?:[ \t]|\\+t)*/gi;
+/** The span of the token whose prefix is `text[start, end)`, if it has a body. */
+function tokenAt(
+  text: string,
+  start: number,
+  end: number,
+  groups: Record<string, string | undefined>,
+): Span | undefined {
+  if (groups.sk !== undefined) {
+    // A body of at least 20 key characters holding a digit or a capital.
+    const bodyEnd = runEnd(text, end, KEY);
+    const found = bodyEnd - end >= 20 && holds(text, end, bodyEnd, UPPER_OR_DIGIT);
+    return found ? [start, bodyEnd] : undefined;
+  }
+  if (groups.akia !== undefined) {
+    // Exactly 16 capitals or digits, then the end of a word.
+    let bodyEnd = end;
+    while (bodyEnd < end + 16 && isClass(text, bodyEnd, UPPER_OR_DIGIT)) bodyEnd++;
+    const found = bodyEnd === end + 16 && !isClass(text, bodyEnd, WORD);
+    return found ? [start, bodyEnd] : undefined;
+  }
+  // A Bearer token: `Bearer` and the spaces after it stay.
+  const from = blanksEnd(text, end);
+  if (from === end) return undefined;
+  const bodyEnd = runEnd(text, from, TOKEN);
+  const found = bodyEnd - from >= 8 && holds(text, from, bodyEnd, TOKEN_MARK);
+  return found ? [from, bodyEnd] : undefined;
+}
+
+// Shape 4, the name; the separator after it is read by `valueStart` and the
+// value from where that ends. A name needs no boundary before its keyword
+// (names that end in one count) but must end at the keyword: the separator
+// follows it, after an optional closing quote. `::` (a path) and `==` (a
+// comparison) are not separators. The `]` is only allowed after a quote
+// (`headers["x-api-key"] =`) so that the marker's own `SECRET]` never reads
+// as a name.
+const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d/gi;
+
+/** Where a value starts: after a name's closing quote, its separator and blanks. */
+interface ValueStart {
+  start: number;
+  /** Whether the separator is `:`, after which a type may come. */
+  colon: boolean;
+}
+
+/** The start of the value after the name that ends at `i`, if a separator follows. */
+function valueStart(text: string, i: number): ValueStart | undefined {
+  let j = i;
+  while (text.charCodeAt(j) === BACKSLASH) j++;
+  if (isQuoteChar(text[j])) {
+    i = j + 1;
+    if (text[i] === "]") i++;
+  }
+  i = blanksEnd(text, i);
+  const char = text[i];
+  const next = text[i + 1];
+  let colon = false;
+  if ((char === ":" && next === "=") || (char === "=" && next === ">")) i += 2;
+  else if (char === ":" && next !== ":") [i, colon] = [i + 1, true];
+  else if (char === "=" && next !== "=") i += 1;
+  else return undefined;
+  return { start: blanksEnd(text, i), colon };
+}
+
+function isQuoteChar(char: string | undefined): boolean {
+  return char === '"' || char === "'" || char === "`";
+}
 
 // A type between a name's `:` and an `=` (`api_key: SecretStr = "…"`,
 // `token: string | undefined = "…"`): the value is what follows the `=`, and
@@ -98,12 +223,23 @@ const NAME_AND_SEPARATOR =
 // = x`) is never taken for one. A space before the `=` and a space or a quote
 // after it are required, as in every style guide, so that `api_key:A=0AAAAA`
 // stays one value and `token: Bearer =abc…` stays a Bearer token. Every part
-// is bounded, so trying it costs a constant.
+// of the pattern is bounded, so trying it costs a constant; the blanks and
+// the `=` after it are read by `typedValueStart`.
 const TYPE = String.raw`[A-Za-z_][A-Za-z_.]{0,63}(?:\[[A-Za-z_., |[\]]{0,64}\])?`;
-const TYPED = new RegExp(
-  String.raw`${TYPE}(?:[ \t]*\|[ \t]*${TYPE}){0,4}(?:[ \t]|\\+t)+=(?=[ \t"'\`\\]|$)(?:[ \t]|\\+t)*`,
-  "y",
-);
+const TYPE_AT = new RegExp(String.raw`${TYPE}(?:[ \t]{0,16}\|[ \t]{0,16}${TYPE}){0,4}`, "y");
+
+/** Where the value after a type that starts at `i` starts, if one is there. */
+function typedValueStart(text: string, i: number): number | undefined {
+  TYPE_AT.lastIndex = i;
+  if (!TYPE_AT.test(text)) return undefined;
+  const typeEnd = TYPE_AT.lastIndex;
+  const equals = blanksEnd(text, typeEnd);
+  if (equals === typeEnd || text[equals] !== "=") return undefined;
+  const after = text[equals + 1];
+  const spaced = after === undefined || after === " " || after === "\t" ||
+    after === "\\" || isQuoteChar(after);
+  return spaced ? blanksEnd(text, equals + 1) : undefined;
+}
 
 // An ANSI colour sequence at the start of a value, raw or written as an
 // escape (at up to four levels of JSON escaping): it stays, and the value is
@@ -122,20 +258,8 @@ const PAIR_AFTER_AMPERSAND = /(?:amp;)?[\w.%[\]-]{1,256}=/y;
 // A quoted value: the opening quote with the backslashes before it (7 when
 // JSON was escaped three times), then everything up to the same quote with
 // exactly as many backslashes, or to the end of the line. A backslash run is
-// one token, so the content splits one way only and nothing backtracks.
+// read whole, so the content splits one way only: see `readQuoted`.
 const MAX_ESCAPES = 7;
-const DOUBLE_QUOTED_VALUE = quotedValue('"');
-const SINGLE_QUOTED_VALUE = quotedValue("'");
-const BACKTICK_QUOTED_VALUE = quotedValue("`");
-
-/** The sticky pattern of a value quoted with `q` at any escape level. */
-function quotedValue(q: string): RegExp {
-  return new RegExp(
-    String
-      .raw`(\\{0,${MAX_ESCAPES}})${q}((?:[^\\${q}\r\n]|\\+(?![\\${q}])|(?!\1${q})\\+${q})*)((?:\1${q})?)`,
-    "y",
-  );
-}
 
 // What makes an unquoted value look like a credential rather than a word.
 const CREDENTIAL_MARK = /[0-9_+/=~!@#$%^*|?]|.[A-Z]/;
@@ -154,17 +278,18 @@ interface Value {
 }
 
 function collectAssignments(text: string, spans: Span[]): void {
-  NAME_AND_SEPARATOR.lastIndex = 0;
+  NAME.lastIndex = 0;
   let end = 0;
   let inQuoted = false;
-  let match;
-  while ((match = NAME_AND_SEPARATOR.exec(text)) !== null) {
-    const start = NAME_AND_SEPARATOR.lastIndex;
+  while (NAME.exec(text) !== null) {
     // The next name may begin inside this one's separator (`secret:\\token:`
-    // reads as an escaped tab), so the search goes on from this name's end.
-    NAME_AND_SEPARATOR.lastIndex = match.index + match[1]!.length;
+    // reads as an escaped tab), so the search goes on from this name's end,
+    // where `exec` leaves it.
+    const found = valueStart(text, NAME.lastIndex);
+    if (found === undefined) continue;
+    const { start, colon } = found;
     if (start >= end) {
-      const value = readAssigned(text, start, match[2] === ":");
+      const value = readAssigned(text, start, colon);
       if (value.secret !== undefined) spans.push(value.secret);
       end = value.end;
       inQuoted = value.quoted && value.secret !== undefined;
@@ -187,9 +312,9 @@ function collectAssignments(text: string, spans: Span[]): void {
  */
 function readAssigned(text: string, start: number, colon: boolean): Value {
   if (colon) {
-    TYPED.lastIndex = start;
-    if (TYPED.test(text)) {
-      const at = skipAnsi(text, TYPED.lastIndex);
+    const typed = typedValueStart(text, start);
+    if (typed !== undefined) {
+      const at = skipAnsi(text, typed);
       const value = readValue(text, at);
       const found = !value.empty || text.startsWith(MARKER, at);
       if (found) return value;
@@ -216,35 +341,60 @@ function readNested(text: string, start: number, end: number, spans: Span[]): nu
 }
 
 function readValue(text: string, start: number): Value {
-  const quote = quoteAt(text, start);
-  if (quote === '"') return readQuoted(DOUBLE_QUOTED_VALUE, text, start);
-  if (quote === "'") return readQuoted(SINGLE_QUOTED_VALUE, text, start);
-  if (quote === "`") return readQuoted(BACKTICK_QUOTED_VALUE, text, start);
-  return readUnquoted(text, start);
+  return quoteAt(text, start) === undefined ? readUnquoted(text, start) : readQuoted(text, start);
 }
 
 /** The quote a value starts with, after at most `MAX_ESCAPES` backslashes. */
 function quoteAt(text: string, start: number): string | undefined {
   let i = start;
-  while (text.charCodeAt(i) === 0x5c && i - start <= MAX_ESCAPES) i++;
+  while (text.charCodeAt(i) === BACKSLASH && i - start <= MAX_ESCAPES) i++;
   const char = text[i];
-  const isQuote = char === '"' || char === "'" || char === "`";
-  return i - start <= MAX_ESCAPES && isQuote ? char : undefined;
+  return i - start <= MAX_ESCAPES && isQuoteChar(char) ? char : undefined;
 }
 
-function readQuoted(pattern: RegExp, text: string, start: number): Value {
-  pattern.lastIndex = start;
-  // Cannot fail: the opening quote is there and every other part is optional.
-  const match = pattern.exec(text)!;
-  const [all, opening = "", content = "", closing = ""] = match;
-  const quote = text[start + opening.length];
-  const from = start + opening.length + 1;
-  const secret: Span | undefined = content === "" ? undefined : [from, from + content.length];
-  // Without its closing quote, the value may stop at a bare quote (`"` ends
-  // `\"…`): that quote counts as its end too, so that it is kept.
-  let end = start + all.length;
-  if (closing === "" && text[end] === quote) end++;
-  return { end, secret, quoted: true, empty: content === "" && closing === "" };
+/**
+ * A quoted value at `start` (its opening quote after `level` backslashes):
+ * its content runs to the same quote after exactly `level` backslashes (the
+ * closing quote), to a bare quote (which ends it too, and is kept), or to
+ * the end of the line.
+ */
+function readQuoted(text: string, start: number): Value {
+  let from = start;
+  while (text.charCodeAt(from) === BACKSLASH) from++;
+  const level = from - start;
+  const quote = text.charCodeAt(from);
+  from++;
+  let i = from;
+  let contentEnd = -1;
+  let end = -1;
+  let closed = false;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === 0x0a || code === 0x0d) break;
+    if (code === quote) {
+      // A bare quote: the closing one when the value has no backslash before
+      // its opening quote; otherwise it ends the value all the same.
+      [contentEnd, end, closed] = [i, i + 1, level === 0];
+      break;
+    }
+    if (code !== BACKSLASH) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (text.charCodeAt(j) === BACKSLASH) j++;
+    if (text.charCodeAt(j) !== quote) {
+      i = j;
+    } else if (j - i === level) {
+      [contentEnd, end, closed] = [i, j + 1, true];
+      break;
+    } else {
+      i = j + 1;
+    }
+  }
+  if (contentEnd < 0) [contentEnd, end] = [i, i];
+  const secret: Span | undefined = contentEnd === from ? undefined : [from, contentEnd];
+  return { end, secret, quoted: true, empty: contentEnd === from && !closed };
 }
 
 /**

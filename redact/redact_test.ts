@@ -611,3 +611,47 @@ Deno.test("redact() returns text without any shape unchanged", async (t) => {
     );
   });
 });
+
+Deno.test("redact() is total on 8 and 16 MB runs after a keyword", async (t) => {
+  // Each of these threw `RangeError: Maximum call stack size exceeded` when a
+  // run was matched by a regular expression whose backtracking stack grows
+  // with the run (a quantified alternation, or `{20,}`).
+  const MB = 1024 * 1024;
+  const BASE64 = "QUJDRGVmZ2gxMjM0";
+  const run = (unit: string, size: number): string =>
+    unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const cases: [name: string, build: (size: number) => [string, string]][] = [
+    ["token: then spaces", (n) => ["token: " + run(" ", n), "token: " + run(" ", n)]],
+    ["token then tabs", (n) => ["token" + run("\t", n), "token" + run("\t", n)]],
+    ["token then escaped tabs", (n) => ["token" + run("\\t", n), "token" + run("\\t", n)]],
+    ["token then backslashes", (n) => ["token" + run("\\", n), "token" + run("\\", n)]],
+    ['password=" then a run', (n) => ['password="' + run("a", n), `password="${R}`]],
+    ["password=' then backslash pairs", (n) => ["password='" + run("\\\\a", n), `password='${R}`]],
+    [
+      'password=\\" then escaped quotes',
+      (n) => ['password=\\"' + run('\\\\\\"', n), `password=\\"${R}`],
+    ],
+    ["token= then an unquoted run", (n) => ["token=" + run("a1", n), `token=${R}`]],
+    [
+      "token: then a typed union and spaces",
+      (n) => ["token: A |" + run(" ", n), "token: A |" + run(" ", n)],
+    ],
+    ["Bearer then base64", (n) => ["Bearer " + run(BASE64, n), `Bearer ${R}`]],
+    ["Bearer then spaces", (n) => ["Bearer" + run(" ", n), "Bearer" + run(" ", n)]],
+    [
+      "Bearer then escaped tabs",
+      (n) => ["Bearer" + run("\\t", n) + "x", "Bearer" + run("\\t", n) + "x"],
+    ],
+    ["sk- then base64", (n) => ["sk-" + run(BASE64, n), R]],
+    ["sk- then a lower-case run", (n) => ["sk-" + run("a", n), "sk-" + run("a", n)]],
+    ["AKIA then capitals", (n) => ["AKIA" + run("A", n), "AKIA" + run("A", n)]],
+  ];
+  for (const [name, build] of cases) {
+    await t.step(name, () => {
+      for (const size of [8 * MB, 16 * MB]) {
+        const [input, expected] = build(size);
+        assert.ok(redact(input) === expected, `${name} at ${size / MB} MB`);
+      }
+    });
+  }
+});
