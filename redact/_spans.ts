@@ -13,7 +13,8 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these, so text without any (most events) costs
 // one scan and no allocation.
-const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw/i;
+const TRIGGER =
+  /sk-|AKIA|bearer|key|token|secret|passw|gh[pousr]_|github_pat_|xox[abprs]-|k_live_|k_test_|AIza|glpat-|eyJ|authorization|:\/\//i;
 
 /**
  * The ranges of `text` that {@linkcode redactedPieces} replaces, in order of
@@ -59,6 +60,8 @@ const KEY = 4; // A-Z a-z 0-9 _ -
 const TOKEN = 8; // A-Z a-z 0-9 _ - . ~ + / =
 const UPPER_OR_DIGIT = 16; // A-Z 0-9
 const TOKEN_MARK = 32; // A-Z 0-9 _ ~ + / =
+const SLACK = 64; // A-Z a-z 0-9 -
+const DIGIT = 128; // 0-9
 
 const CLASSES = new Uint8Array(128);
 for (let code = 0; code < 128; code++) {
@@ -66,6 +69,8 @@ for (let code = 0; code < 128; code++) {
   let bits = 0;
   if (/[A-Za-z0-9]/.test(char)) bits |= ALNUM | WORD | KEY | TOKEN;
   if (char === "_") bits |= WORD | KEY | TOKEN | TOKEN_MARK;
+  if (/[A-Za-z0-9-]/.test(char)) bits |= SLACK;
+  if (/[0-9]/.test(char)) bits |= DIGIT;
   if (char === "-") bits |= KEY | TOKEN;
   if (/[.~+/=]/.test(char)) bits |= TOKEN;
   if (/[A-Z0-9]/.test(char)) bits |= UPPER_OR_DIGIT | TOKEN_MARK;
@@ -120,7 +125,7 @@ function blanksEnd(text: string, i: number): number {
 // starts, and its body (a run) is read by `runEnd`: a failed candidate then
 // consumes nothing but its prefix, and a run can follow at most one
 // candidate, so the pass stays linear.
-const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|` +
+const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|%[0-9A-Fa-f]|` +
   String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
 
@@ -134,20 +139,46 @@ const TOKEN_STARTS = new RegExp(
     `(?<sk>${atBoundary("sk-", String.raw`[A-Za-z0-9_\-]`)})`,
     `(?<akia>${atBoundary("AKIA", String.raw`\w`)})`,
     `(?<bearer>${atBoundary(BEARER, String.raw`\w`)})`,
+    `(?<github>${atBoundary("gh[pousr]_", String.raw`\w`)})`,
+    `(?<githubPat>${atBoundary("github_pat_", String.raw`\w`)})`,
+    `(?<slack>${atBoundary("xox[abprs]-", String.raw`[\w\-]`)})`,
+    `(?<stripe>${atBoundary("[rs]k_(?:live|test)_", String.raw`\w`)})`,
+    `(?<google>${atBoundary("AIza", String.raw`[\w\-]`)})`,
+    `(?<gitlab>${atBoundary("glpat-", String.raw`[\w.\-]`)})`,
+    `(?<jwt>${atBoundary("eyJ", String.raw`[\w\-]`)})`,
+    `(?<authorization>${anyCase("authorization")})`,
+    `(?<url>://)`,
   ].join("|"),
   "g",
 );
+
+/** `word` in any case, as a pattern. */
+function anyCase(word: string): string {
+  return [...word].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join("");
+}
 
 function collectTokens(text: string, spans: Span[]): void {
   TOKEN_STARTS.lastIndex = 0;
   let match;
   while ((match = TOKEN_STARTS.exec(text)) !== null) {
+    // The search goes on after the prefix, even when a token was found: a
+    // run taken for a Bearer token may hold the name of an `Authorization`
+    // header, and a URL's user name a GitHub token. The ranges are merged.
     const span = tokenAt(text, match.index, TOKEN_STARTS.lastIndex, match.groups!);
-    if (span !== undefined) {
-      spans.push(span);
-      TOKEN_STARTS.lastIndex = span[1];
-    }
+    if (span !== undefined) spans.push(span);
   }
+}
+
+/** A run of class `bits` at `start`, of at least `min` characters, holding a `mark`. */
+function markedRunEnd(text: string, start: number, bits: number, min: number, mark = 0): number {
+  const end = runEnd(text, start, bits);
+  const long = end - start >= min;
+  return long && (mark === 0 || holds(text, start, end, mark)) ? end : -1;
+}
+
+/** The span `[start, end)`, or none when `end` is -1. */
+function spanTo(start: number, end: number): Span | undefined {
+  return end < 0 ? undefined : [start, end];
 }
 
 /** The span of the token whose prefix is `text[start, end)`, if it has a body. */
@@ -157,26 +188,136 @@ function tokenAt(
   end: number,
   groups: Record<string, string | undefined>,
 ): Span | undefined {
+  // `sk-`: at least 20 key characters holding a digit or a capital.
   if (groups.sk !== undefined) {
-    // A body of at least 20 key characters holding a digit or a capital.
-    const bodyEnd = runEnd(text, end, KEY);
-    const found = bodyEnd - end >= 20 && holds(text, end, bodyEnd, UPPER_OR_DIGIT);
-    return found ? [start, bodyEnd] : undefined;
+    return spanTo(start, markedRunEnd(text, end, KEY, 20, UPPER_OR_DIGIT));
   }
+  // `AKIA`: exactly 16 capitals or digits, then the end of a word.
   if (groups.akia !== undefined) {
-    // Exactly 16 capitals or digits, then the end of a word.
-    let bodyEnd = end;
-    while (bodyEnd < end + 16 && isClass(text, bodyEnd, UPPER_OR_DIGIT)) bodyEnd++;
-    const found = bodyEnd === end + 16 && !isClass(text, bodyEnd, WORD);
-    return found ? [start, bodyEnd] : undefined;
+    let i = end;
+    while (i < end + 16 && isClass(text, i, UPPER_OR_DIGIT)) i++;
+    return i === end + 16 && !isClass(text, i, WORD) ? [start, i] : undefined;
   }
-  // A Bearer token: `Bearer` and the spaces after it stay.
-  const from = blanksEnd(text, end);
-  if (from === end) return undefined;
-  const bodyEnd = runEnd(text, from, TOKEN);
-  const found = bodyEnd - from >= 8 && holds(text, from, bodyEnd, TOKEN_MARK);
-  return found ? [from, bodyEnd] : undefined;
+  // A Bearer token: `Bearer` and the blanks after it stay.
+  if (groups.bearer !== undefined) {
+    const from = blanksEnd(text, end);
+    return from === end ? undefined : spanTo(from, markedRunEnd(text, from, TOKEN, 8, TOKEN_MARK));
+  }
+  // GitHub: `ghp_` and the like, at least 36 letters or digits holding a
+  // digit or a capital (so that `ghp_xxxx…` placeholders stay).
+  if (groups.github !== undefined) {
+    return spanTo(start, markedRunEnd(text, end, ALNUM, 36, UPPER_OR_DIGIT));
+  }
+  // GitHub: `github_pat_`, at least 22 of letters, digits and `_` holding a
+  // digit or a capital.
+  if (groups.githubPat !== undefined) {
+    return spanTo(start, markedRunEnd(text, end, WORD, 22, UPPER_OR_DIGIT));
+  }
+  // Slack: `xoxb-` and the like, at least 10 of letters, digits and `-`,
+  // holding a digit.
+  if (groups.slack !== undefined) return spanTo(start, markedRunEnd(text, end, SLACK, 10, DIGIT));
+  // Stripe: `sk_live_` and the like, at least 16 letters or digits holding a
+  // digit or a capital.
+  if (groups.stripe !== undefined) {
+    return spanTo(start, markedRunEnd(text, end, ALNUM, 16, UPPER_OR_DIGIT));
+  }
+  // Google: `AIza`, exactly 35 key characters holding a digit or a capital
+  // (a longer run is not a key).
+  if (groups.google !== undefined) {
+    const run = markedRunEnd(text, end, KEY, 35, UPPER_OR_DIGIT);
+    return run - end === 35 ? [start, run] : undefined;
+  }
+  // GitLab: `glpat-`, at least 20 key characters holding a digit or a
+  // capital, then further runs after single dots (the newer `glpat-….01.…`
+  // form); a dot at the end stays.
+  if (groups.gitlab !== undefined) {
+    let run = markedRunEnd(text, end, KEY, 20, UPPER_OR_DIGIT);
+    while (run >= 0 && text[run] === "." && isClass(text, run + 1, KEY)) {
+      run = runEnd(text, run + 1, KEY);
+    }
+    return spanTo(start, run);
+  }
+  if (groups.jwt !== undefined) return spanTo(start, jwtEnd(text, start));
+  if (groups.authorization !== undefined) return authorizationCredential(text, end);
+  return urlPassword(text, start);
 }
+
+/**
+ * The end of a JWT at `start`: three base64url segments joined by dots, the
+ * first two starting `eyJ` (an encoded `{"`) and at least 10 characters
+ * long, the third (the signature) possibly empty, as in an unsigned token.
+ */
+function jwtEnd(text: string, start: number): number {
+  const header = markedRunEnd(text, start, KEY, 10);
+  if (header < 0 || text[header] !== "." || !text.startsWith("eyJ", header + 1)) return -1;
+  const payload = markedRunEnd(text, header + 1, KEY, 10);
+  if (payload < 0 || text[payload] !== ".") return -1;
+  return runEnd(text, payload + 1, KEY);
+}
+
+const SCHEME_AT = new RegExp(`(?:${anyCase("token")}|${anyCase("basic")})`, "y");
+
+/**
+ * The credential of an `Authorization` header (or of any name that ends in
+ * `authorization`) whose scheme is `token` or `Basic`, in any case: after
+ * the name, an optional closing quote, `:` or `=`, an optional opening quote
+ * and the scheme word and blanks, a run of at least 8 characters of
+ * `A-Z a-z 0-9 . _ ~ + / = -` holding a digit, a capital or one of
+ * `_ ~ + / =`, as a Bearer token. The scheme word stays.
+ */
+function authorizationCredential(text: string, i: number): Span | undefined {
+  i = skipQuote(text, i);
+  i = skipBlanksAndAnsi(text, i);
+  const char = text[i];
+  if (!((char === ":" && text[i + 1] !== ":") || (char === "=" && text[i + 1] !== "="))) {
+    return undefined;
+  }
+  i = skipQuote(text, skipBlanksAndAnsi(text, i + 1));
+  SCHEME_AT.lastIndex = i;
+  if (!SCHEME_AT.test(text)) return undefined;
+  const from = blanksEnd(text, SCHEME_AT.lastIndex);
+  if (from === SCHEME_AT.lastIndex) return undefined;
+  return spanTo(from, markedRunEnd(text, from, TOKEN, 8, TOKEN_MARK));
+}
+
+/** Past a quote at `i` (after any backslashes), or `i` when there is none. */
+function skipQuote(text: string, i: number): number {
+  let j = i;
+  while (text.charCodeAt(j) === BACKSLASH) j++;
+  return isQuoteChar(text[j]) ? j + 1 : i;
+}
+
+/** Past the spaces, tabs, escaped tabs and ANSI colour sequences at `i`. */
+function skipBlanksAndAnsi(text: string, i: number): number {
+  for (;;) {
+    const next = skipAnsi(text, blanksEnd(text, i));
+    if (next === i) return i;
+    i = next;
+  }
+}
+
+/**
+ * The password of a URL's user info, `scheme://user:password@host`: the
+ * authority runs from the `://` (after a scheme character) to a space, a
+ * control character, one of `/ ? # " ' \ < >` or a backtick; the user info
+ * ends at its last `@` and the password starts after its first `:`. Only the
+ * password goes: `https://host:8080/` and `ssh://git@host` have none.
+ */
+function urlPassword(text: string, at: number): Span | undefined {
+  if (!isClass(text, at - 1, ALNUM) && !"+.-".includes(text[at - 1] ?? "_")) return undefined;
+  let colon = -1;
+  let lastAt = -1;
+  let i = at + 3;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f || ENDS_AUTHORITY.includes(text[i]!)) break;
+    if (code === 0x40) lastAt = i;
+    else if (code === 0x3a && colon < 0) colon = i;
+  }
+  return colon >= 0 && lastAt > colon + 1 ? [colon + 1, lastAt] : undefined;
+}
+
+const ENDS_AUTHORITY = "/?#\"'`\\<>";
 
 // Shape 4, the name; the separator after it is read by `valueStart` and the
 // value from where that ends. A name needs no boundary before its keyword

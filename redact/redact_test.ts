@@ -324,6 +324,140 @@ Deno.test("redact() reads an unquoted value through & unless a name= pair follow
   await checkUnchanged(t, ["token=abc&def", "password=abc,def123", "password=letmein&x=1"]);
 });
 
+const GITHUB = "ghp_16C7e42F292c6912E7710c838347Ae178B4a";
+const GITHUB_PAT = "github_pat_11ABCDEFG0abcdefghijkl_" +
+  "mnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefghijklmn";
+const SLACK = "xoxb-17653672481-19874698323-pdFZKVeTuE8sk7oOcBrzbqgy";
+const STRIPE = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";
+const STRIPE_TEST = "sk_test_51H8xyzAbCdEfGhIjKlMnOpQr";
+const GOOGLE = "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY";
+const GITLAB = "glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn";
+const FULL_JWT =
+  "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ" +
+  ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c";
+
+Deno.test("redact() replaces a prefixed token whole", async (t) => {
+  await checkTable(t, [
+    [GITHUB, R],
+    ["gho_16C7e42F292c6912E7710c838347Ae178B4a", R],
+    ["ghu_16C7e42F292c6912E7710c838347Ae178B4a", R],
+    ["ghs_16C7e42F292c6912E7710c838347Ae178B4a", R],
+    ["ghr_16C7e42F292c6912E7710c838347Ae178B4a", R],
+    [`(${GITHUB}).`, `(${R}).`],
+    [GITHUB_PAT, R],
+    [SLACK, R],
+    ["xoxp-1234567890-abcdefghij", R],
+    ["xoxa-2-abcdef1234", R],
+    ["xoxr-0000000000", R],
+    ["xoxs-abc-123-xyz", R],
+    [STRIPE, R],
+    ["rk_live_4eC39HqLyjWDarjtT1zdp7dc", R],
+    [STRIPE_TEST, R],
+    ["rk_test_4eC39HqLyjWDarjtT1zdp7dc", R],
+    [`key=${GOOGLE}&callback=init`, `key=${R}&callback=init`],
+    [GITLAB, R],
+    [`${GITLAB}.01.0w1abc2def.`, `${R}.`],
+    [FULL_JWT, R],
+    [`jwt: ${FULL_JWT}, next`, `jwt: ${R}, next`],
+    ["eyJhbGciOiJub25lIn0.eyJzdWIiOiIxIn0. unsigned", `${R} unsigned`],
+    [`"\u003c${GITHUB}\u003e"`, `"\u003c${R}\u003e"`],
+    [`\n${SLACK}\n`, `\n${R}\n`],
+    [`[32m${STRIPE}[0m`, `[32m${R}[0m`],
+  ]);
+});
+
+Deno.test("redact() leaves prefixed-token look-alikes alone", async (t) => {
+  await checkUnchanged(t, [
+    "ghp",
+    "ghp_",
+    "the ghp_ prefix marks a personal access token",
+    "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    "ghp_16C7e42F292c6912E7710c838347Ae178B4",
+    "xghp_16C7e42F292c6912E7710c838347Ae178B4a",
+    "github_pat_",
+    "github_pat_token_name",
+    "xoxb-token",
+    "xoxb-",
+    "sk_test",
+    "sk_test_helpers",
+    "sk_live_xxxxxxxxxxxxxxxxxxxx",
+    "ask_live_4eC39HqLyjWDarjtT1zdp7dc",
+    "pk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    "AIza",
+    "AIza is the prefix of a Google API key",
+    "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWYZ",
+    "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBW",
+    "glpat-xxxxxxxxxxxxxxxxxxxx",
+    "glpat-short1",
+    "eyJ",
+    "a token starts with eyJ",
+    "eyJhbGciOiJIUzI1NiJ9",
+    "eyJhbGciOiJIUzI1NiJ9.e30.sig",
+    "eyJhbGci.eyJzdWIi.sig",
+    "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  ]);
+});
+
+Deno.test("redact() replaces an Authorization token or Basic credential", async (t) => {
+  await checkTable(t, [
+    [`Authorization: token ${GITHUB}`, `Authorization: token ${R}`],
+    ["Authorization: Basic dXNlcjpwYXNzd29yZA==", `Authorization: Basic ${R}`],
+    ["authorization: basic dXNlcjpwYXNzd29yZA==", `authorization: basic ${R}`],
+    ["AUTHORIZATION: TOKEN abc123def456", `AUTHORIZATION: TOKEN ${R}`],
+    [`{"Authorization": "Token abc123def456"}`, `{"Authorization": "Token ${R}"}`],
+    [`{\"authorization\":\"Basic QWxhZGRpbjpvcGVu\"}`, `{\"authorization\":\"Basic ${R}\"}`],
+    ["Proxy-Authorization: Basic QWxhZGRpbjpvcGVu", `Proxy-Authorization: Basic ${R}`],
+    ["curl -H 'Authorization: Basic YWxpY2U6czNjcjN0' x", `curl -H 'Authorization: Basic ${R}' x`],
+  ]);
+  await checkUnchanged(t, [
+    "Authorization: Basic authentication",
+    "Authorization: token <your token>",
+    "Authorization: token $GITHUB_TOKEN",
+    "Authorization: Basic",
+    "Authorization header with a token",
+    "authorization:: Basic dXNlcjpwYXNzd29yZA==",
+  ]);
+});
+
+Deno.test("redact() replaces the password of a URL and keeps the rest", async (t) => {
+  await checkTable(t, [
+    [
+      "postgres://admin:s3cr3t@db.example.com:5432/app",
+      `postgres://admin:${R}@db.example.com:5432/app`,
+    ],
+    ["redis://:p4ss@localhost:6379", `redis://:${R}@localhost:6379`],
+    ["mysql://u:p@ss@host/db", `mysql://u:${R}@host/db`],
+    ["amqp://guest:guest@rabbit:5672/", `amqp://guest:${R}@rabbit:5672/`],
+    [
+      '"DATABASE_URL": "postgresql://app:pw%40x@h/db"',
+      `"DATABASE_URL": "postgresql://app:${R}@h/db"`,
+    ],
+    [
+      "mongodb+srv://u:pw@cluster0.example.net/?retryWrites=true",
+      `mongodb+srv://u:${R}@cluster0.example.net/?retryWrites=true`,
+    ],
+  ]);
+  await checkUnchanged(t, [
+    "https://example.com:443/path",
+    "https://host:8080/",
+    "ssh://git@github.com/org/repo",
+    "user@example.com",
+    "mailto:user@example.com",
+    "https://example.com/a:b@c",
+    "postgres://user:@host/db",
+    "see ://user:pw@host",
+  ]);
+});
+
+Deno.test("redact() finds a key after a percent escape", async (t) => {
+  await checkTable(t, [
+    [`q=%22${PROJECT_KEY}%22`, `q=%22${R}%22`],
+    [`api_key%3D${PROJECT_KEY}`, `api_key%3D${R}`],
+    [`text=%0A${GITHUB}`, `text=%0A${R}`],
+  ]);
+  await checkUnchanged(t, ["100%22sk-learn", "a%2Fsk-short-1"]);
+});
+
 // Generators for the properties.
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -408,7 +542,73 @@ const assignment: fc.Arbitrary<Secret> = fc.tuple(
   return { text: `${head}${body}${quote}`, body, redacted: `${head}${R}${quote}` };
 });
 
-const secret: fc.Arbitrary<Secret> = fc.oneof(skKey, awsKeyId, bearerToken, assignment);
+/** A token of a fixed prefix and a body of `chars` with one digit in it. */
+function prefixed(
+  prefixes: string[],
+  chars: string,
+  minLength: number,
+  maxLength: number,
+): fc.Arbitrary<Secret> {
+  return fc.tuple(fc.constantFrom(...prefixes), withDigit(chars, minLength - 1, maxLength - 1))
+    .map(([prefix, body]) => ({ text: prefix + body, body, redacted: R }));
+}
+
+const githubToken = prefixed(["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], ALNUM, 36, 40);
+const githubPat = prefixed(["github_pat_"], ALNUM + "_", 22, 90);
+const slackToken = prefixed(["xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-"], ALNUM + "-", 10, 60);
+const stripeKey = prefixed(["sk_live_", "rk_live_", "sk_test_", "rk_test_"], ALNUM, 16, 99);
+const googleKey = prefixed(["AIza"], KEY_CHARS, 35, 35);
+const gitlabToken = prefixed(["glpat-"], KEY_CHARS, 20, 40);
+
+const B64URL = KEY_CHARS;
+const jwt: fc.Arbitrary<Secret> = fc.tuple(
+  withDigit(B64URL, 7, 40),
+  withDigit(B64URL, 7, 80),
+  stringOf(B64URL, 0, 60),
+).map(([header, payload, signature]) => ({
+  text: `eyJ${header}.eyJ${payload}.${signature}`,
+  body: `eyJ${payload}`,
+  redacted: R,
+}));
+
+const authorization: fc.Arbitrary<Secret> = fc.tuple(
+  fc.constantFrom("Authorization", "authorization", "Proxy-Authorization"),
+  fc.constantFrom(": ", ":", "="),
+  fc.constantFrom("token", "Token", "Basic", "basic"),
+  withDigit(TOKEN_CHARS, 7, 60),
+).map(([name, separator, scheme, body]) => ({
+  text: `${name}${separator}${scheme} ${body}`,
+  body,
+  redacted: `${name}${separator}${scheme} ${R}`,
+}));
+
+const urlPassword: fc.Arbitrary<Secret> = fc.tuple(
+  fc.constantFrom("https", "postgres", "redis", "mongodb+srv", "amqp"),
+  fc.constantFrom("", "user", "app_1"),
+  withDigit(ALNUM + "-._~!$*+;=%", 5, 30),
+  fc.constantFrom("host", "db.example.com:5432", "[::1]"),
+  fc.constantFrom("", "/", "/db?x=1"),
+).map(([scheme, user, password, host, path]) => {
+  const head = `${scheme}://${user}:`;
+  const tail = `@${host}${path}`;
+  return { text: head + password + tail, body: password, redacted: head + R + tail };
+});
+
+const secret: fc.Arbitrary<Secret> = fc.oneof(
+  skKey,
+  awsKeyId,
+  bearerToken,
+  assignment,
+  githubToken,
+  githubPat,
+  slackToken,
+  stripeKey,
+  googleKey,
+  gitlabToken,
+  jwt,
+  authorization,
+  urlPassword,
+);
 
 // Text that cannot form a shape: every shape needs ASCII letters, and the
 // prose phrases below are separated by whitespace from fillers that have no
