@@ -67,6 +67,14 @@ export const ADVERSARIAL: Record<string, (size: number) => string> = {
   "token then a run of tabs": (size) => "token" + fill("\t", size),
   'password=" then a run': (size) => 'password="' + fill("a", size),
   "Bearer then a run of escaped tabs": (size) => "Bearer" + fill("\\t", size),
+  "ghp_ then a run of letters and digits": (size) => "ghp_" + fill("aB1", size),
+  "AIza then a run of key characters": (size) => "AIza" + fill("aB1-", size),
+  "glpat- chains after dots": (size) => fill("glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn.", size),
+  "eyJ segments back to back": (size) => fill("eyJhbGciOiJ.e30.", size),
+  "Authorization: token then a run": (size) => "Authorization: token " + fill("aB1", size),
+  ":// then a long authority": (size) => "https://" + fill("a:", size),
+  ":// back to back": (size) => fill("a://b:c@", size),
+  "jq -C colour sequences before a separator": (size) => "token" + fill("\x1b[1;39m", size),
   "prose without a trigger": (size) => fill(PROSE, size),
 };
 

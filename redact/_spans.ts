@@ -322,10 +322,10 @@ const ENDS_AUTHORITY = "/?#\"'`\\<>";
 // Shape 4, the name; the separator after it is read by `valueStart` and the
 // value from where that ends. A name needs no boundary before its keyword
 // (names that end in one count) but must end at the keyword: the separator
-// follows it, after an optional closing quote. `::` (a path) and `==` (a
-// comparison) are not separators. The `]` is only allowed after a quote
-// (`headers["x-api-key"] =`) so that the marker's own `SECRET]` never reads
-// as a name.
+// follows it, after an optional closing quote or C array brackets. `::` (a
+// path) and `==` (a comparison) are not separators. The `]` is only allowed
+// after a quote (`headers["x-api-key"] =`) or a `[` (`API_KEY[] =`) so that
+// the marker's own `SECRET]` never reads as a name.
 const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d/gi;
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
@@ -335,23 +335,48 @@ interface ValueStart {
   colon: boolean;
 }
 
-/** The start of the value after the name that ends at `i`, if a separator follows. */
+// C array brackets after a name (`char API_KEY[] = "…"`, `API_KEY[64]`).
+const ARRAY_AT = /\[[0-9]{0,8}\]/y;
+// An attribute that holds the value of the name in the one before it
+// (`<add key="ApiKey" value="…"/>`, `<input name="password" value="…">`).
+const VALUE_ATTRIBUTE_AT = /[Vv][Aa][Ll][Uu][Ee][ \t]{0,16}=(?!=)/y;
+// A separator written as a percent escape: `%3D` (`=`) or `%3A` (`:`).
+const ESCAPED_SEPARATOR_AT = /%3[AaDd]/y;
+
+/**
+ * The start of the value after the name that ends at `i`, if a separator
+ * follows. Blanks and ANSI colour sequences may come before and after the
+ * separator (as `jq -C` writes `"token"ESC[0mESC[1;39m:ESC[0m ESC[0;32m"…"`).
+ */
 function valueStart(text: string, i: number): ValueStart | undefined {
   let j = i;
   while (text.charCodeAt(j) === BACKSLASH) j++;
-  if (isQuoteChar(text[j])) {
+  const quoted = isQuoteChar(text[j]);
+  if (quoted) {
     i = j + 1;
     if (text[i] === "]") i++;
+  } else {
+    ARRAY_AT.lastIndex = i;
+    if (ARRAY_AT.test(text)) i = ARRAY_AT.lastIndex;
   }
-  i = blanksEnd(text, i);
-  const char = text[i];
-  const next = text[i + 1];
+  const at = skipBlanksAndAnsi(text, i);
+  const char = text[at];
+  const next = text[at + 1];
+  let end;
   let colon = false;
-  if ((char === ":" && next === "=") || (char === "=" && next === ">")) i += 2;
-  else if (char === ":" && next !== ":") [i, colon] = [i + 1, true];
-  else if (char === "=" && next !== "=") i += 1;
-  else return undefined;
-  return { start: blanksEnd(text, i), colon };
+  if ((char === ":" && next === "=") || (char === "=" && next === ">")) end = at + 2;
+  else if (char === ":" && next !== ":") [end, colon] = [at + 1, true];
+  else if (char === "=" && next !== "=") end = at + 1;
+  else if (char === "%" && stickyEnd(ESCAPED_SEPARATOR_AT, text, at) >= 0) end = at + 3;
+  else if (quoted && at > i) end = stickyEnd(VALUE_ATTRIBUTE_AT, text, at);
+  if (end === undefined || end < 0) return undefined;
+  return { start: skipBlanksAndAnsi(text, end), colon };
+}
+
+/** Where the sticky `pattern` ends when it matches at `i`, or -1. */
+function stickyEnd(pattern: RegExp, text: string, i: number): number {
+  pattern.lastIndex = i;
+  return pattern.test(text) ? pattern.lastIndex : -1;
 }
 
 function isQuoteChar(char: string | undefined): boolean {
@@ -366,7 +391,8 @@ function isQuoteChar(char: string | undefined): boolean {
 // stays one value and `token: Bearer =abc…` stays a Bearer token. Every part
 // of the pattern is bounded, so trying it costs a constant; the blanks and
 // the `=` after it are read by `typedValueStart`.
-const TYPE = String.raw`[A-Za-z_][A-Za-z_.]{0,63}(?:\[[A-Za-z_., |[\]]{0,64}\])?`;
+const TYPE = String.raw`(?:&(?:'[A-Za-z_]{1,32}[ \t]{1,16})?(?:mut[ \t]{1,16})?)?` +
+  String.raw`[A-Za-z_][A-Za-z_.]{0,63}(?:\[[A-Za-z_., |[\]]{0,64}\])?`;
 const TYPE_AT = new RegExp(String.raw`${TYPE}(?:[ \t]{0,16}\|[ \t]{0,16}${TYPE}){0,4}`, "y");
 
 /** Where the value after a type that starts at `i` starts, if one is there. */
