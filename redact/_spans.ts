@@ -12,9 +12,11 @@ export const MARKER = "[REDACTED_SECRET]" as const;
 export type Span = [start: number, end: number];
 
 // Every shape contains one of these, so text without any (most events) costs
-// one scan and no allocation.
-const TRIGGER =
-  /sk-|AKIA|bearer|key|token|secret|passw|gh[pousr]_|github_pat_|xox[abprs]-|k_live_|k_test_|AIza|glpat-|eyJ|authorization|:\/\//i;
+// two scans and no allocation.
+const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw|authorization/i;
+// The same for the case-sensitive prefixes, written (`_live_`, not
+// `[rs]k_live_`) so that V8 searches it about as fast as the first.
+const CASED_TRIGGER = /gh[pousr]_|_pat_|_live_|_test_|xox[abprs]-|AIza|glpat-|eyJ|:\/\//;
 
 /**
  * The ranges of `text` that {@linkcode redactedPieces} replaces, in order of
@@ -26,7 +28,7 @@ const TRIGGER =
  */
 export function secretSpans(text: string): Span[] {
   const spans: Span[] = [];
-  if (!TRIGGER.test(text)) return spans;
+  if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return spans;
   collectAssignments(text, spans);
   collectTokens(text, spans);
   return spans.sort((a, b) => a[0] - b[0]);
@@ -51,49 +53,56 @@ export function* redactedPieces(text: string, spans: readonly Span[]): Generator
   yield text.slice(copied);
 }
 
-// Character classes, as bits of a table of the ASCII code points: a run of
-// one class is read with a loop, never with a regular expression, so that no
-// run (of any length) can grow a backtracking stack.
-const ALNUM = 1; // A-Z a-z 0-9
-const WORD = 2; // A-Z a-z 0-9 _
-const KEY = 4; // A-Z a-z 0-9 _ -
-const TOKEN = 8; // A-Z a-z 0-9 _ - . ~ + / =
-const UPPER_OR_DIGIT = 16; // A-Z 0-9
-const TOKEN_MARK = 32; // A-Z 0-9 _ ~ + / =
-const SLACK = 64; // A-Z a-z 0-9 -
-const DIGIT = 128; // 0-9
+// The bodies of tokens. A run is read by a sticky pattern made of one
+// character class under `*`, which V8 runs as a loop: no backtracking stack
+// grows with the run, whatever its length. A mark (a character the body must
+// hold) is looked for the same way, within the run.
 
-const CLASSES = new Uint8Array(128);
-for (let code = 0; code < 128; code++) {
-  const char = String.fromCharCode(code);
-  let bits = 0;
-  if (/[A-Za-z0-9]/.test(char)) bits |= ALNUM | WORD | KEY | TOKEN;
-  if (char === "_") bits |= WORD | KEY | TOKEN | TOKEN_MARK;
-  if (/[A-Za-z0-9-]/.test(char)) bits |= SLACK;
-  if (/[0-9]/.test(char)) bits |= DIGIT;
-  if (char === "-") bits |= KEY | TOKEN;
-  if (/[.~+/=]/.test(char)) bits |= TOKEN;
-  if (/[A-Z0-9]/.test(char)) bits |= UPPER_OR_DIGIT | TOKEN_MARK;
-  if (/[~+/=]/.test(char)) bits |= TOKEN_MARK;
-  CLASSES[code] = bits;
+/** What a token's body is made of, and a character it must hold. */
+interface Body {
+  /** The run, as `[class]*`. */
+  run: RegExp;
+  /** The run's characters up to its first mark, as `[class minus mark]*[mark]`. */
+  mark: RegExp | undefined;
 }
 
-/** Whether the code unit at `i` is of class `bits`. */
-function isClass(text: string, i: number, bits: number): boolean {
+function body(chars: string, unmarked?: string, mark?: string): Body {
+  return {
+    run: new RegExp(`[${chars}]*`, "y"),
+    mark: mark === undefined ? undefined : new RegExp(`[${unmarked}]*[${mark}]`, "y"),
+  };
+}
+
+// Base64url (`A-Z a-z 0-9 _ -`), holding a digit or a capital.
+const KEY_BODY = body(String.raw`\w\-`, String.raw`a-z_\-`, "A-Z0-9");
+// The same, with no mark.
+const BASE64URL = body(String.raw`\w\-`);
+// Letters and digits, holding a digit or a capital.
+const ALNUM_BODY = body("A-Za-z0-9", "a-z", "A-Z0-9");
+// Letters, digits and `_`, holding a digit or a capital.
+const WORD_BODY = body(String.raw`\w`, "a-z_", "A-Z0-9");
+// Letters, digits and `-`, holding a digit.
+const SLACK_BODY = body(String.raw`A-Za-z0-9\-`, String.raw`A-Za-z\-`, "0-9");
+// A token68 credential (`A-Z a-z 0-9 . _ ~ + / = -`), holding a digit, a
+// capital or one of `_ ~ + / =`.
+const TOKEN_BODY = body(String.raw`\w.~+/=\-`, String.raw`a-z.\-`, String.raw`A-Z0-9_~+/=`);
+
+/** The end of `body`'s run at `start`, if it is `min` long or longer and holds its mark; else -1. */
+function bodyEnd(text: string, start: number, body: Body, min: number): number {
+  body.run.lastIndex = start;
+  body.run.test(text);
+  const end = body.run.lastIndex;
+  if (end - start < min) return -1;
+  if (body.mark === undefined) return end;
+  body.mark.lastIndex = start;
+  return body.mark.test(text) ? end : -1;
+}
+
+/** Whether the code unit at `i` is of `A-Z a-z 0-9 _ -`. */
+function isKeyChar(text: string, i: number): boolean {
   const code = text.charCodeAt(i);
-  return code < 128 && (CLASSES[code]! & bits) !== 0;
-}
-
-/** The end of the run of class `bits` that starts at `i`. */
-function runEnd(text: string, i: number, bits: number): number {
-  while (isClass(text, i, bits)) i++;
-  return i;
-}
-
-/** Whether `text[start, end)` holds a character of class `bits`. */
-function holds(text: string, start: number, end: number, bits: number): boolean {
-  for (let i = start; i < end; i++) if (isClass(text, i, bits)) return true;
-  return false;
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x61 && code <= 0x7a) || code === 0x5f || code === 0x2d;
 }
 
 const BACKSLASH = 0x5c;
@@ -115,16 +124,18 @@ function blanksEnd(text: string, i: number): number {
   }
 }
 
-// Shapes 1 to 3 in one pass. A word boundary is also the end of an escape:
+// Tokens: a prefix at the start of a word, then a body. A word boundary is
+// also the end of an escape:
 // a key may follow `\n` or `\u003c` in JSON text (the letter or hex digit
 // before it ends the escape, at any depth of escaping since only the last
 // backslash counts), or an ANSI colour sequence, raw (`\x1b[31m`) or written
-// as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`). Hence the
-// nested lookbehinds: the character before a shape may be a word character
-// only when one of these ends with it. The pattern finds only where a shape
-// starts, and its body (a run) is read by `runEnd`: a failed candidate then
-// consumes nothing but its prefix, and a run can follow at most one
-// candidate, so the pass stays linear.
+// as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`), or a
+// percent escape (`%22sk-…`). Hence the nested lookbehinds: the character
+// before a prefix may be a body character only when one of these ends with
+// it. The patterns find only where a token starts, and its body (a run) is
+// read by `bodyEnd`: a failed candidate consumes nothing but its prefix, and
+// a run can follow at most one candidate of a shape (the character before a
+// prefix is never one of its body's), so the pass stays linear.
 const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|%[0-9A-Fa-f]|` +
   String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
@@ -134,23 +145,30 @@ function atBoundary(prefix: string, before: string): string {
   return String.raw`${prefix}(?<!(?<!${ESCAPE_BEFORE})${before}${prefix})`;
 }
 
-const TOKEN_STARTS = new RegExp(
+// Where a token may start: its prefix at a boundary, with a bounded look at
+// its body (`{20}`: at least 20 characters of the class follow) so that most
+// candidates that cannot be one are turned down by the pattern itself,
+// without a match to allocate. `tokenAt` reads the body. The prefixes are
+// split in two patterns: V8 searches each of these much faster than the one
+// made of all of them. (An `Authorization` name is found with the names of
+// assignments.)
+const TOKEN_STARTS = [
   [
-    `(?<sk>${atBoundary("sk-", String.raw`[A-Za-z0-9_\-]`)})`,
-    `(?<akia>${atBoundary("AKIA", String.raw`\w`)})`,
-    `(?<bearer>${atBoundary(BEARER, String.raw`\w`)})`,
-    `(?<github>${atBoundary("gh[pousr]_", String.raw`\w`)})`,
-    `(?<githubPat>${atBoundary("github_pat_", String.raw`\w`)})`,
-    `(?<slack>${atBoundary("xox[abprs]-", String.raw`[\w\-]`)})`,
-    `(?<stripe>${atBoundary("[rs]k_(?:live|test)_", String.raw`\w`)})`,
-    `(?<google>${atBoundary("AIza", String.raw`[\w\-]`)})`,
-    `(?<gitlab>${atBoundary("glpat-", String.raw`[\w.\-]`)})`,
-    `(?<jwt>${atBoundary("eyJ", String.raw`[\w\-]`)})`,
-    `(?<authorization>${anyCase("authorization")})`,
-    `(?<url>://)`,
-  ].join("|"),
-  "g",
-);
+    atBoundary("sk-", String.raw`[A-Za-z0-9_\-]`) + String.raw`(?=[\w\-]{20})`,
+    atBoundary("AKIA", String.raw`\w`) + String.raw`(?=[A-Z0-9]{16}(?!\w))`,
+    atBoundary(BEARER, String.raw`\w`) + String.raw`(?=[ \t\\])`,
+    atBoundary("gh[pousr]_", String.raw`\w`) + String.raw`(?=[A-Za-z0-9]{36})`,
+    atBoundary("github_pat_", String.raw`\w`) + String.raw`(?=\w{22})`,
+    atBoundary("glpat-", String.raw`[\w.\-]`) + String.raw`(?=[\w\-]{20})`,
+  ],
+  [
+    atBoundary("xox[abprs]-", String.raw`[\w\-]`) + String.raw`(?=[A-Za-z0-9\-]{10})`,
+    atBoundary("[rs]k_(?:live|test)_", String.raw`\w`) + String.raw`(?=[A-Za-z0-9]{16})`,
+    atBoundary("AIza", String.raw`[\w\-]`) + String.raw`(?=[\w\-]{35}(?![\w\-]))`,
+    atBoundary("eyJ", String.raw`[\w\-]`) + String.raw`(?=[\w\-]{7})`,
+    String.raw`:\/\/(?<=[A-Za-z0-9+.\-]:\/\/)`,
+  ],
+].map((prefixes) => new RegExp(prefixes.join("|"), "g"));
 
 /** `word` in any case, as a pattern. */
 function anyCase(word: string): string {
@@ -158,22 +176,17 @@ function anyCase(word: string): string {
 }
 
 function collectTokens(text: string, spans: Span[]): void {
-  TOKEN_STARTS.lastIndex = 0;
-  let match;
-  while ((match = TOKEN_STARTS.exec(text)) !== null) {
-    // The search goes on after the prefix, even when a token was found: a
-    // run taken for a Bearer token may hold the name of an `Authorization`
-    // header, and a URL's user name a GitHub token. The ranges are merged.
-    const span = tokenAt(text, match.index, TOKEN_STARTS.lastIndex, match.groups!);
-    if (span !== undefined) spans.push(span);
+  for (const starts of TOKEN_STARTS) {
+    starts.lastIndex = 0;
+    let match;
+    while ((match = starts.exec(text)) !== null) {
+      // The search goes on after the prefix, even when a token was found: a
+      // run taken for a Bearer token may hold an `sk-` key that reaches past
+      // it, and a URL's user name a GitHub token. The ranges are merged.
+      const span = tokenAt(text, match.index, starts.lastIndex);
+      if (span !== undefined) spans.push(span);
+    }
   }
-}
-
-/** A run of class `bits` at `start`, of at least `min` characters, holding a `mark`. */
-function markedRunEnd(text: string, start: number, bits: number, min: number, mark = 0): number {
-  const end = runEnd(text, start, bits);
-  const long = end - start >= min;
-  return long && (mark === 0 || holds(text, start, end, mark)) ? end : -1;
 }
 
 /** The span `[start, end)`, or none when `end` is -1. */
@@ -182,64 +195,55 @@ function spanTo(start: number, end: number): Span | undefined {
 }
 
 /** The span of the token whose prefix is `text[start, end)`, if it has a body. */
-function tokenAt(
-  text: string,
-  start: number,
-  end: number,
-  groups: Record<string, string | undefined>,
-): Span | undefined {
-  // `sk-`: at least 20 key characters holding a digit or a capital.
-  if (groups.sk !== undefined) {
-    return spanTo(start, markedRunEnd(text, end, KEY, 20, UPPER_OR_DIGIT));
-  }
-  // `AKIA`: exactly 16 capitals or digits, then the end of a word.
-  if (groups.akia !== undefined) {
-    let i = end;
-    while (i < end + 16 && isClass(text, i, UPPER_OR_DIGIT)) i++;
-    return i === end + 16 && !isClass(text, i, WORD) ? [start, i] : undefined;
-  }
-  // A Bearer token: `Bearer` and the blanks after it stay.
-  if (groups.bearer !== undefined) {
-    const from = blanksEnd(text, end);
-    return from === end ? undefined : spanTo(from, markedRunEnd(text, from, TOKEN, 8, TOKEN_MARK));
-  }
-  // GitHub: `ghp_` and the like, at least 36 letters or digits holding a
-  // digit or a capital (so that `ghp_xxxx…` placeholders stay).
-  if (groups.github !== undefined) {
-    return spanTo(start, markedRunEnd(text, end, ALNUM, 36, UPPER_OR_DIGIT));
-  }
-  // GitHub: `github_pat_`, at least 22 of letters, digits and `_` holding a
-  // digit or a capital.
-  if (groups.githubPat !== undefined) {
-    return spanTo(start, markedRunEnd(text, end, WORD, 22, UPPER_OR_DIGIT));
-  }
-  // Slack: `xoxb-` and the like, at least 10 of letters, digits and `-`,
-  // holding a digit.
-  if (groups.slack !== undefined) return spanTo(start, markedRunEnd(text, end, SLACK, 10, DIGIT));
-  // Stripe: `sk_live_` and the like, at least 16 letters or digits holding a
-  // digit or a capital.
-  if (groups.stripe !== undefined) {
-    return spanTo(start, markedRunEnd(text, end, ALNUM, 16, UPPER_OR_DIGIT));
-  }
-  // Google: `AIza`, exactly 35 key characters holding a digit or a capital
-  // (a longer run is not a key).
-  if (groups.google !== undefined) {
-    const run = markedRunEnd(text, end, KEY, 35, UPPER_OR_DIGIT);
-    return run - end === 35 ? [start, run] : undefined;
-  }
-  // GitLab: `glpat-`, at least 20 key characters holding a digit or a
-  // capital, then further runs after single dots (the newer `glpat-….01.…`
-  // form); a dot at the end stays.
-  if (groups.gitlab !== undefined) {
-    let run = markedRunEnd(text, end, KEY, 20, UPPER_OR_DIGIT);
-    while (run >= 0 && text[run] === "." && isClass(text, run + 1, KEY)) {
-      run = runEnd(text, run + 1, KEY);
+function tokenAt(text: string, start: number, end: number): Span | undefined {
+  switch (text[start]) {
+    case "s":
+      // `sk-`: at least 20 key characters holding a digit or a capital.
+      if (text[start + 2] === "-") {
+        return spanTo(start, bodyEnd(text, end, KEY_BODY, 20));
+      }
+    // falls through: `sk_live_` and the like
+    case "r":
+      // Stripe: `sk_live_` and the like, at least 16 letters or digits
+      // holding a digit or a capital.
+      return spanTo(start, bodyEnd(text, end, ALNUM_BODY, 16));
+    case "A":
+      // `AKIA` and exactly 16 capitals or digits as a whole word, or `AIza`
+      // and exactly 35 key characters: the pattern checked both lengths.
+      if (text[start + 1] === "K") return [start, end + 16];
+      return spanTo(start, bodyEnd(text, end, KEY_BODY, 35));
+    case "B":
+    case "b": {
+      // A Bearer token: `Bearer` and the blanks after it stay.
+      const from = blanksEnd(text, end);
+      return from === end ? undefined : spanTo(from, bodyEnd(text, from, TOKEN_BODY, 8));
     }
-    return spanTo(start, run);
+    case "g":
+      if (text[start + 1] === "l") {
+        // GitLab: `glpat-`, at least 20 key characters holding a digit or a
+        // capital, then further runs after single dots (the newer
+        // `glpat-….01.…` form); a dot at the end stays.
+        let run = bodyEnd(text, end, KEY_BODY, 20);
+        while (run >= 0 && text[run] === "." && isKeyChar(text, run + 1)) {
+          run = bodyEnd(text, run + 1, BASE64URL, 0);
+        }
+        return spanTo(start, run);
+      }
+      // GitHub: `github_pat_`, at least 22 of letters, digits and `_`; or
+      // `ghp_` and the like, at least 36 letters or digits; either holding a
+      // digit or a capital (so that `ghp_xxxx…` placeholders stay).
+      return text[start + 2] === "t"
+        ? spanTo(start, bodyEnd(text, end, WORD_BODY, 22))
+        : spanTo(start, bodyEnd(text, end, ALNUM_BODY, 36));
+    case "x":
+      // Slack: `xoxb-` and the like, at least 10 of letters, digits and `-`,
+      // holding a digit.
+      return spanTo(start, bodyEnd(text, end, SLACK_BODY, 10));
+    case "e":
+      return spanTo(start, jwtEnd(text, start));
+    default:
+      return urlPassword(text, start);
   }
-  if (groups.jwt !== undefined) return spanTo(start, jwtEnd(text, start));
-  if (groups.authorization !== undefined) return authorizationCredential(text, end);
-  return urlPassword(text, start);
 }
 
 /**
@@ -248,11 +252,11 @@ function tokenAt(
  * long, the third (the signature) possibly empty, as in an unsigned token.
  */
 function jwtEnd(text: string, start: number): number {
-  const header = markedRunEnd(text, start, KEY, 10);
+  const header = bodyEnd(text, start, BASE64URL, 10);
   if (header < 0 || text[header] !== "." || !text.startsWith("eyJ", header + 1)) return -1;
-  const payload = markedRunEnd(text, header + 1, KEY, 10);
+  const payload = bodyEnd(text, header + 1, BASE64URL, 10);
   if (payload < 0 || text[payload] !== ".") return -1;
-  return runEnd(text, payload + 1, KEY);
+  return bodyEnd(text, payload + 1, BASE64URL, 0);
 }
 
 const SCHEME_AT = new RegExp(`(?:${anyCase("token")}|${anyCase("basic")})`, "y");
@@ -277,7 +281,7 @@ function authorizationCredential(text: string, i: number): Span | undefined {
   if (!SCHEME_AT.test(text)) return undefined;
   const from = blanksEnd(text, SCHEME_AT.lastIndex);
   if (from === SCHEME_AT.lastIndex) return undefined;
-  return spanTo(from, markedRunEnd(text, from, TOKEN, 8, TOKEN_MARK));
+  return spanTo(from, bodyEnd(text, from, TOKEN_BODY, 8));
 }
 
 /** Past a quote at `i` (after any backslashes), or `i` when there is none. */
@@ -298,35 +302,35 @@ function skipBlanksAndAnsi(text: string, i: number): number {
 
 /**
  * The password of a URL's user info, `scheme://user:password@host`: the
- * authority runs from the `://` (after a scheme character) to a space, a
- * control character, one of `/ ? # " ' \ < >` or a backtick; the user info
- * ends at its last `@` and the password starts after its first `:`. Only the
- * password goes: `https://host:8080/` and `ssh://git@host` have none.
+ * authority runs from the `://` (after a letter, a digit or one of `+ . -`,
+ * as the pattern checked) to a space, a control character, one of
+ * `/ ? # " ' \ < >` or a backtick; the user info ends at its last `@` and
+ * the password starts after its first `:`. Only the password goes:
+ * `https://host:8080/` and `ssh://git@host` have none. The authority holds
+ * no `/`, so no two overlap and the pass stays linear.
  */
 function urlPassword(text: string, at: number): Span | undefined {
-  if (!isClass(text, at - 1, ALNUM) && !"+.-".includes(text[at - 1] ?? "_")) return undefined;
-  let colon = -1;
-  let lastAt = -1;
-  let i = at + 3;
-  for (; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code <= 0x20 || code === 0x7f || ENDS_AUTHORITY.includes(text[i]!)) break;
-    if (code === 0x40) lastAt = i;
-    else if (code === 0x3a && colon < 0) colon = i;
-  }
-  return colon >= 0 && lastAt > colon + 1 ? [colon + 1, lastAt] : undefined;
+  const from = at + 3;
+  AUTHORITY.lastIndex = from;
+  AUTHORITY.test(text);
+  const authority = text.slice(from, AUTHORITY.lastIndex);
+  const lastAt = authority.lastIndexOf("@");
+  const colon = authority.indexOf(":");
+  return colon >= 0 && colon + 1 < lastAt ? [from + colon + 1, from + lastAt] : undefined;
 }
 
-const ENDS_AUTHORITY = "/?#\"'`\\<>";
+// deno-lint-ignore no-control-regex -- a control character ends an authority
+const AUTHORITY = /[^\x00-\x20\x7f/?#"'`\\<>]*/y;
 
-// Shape 4, the name; the separator after it is read by `valueStart` and the
+// Assignments: the name; the separator after it is read by `valueStart` and the
 // value from where that ends. A name needs no boundary before its keyword
 // (names that end in one count) but must end at the keyword: the separator
 // follows it, after an optional closing quote or C array brackets. `::` (a
 // path) and `==` (a comparison) are not separators. The `]` is only allowed
 // after a quote (`headers["x-api-key"] =`) or a `[` (`API_KEY[] =`) so that
 // the marker's own `SECRET]` never reads as a name.
-const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d/gi;
+const NAME =
+  /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|(authorization)/gi;
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
 interface ValueStart {
@@ -448,7 +452,15 @@ function collectAssignments(text: string, spans: Span[]): void {
   NAME.lastIndex = 0;
   let end = 0;
   let inQuoted = false;
-  while (NAME.exec(text) !== null) {
+  let match;
+  while ((match = NAME.exec(text)) !== null) {
+    // An `Authorization` name is not an assignment's: its value keeps its
+    // scheme word. The search goes on after it.
+    if (match[1] !== undefined) {
+      const credential = authorizationCredential(text, NAME.lastIndex);
+      if (credential !== undefined) spans.push(credential);
+      continue;
+    }
     // The next name may begin inside this one's separator (`secret:\\token:`
     // reads as an escaped tab), so the search goes on from this name's end,
     // where `exec` leaves it.
