@@ -125,17 +125,17 @@ function blanksEnd(text: string, i: number): number {
 }
 
 // Tokens: a prefix at the start of a word, then a body. A word boundary is
-// also the end of an escape:
-// a key may follow `\n` or `\u003c` in JSON text (the letter or hex digit
-// before it ends the escape, at any depth of escaping since only the last
-// backslash counts), or an ANSI colour sequence, raw (`\x1b[31m`) or written
-// as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`), or a
-// percent escape (`%22sk-…`). Hence the nested lookbehinds: the character
-// before a prefix may be a body character only when one of these ends with
-// it. The patterns find only where a token starts, and its body (a run) is
-// read by `bodyEnd`: a failed candidate consumes nothing but its prefix, and
-// a run can follow at most one candidate of a shape (the character before a
-// prefix is never one of its body's), so the pass stays linear.
+// also the end of an escape: a key may follow `\n` or `\u003c` in JSON text
+// (the letter or hex digit before it ends the escape, at any depth of
+// escaping since only the last backslash counts), a percent escape
+// (`%22sk-…`), or an ANSI colour sequence, raw (`\x1b[31m`) or written as an
+// escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`). Hence the nested
+// lookbehinds: the character before a prefix may be a body character only
+// when one of these ends with it. The patterns find only where a token
+// starts, and its body (a run) is read by `bodyEnd`: a failed candidate
+// consumes nothing but its prefix, and a run follows at most one candidate
+// of a shape (the character before a prefix is never one of its body's; a
+// JWT's segment is read by at most three), so the pass stays linear.
 const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|%[0-9A-Fa-f]|` +
   String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
@@ -322,13 +322,15 @@ function urlPassword(text: string, at: number): Span | undefined {
 // deno-lint-ignore no-control-regex -- a control character ends an authority
 const AUTHORITY = /[^\x00-\x20\x7f/?#"'`\\<>]*/y;
 
-// Assignments: the name; the separator after it is read by `valueStart` and the
-// value from where that ends. A name needs no boundary before its keyword
-// (names that end in one count) but must end at the keyword: the separator
-// follows it, after an optional closing quote or C array brackets. `::` (a
-// path) and `==` (a comparison) are not separators. The `]` is only allowed
-// after a quote (`headers["x-api-key"] =`) or a `[` (`API_KEY[] =`) so that
-// the marker's own `SECRET]` never reads as a name.
+// Assignments: the name; the separator after it is read by `valueStart`
+// and the value from where that ends. A name needs no boundary before its
+// keyword (names that end in one count) but must end at the keyword: the
+// separator follows it, after an optional closing quote or C array brackets.
+// `::` (a path) and `==` (a comparison) are not separators. The `]` is only
+// allowed after a quote (`headers["x-api-key"] =`) or a `[` (`API_KEY[] =`)
+// so that the marker's own `SECRET]` never reads as a name. An
+// `Authorization` name is found here too, and read by
+// `authorizationCredential`.
 const NAME =
   /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|(authorization)/gi;
 
