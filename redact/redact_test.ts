@@ -154,6 +154,9 @@ Deno.test("redact() finds every shape in the original text", async (t) => {
     // A match of one shape must not hide the start of another.
     ["token=abc-Bearer abcdef12", `token=${R} ${R}`],
     ["sk-ABCDEFGHIJ0123456789_token=abcdef1", `${R}=${R}`],
+    // A token inside another's run is looked for too.
+    ["Bearer x.Bearer abc123def", `Bearer ${R} ${R}`],
+    ["Bearer  Authorization: Basic dXNlcjpwYXNz", `Bearer  ${R}: Basic ${R}`],
     // A name may begin inside the last one's separator (`\\t` reads as a tab).
     ["secret:\\token: abcdef1", `secret:\\token: ${R}`],
     // A quoted value that starts in another reaches past it, and the other
