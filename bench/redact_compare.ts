@@ -26,6 +26,7 @@ export function fill(unit: string, length: number): string {
 }
 
 const PROJECT_KEY = "sk-proj-4fJx9_Qe-L2mZpR8tWc3YvHs_kN7bD1eG5aT0uIo";
+const BASE64 = "QUJDRGVmZ2gxMjM0";
 const PROSE = "The reader keeps one page of entries in memory and yields each event as " +
   "soon as its line is parsed, so the peak stays flat however long the log is.\n";
 
@@ -60,6 +61,20 @@ export const ADVERSARIAL: Record<string, (size: number) => string> = {
   "typed union then a run of spaces": (size) => "token: A |" + fill(" ", size),
   "backtick values back to back": (size) => fill("token: `", size),
   "backticks at every escape level": (size) => fill("secret=`x token=\\`y api_key: \\\\`z ", size),
+  "sk- then a run of base64": (size) => "sk-" + fill(BASE64, size),
+  "Bearer then a run of base64": (size) => "Bearer " + fill(BASE64, size),
+  "token: then a run of spaces": (size) => "token: " + fill(" ", size),
+  "token then a run of tabs": (size) => "token" + fill("\t", size),
+  'password=" then a run': (size) => 'password="' + fill("a", size),
+  "Bearer then a run of escaped tabs": (size) => "Bearer" + fill("\\t", size),
+  "ghp_ then a run of letters and digits": (size) => "ghp_" + fill("aB1", size),
+  "AIza then a run of key characters": (size) => "AIza" + fill("aB1-", size),
+  "glpat- chains after dots": (size) => fill("glpat-Ab1Cd2Ef3Gh4Ij5Kl6Mn.", size),
+  "eyJ segments back to back": (size) => fill("eyJhbGciOiJ.e30.", size),
+  "Authorization: token then a run": (size) => "Authorization: token " + fill("aB1", size),
+  ":// then a long authority": (size) => "https://" + fill("a:", size),
+  ":// back to back": (size) => fill("a://b:c@", size),
+  "jq -C colour sequences before a separator": (size) => "token" + fill("\x1b[1;39m", size),
   "prose without a trigger": (size) => fill(PROSE, size),
 };
 
