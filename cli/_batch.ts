@@ -16,15 +16,10 @@ import { fromManagedAgents } from "../sources/managed_agents/from_managed_agents
 import { fromNdjson } from "../sources/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
-import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
-import { indexRenderer } from "../renderers/dream_index.ts";
-import { htmlRenderer } from "../renderers/html.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
-import { folderIndex, folderPages, HTML_INDEX } from "./_folder_index.ts";
-import { dreamPage } from "../renderers/dream_page.ts";
-import { indexPage } from "../renderers/html_index.ts";
+import { folderIndex } from "./_folder_index.ts";
 import { claudeCodeType, type InputFormat, peekFormat } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
@@ -71,9 +66,8 @@ export interface RenderRunOptions {
 
 interface Rendered {
   sessionId: string;
+  /** The text: into a folder, the renderer's page when it has one. */
   text: string;
-  /** The dream behind the text, when the renderer is the built-in dream. */
-  dream?: Dream;
 }
 
 /** How many sessions ended which way. */
@@ -116,7 +110,7 @@ export class RenderRun {
     if (this.#target.kind === "dir") await removeStaleTemporaries(this.#target.path);
     if (this.#command.session !== undefined) {
       await this.#session(this.#command.session);
-    } else if (this.#renderer === indexRenderer) {
+    } else if (this.#renderer.batch !== undefined) {
       await this.#index();
     } else {
       for (const input of this.#inputs) {
@@ -127,11 +121,8 @@ export class RenderRun {
       }
     }
     this.#stderr.clearProgress();
-    if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
+    if (this.#target.kind === "dir" && this.#renderer.folder !== undefined) {
       await this.#writeIndex(this.#target.path);
-    }
-    if (this.#target.kind === "dir" && this.#renderer === htmlRenderer) {
-      await this.#writeHtmlIndex(this.#target.path);
     }
     if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
     this.#summary();
@@ -316,16 +307,16 @@ export class RenderRun {
   }
 
   async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
-    if (this.#renderer !== dreamRenderer) {
-      return { sessionId, text: await this.#renderer.render(entries) };
-    }
-    const dream = await renderDream(entries);
-    return { sessionId, text: dream.text, dream };
+    const page = this.#target.kind === "dir" ? this.#renderer.folder?.page : undefined;
+    const text = page === undefined
+      ? await this.#renderer.render(entries)
+      : await page.call(this.#renderer.folder, entries);
+    return { sessionId, text };
   }
 
-  /** The index renderer reads every input as one batch: one INDEX.md for all sessions. */
+  /** A renderer that takes whole batches reads every input as one source: one text for all. */
   async #index(): Promise<void> {
-    const text = await indexRenderer.render(this.#batch());
+    const text = await this.#renderer.render(this.#batch());
     if (!this.#stopped) await this.#emit({ sessionId: "INDEX", text }, "the inputs");
   }
 
@@ -369,9 +360,10 @@ export class RenderRun {
   }
 
   async #emitToDir(dir: string, rendered: Rendered, input: string): Promise<void> {
-    const name = this.#renderer === indexRenderer
-      ? "INDEX.md"
-      : await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
+    const name = this.#renderer.batch?.fileName ??
+      await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt", {
+        reserved: this.#renderer.folder?.indexName,
+      });
     const path = `${dir.replace(/\/+$/, "")}/${name}`;
     const first = this.#names.get(name);
     if (first !== undefined) {
@@ -383,8 +375,7 @@ export class RenderRun {
       return;
     }
     this.#names.set(name, input);
-    const text = rendered.dream ? dreamPage(rendered.dream) : rendered.text;
-    await this.#write(path, text);
+    await this.#write(path, rendered.text);
   }
 
   async #write(path: string, text: string): Promise<void> {
@@ -396,23 +387,15 @@ export class RenderRun {
     }
   }
 
-  /** INDEX.md lists every dream of the folder, from this run or an earlier one. */
+  /** The folder's index lists every page of the folder, from this run or an earlier one. */
   async #writeIndex(dir: string): Promise<void> {
+    const folder = this.#renderer.folder!;
+    const path = `${dir.replace(/\/+$/, "")}/${folder.indexName}`;
     try {
-      const text = await folderIndex(dir);
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, { force: true });
+      const text = await folderIndex(dir, this.#renderer.extension ?? ".txt", folder);
+      await writeAtomic(path, text, { force: true });
     } catch (error) {
-      this.#fail(describe(error, `${dir}/INDEX.md`));
-    }
-  }
-
-  /** The folder's index.html, rebuilt from every session page in it (so always replaced). */
-  async #writeHtmlIndex(dir: string): Promise<void> {
-    try {
-      const text = await indexPage(await folderPages(dir));
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/${HTML_INDEX}`, text, { force: true });
-    } catch (error) {
-      this.#fail(describe(error, `${dir}/${HTML_INDEX}`));
+      this.#fail(describe(error, path));
     }
   }
 

@@ -12,9 +12,14 @@ const MAX_NAME = 200;
  * (`/`, `..`) or a hidden file. The name derives from the redacted id; when
  * redaction changed the id, `~` and 8 hex digits of the SHA-256 of the raw id
  * follow, so two ids never share a file. An over-long name ends in `~` and 16
- * hex digits of that digest.
+ * hex digits of that digest. `INDEX` and the `reserved` name (the folder's
+ * index) are never given: they take a `%` in front.
  */
-export async function sessionFileName(sessionId: string, extension: string): Promise<string> {
+export async function sessionFileName(
+  sessionId: string,
+  extension: string,
+  options: SessionFileNameOptions = {},
+): Promise<string> {
   const shown = redact(sessionId);
   let name = "";
   for (const char of shown) {
@@ -26,7 +31,19 @@ export async function sessionFileName(sessionId: string, extension: string): Pro
   if (name.length > MAX_NAME) {
     name = `${name.slice(0, MAX_NAME - 17)}~${(await sha256Hex(sessionId)).slice(0, 16)}`;
   }
-  return `${name}${extension}`;
+  const file = `${name}${extension}`;
+  // A folder's index (a renderer's RendererFolder.indexName) is never a session's page.
+  return file.toLowerCase() === options.reserved?.toLowerCase() ? `%${file}` : file;
+}
+
+/** Options for {@linkcode sessionFileName}. */
+export interface SessionFileNameOptions {
+  /**
+   * A file name no session may take (the folder's index), compared without case.
+   *
+   * @default {undefined}
+   */
+  reserved?: string | undefined;
 }
 
 async function sha256Hex(text: string): Promise<string> {

@@ -18,6 +18,7 @@ import {
   readableTime,
   SUMMARY_META,
 } from "./_html_page.ts";
+import type { FolderPage, PageHead, RendererFolder } from "./registry.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
@@ -92,3 +93,28 @@ ${body}</main>
 </html>
 `;
 }
+
+/** Orders strings by code unit, as the index sorts its rows. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The html renderer's folder format: each page's summary read back from its
+ * `<meta>`, and the folder's `index.html`, its pages ordered by start time,
+ * then session id, then file name (a total order, so the index is the same
+ * whichever run wrote which page).
+ */
+export const htmlFolderIndex: RendererFolder<unknown, PageSummary> = {
+  indexName: "index.html",
+  // The summary is in the head, before the style: a page's body (up to a megabyte) is not read.
+  headBytes: 256 * 1024,
+  summary: ({ head }: PageHead): PageSummary | undefined => pageSummary(head),
+  async buildIndex(pages: FolderPage<PageSummary>[]): Promise<string> {
+    const sorted = [...pages].sort((a, b) =>
+      compareStrings(a.summary.startedAt, b.summary.startedAt) ||
+      compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
+    );
+    return await indexPage(sorted);
+  },
+};

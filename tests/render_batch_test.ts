@@ -351,3 +351,109 @@ Deno.test({
     assert.equal(index.split("\n").filter((row) => row.startsWith("- ")).length, dreams.length - 1);
   });
 });
+
+/** A team's renderers, as a project's deno.json names them: a folder format and a batch. */
+const TEAM_MODULE = `
+const first = async (source) => {
+  let id = "", asks = 0;
+  for await (const { session_id, event } of source) {
+    id ||= session_id;
+    if (event.type === "user.message") asks++;
+  }
+  return { id, asks };
+};
+export const renderers = [{
+  name: "asks",
+  description: "How many times the user asked",
+  extension: ".txt",
+  async render(source) {
+    const { asks } = await first(source);
+    return asks + " asks\\n";
+  },
+  folder: {
+    indexName: "ASKS.txt",
+    headBytes: 256,
+    async page(source) {
+      const { id, asks } = await first(source);
+      return "asks-page " + JSON.stringify({ id, asks }) + "\\n" + asks + " asks\\n";
+    },
+    summary({ head }) {
+      const match = /^asks-page (.*)\\n/.exec(head);
+      return match === null ? undefined : JSON.parse(match[1]);
+    },
+    buildIndex(pages) {
+      return pages.map((p) => p.name + " " + p.summary.id + " " + p.summary.asks + "\\n").join("");
+    },
+  },
+}, {
+  name: "count-all",
+  description: "Every session of the inputs, counted once",
+  extension: ".txt",
+  batch: { fileName: "COUNT.txt" },
+  async render(source) {
+    const ids = new Set();
+    for await (const { session_id } of source) ids.add(session_id);
+    return ids.size + " sessions\\n";
+  },
+}];
+`;
+
+Deno.test("render: a team renderer's hooks give it a resumable folder with its own index, and batches", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/team.ts`, TEAM_MODULE);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ transcript: { renderers: ["./team.ts"] } }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      [entryLine(1, "sesn_a", "one"), entryLine(2, "sesn_a", "two"), entryLine(1, "sesn_b", "x")]
+        .join("\n") + "\n",
+    );
+    await Deno.writeTextFile(`${dir}/c.ndjson`, entryLine(1, "sesn_c", "three") + "\n");
+    // The page of a session named like the index keeps the index's name free.
+    await Deno.writeTextFile(`${dir}/asks.ndjson`, entryLine(1, "ASKS", "clash") + "\n");
+
+    const first = await task("render", ["-r", "asks", "--out", "out/", "a.ndjson"], { cwd: dir });
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(await listDir(`${dir}/out`), ["ASKS.txt", "sesn_a.txt", "sesn_b.txt"]);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/sesn_a.txt`),
+      'asks-page {"id":"sesn_a","asks":2}\n2 asks\n',
+    );
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/ASKS.txt`),
+      "sesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\n",
+    );
+    // A file of the folder that is not one of its pages is left out of the index.
+    await Deno.writeTextFile(`${dir}/out/notes.txt`, "my own notes\n");
+
+    // Resumed: the earlier pages are unchanged, the index lists every page of the folder.
+    const more = await task(
+      "render",
+      ["-r", "asks", "--out", "out/", "a.ndjson", "c.ndjson", "asks.ndjson"],
+      { cwd: dir },
+    );
+    assert.equal(more.code, 0, more.stderr);
+    assert.equal(more.stderr, "render: 2 rendered, 2 unchanged, 0 failed\n");
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/ASKS.txt`),
+      "%ASKS.txt ASKS 1\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\nsesn_c.txt sesn_c 1\n",
+    );
+
+    // To standard output, the renderer's own text, not its page.
+    const single = await task("render", ["-r", "asks", "c.ndjson"], { cwd: dir });
+    assert.equal(single.code, 0, single.stderr);
+    assert.equal(single.stdout, "1 asks\n");
+
+    // A batch renderer reads every input as one source, into the file it names.
+    const batch = await task(
+      "render",
+      ["-r", "count-all", "--out", "batch/", "a.ndjson", "c.ndjson"],
+      { cwd: dir },
+    );
+    assert.equal(batch.code, 0, batch.stderr);
+    assert.deepEqual(await listDir(`${dir}/batch`), ["COUNT.txt"]);
+    assert.equal(await Deno.readTextFile(`${dir}/batch/COUNT.txt`), "3 sessions\n");
+  });
+});
