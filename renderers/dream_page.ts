@@ -10,7 +10,6 @@
  * @module
  */
 
-import type { Dream } from "./dream.ts";
 import { redact } from "../redact/mod.ts";
 import type { FolderPage, PageHead, RendererFolder } from "./registry.ts";
 import { utf8Length } from "./utf8.ts";
@@ -67,7 +66,7 @@ const DREAM_PAGE = "dream";
  * A dream as a page of a folder: its front matter (what its INDEX.md row
  * needs, redacted) and then its text, unchanged.
  */
-export function dreamPage(dream: Dream): string {
+export function dreamPage(dream: RowFields & { text: string }): string {
   return frontMatter({
     renderer: DREAM_PAGE,
     session_id: redact(dream.sessionId),
