@@ -80,6 +80,8 @@ export interface RenderCommand {
   help: boolean;
   version: boolean;
   inputs: string[];
+  /** `--no-config`: the project's configured renderers are not read. */
+  noConfig: boolean;
 }
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -95,6 +97,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     format: { type: "string" },
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
+    "no-config": { type: "boolean" },
   });
   const scope = values.scope;
   if (scope !== undefined && scope !== "session" && scope !== "all") {
@@ -118,6 +121,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     help: values.help ?? false,
     version: values.version ?? false,
     inputs: positionals,
+    noConfig: values["no-config"] ?? false,
   };
 }
 

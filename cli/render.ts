@@ -19,7 +19,7 @@
 import { createRegistry } from "../renderers/builtin.ts";
 import { parseRenderArgs, type RenderCommand, UsageError } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
-import { loadConfiguredRenderers } from "./_config.ts";
+import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
@@ -53,6 +53,7 @@ Options:
       --skip-invalid    skip bad lines (each is reported) instead of failing their session
       --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
                         transcript); default: claude-code for *.jsonl files, log otherwise
+      --no-config       ignore the renderers configured in deno.json
   -h, --help            show this help
       --version         print the package's name and version
 
@@ -63,8 +64,9 @@ and exits; run the same command again to render the rest.
 
 Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error,
 130 interrupted (SIGINT), 143 terminated (SIGTERM).
-Renderer modules named in the nearest deno.json(c) under "transcript": { "renderers": [...] }
-are registered too.`;
+Team renderers are configured in the nearest deno.json(c), under "transcript": { "renderers":
+{ "NAME": "./module.ts" } } (or a list of modules). A module is code from the folder you run
+in: it is imported only when a renderer it defines is named, never for --help or a built-in.`;
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -120,28 +122,46 @@ export async function main(args: string[]): Promise<number> {
 
 async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
   const registry = createRegistry();
-  const configured = await loadConfiguredRenderers(Deno.cwd());
-  for (const renderer of configured.renderers) {
-    try {
-      registry.register(renderer);
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message} (from ${configured.configPath})`);
-    }
-  }
   if (command.help) {
-    const names = registry.list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
-    console.log(`${HELP}\n\nRenderers:\n${names.join("\n")}`);
+    console.log(await helpText(command));
     return 0;
   }
-  if (!registry.has(command.renderer)) {
-    const known = registry.list().map((r) => r.name).join(", ");
-    throw new UsageError(`Unknown renderer "${command.renderer}": known renderers are ${known}`);
+  let renderer = registry.has(command.renderer) ? registry.resolve(command.renderer) : undefined;
+  if (renderer === undefined) {
+    // Only a name that is not a built-in reads the configuration, and imports what defines it.
+    const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
+    renderer = config && await loadConfiguredRenderer(config, command.renderer);
+    if (renderer === undefined) {
+      const known = [...registry.list().map((r) => r.name), ...(config?.named.keys() ?? [])];
+      throw new UsageError(
+        `Unknown renderer "${command.renderer}": known renderers are ${known.join(", ")}`,
+      );
+    }
   }
-  const renderer = registry.resolve(command.renderer);
   const target = await outputTarget(command.out);
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
+}
+
+/** The help, the configured renderers listed from the configuration alone, nothing imported. */
+async function helpText(command: RenderCommand): Promise<string> {
+  const builtins = createRegistry().list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
+  let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
+  if (command.noConfig) return text;
+  let config: RendererConfig | undefined;
+  try {
+    config = await readRendererConfig(Deno.cwd());
+  } catch (error) {
+    return `${text}\n\nConfigured renderers: none read (${(error as Error).message})`;
+  }
+  if (config === undefined) return text;
+  const lines = [
+    ...[...config.named].map(([name, path]) => `  ${name.padEnd(10)} ${path}`),
+    ...config.modules.map((path) => `  ${"(module)".padEnd(10)} ${path}`),
+  ];
+  text += `\n\nConfigured in ${config.configPath} (imported only when named; --no-config skips):`;
+  return `${text}\n${lines.join("\n")}`;
 }
 
 async function outputTarget(out: string | undefined): Promise<Target> {

@@ -168,24 +168,61 @@ Deno.test("render registers the renderer modules named in the nearest deno.jsonc
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "QUIET PLEASE\n");
+    // --help lists the configured module without importing it.
     const help = await render(["--help"], { cwd: dir });
-    assert.match(help.stdout, /shout {6}Every user message in capitals/);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(
+      help.stdout,
+      new RegExp(
+        `\\nConfigured in ${dir}/deno\\.jsonc \\(imported only when named; --no-config skips\\):\\n  \\(module\\) {3}${dir}/renderers/shout\\.ts\\n`,
+      ),
+    );
+    const skipped = await render(["--no-config", "--renderer", "shout", "-"], {
+      cwd: `${dir}/nested/deeper`,
+      stdin: line(1, "sesn_a", "quiet please"),
+    });
+    assert.equal(skipped.code, 2);
+    assert.match(skipped.stderr, /^render: Unknown renderer "shout": known renderers are grader, /);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("render reports a broken renderer module as a usage error", async () => {
+Deno.test("render reports a broken renderer module when it is named, and never for a built-in", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(
-      `${dir}/deno.json`,
-      `{ "transcript": { "renderers": ["./none.ts"] } }`,
+    await Deno.writeTextFile(`${dir}/broken.ts`, "export const renderers = [;\n");
+    for (
+      const renderers of [
+        `["./none.ts", "./broken.ts"]`,
+        `{ "team": "./broken.ts", "gone": "./none.ts" }`,
+      ]
+    ) {
+      await Deno.writeTextFile(
+        `${dir}/deno.json`,
+        `{ "transcript": { "renderers": ${renderers} } }`,
+      );
+      const builtin = await render([], { cwd: dir });
+      assert.equal(builtin.code, 0, builtin.stderr);
+      assert.match(builtin.stdout, /^\[user\]\n/);
+      const help = await render(["--help"], { cwd: dir });
+      assert.equal(help.code, 0, help.stderr);
+      const team = await render(["--renderer", "team"], { cwd: dir });
+      assert.equal(team.code, 2);
+      assert.match(
+        team.stderr,
+        new RegExp(
+          `^render: Cannot load renderer module ${dir}/(none|broken)\\.ts \\(named in ${dir}/deno\\.json\\): .+\\nRun with --help for usage\\.\\n$`,
+        ),
+      );
+      assertNoStack(team);
+    }
+    const gone = await render(["--renderer", "gone"], { cwd: dir });
+    assert.equal(gone.code, 2);
+    assert.match(
+      gone.stderr,
+      new RegExp(`Cannot load renderer module ${dir}/none\\.ts .*: Module not found`),
     );
-    const run = await render([], { cwd: dir });
-    assert.equal(run.code, 2);
-    assert.match(run.stderr, /Cannot load renderer module .*none\.ts/);
-    assertNoStack(run);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
