@@ -18,7 +18,7 @@ import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
 import { loadState, saveState } from "./_statusline_cache.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
-import { enterCallerDirectory } from "./_cwd.ts";
+import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 
 /** The most status-line JSON read from standard input. */
@@ -70,8 +70,9 @@ Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
-    enterCallerDirectory();
+    const caller = enterCallerDirectory();
     command = await parseFactsArgs(args);
+    if (command.path !== EXAMPLE_INPUT) refuseRelative(caller, [command.path]);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;

@@ -22,7 +22,7 @@ import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
-import { enterCallerDirectory } from "./_cwd.ts";
+import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
@@ -91,7 +91,7 @@ in: it is imported only when a renderer it defines is named, never for --help or
 export async function main(args: string[]): Promise<number> {
   const stderr = new Stderr("render");
   try {
-    enterCallerDirectory();
+    const caller = enterCallerDirectory();
     const command = await parseRenderArgs(args);
     if (command.version) {
       console.log(VERSION_LINE);
@@ -105,7 +105,7 @@ export async function main(args: string[]): Promise<number> {
       for (const line of command) stderr.hint(line);
       return 2;
     }
-    return await run(command, stderr);
+    return await run(command, stderr, caller);
   } catch (error) {
     stderr.clearProgress();
     // `render … | head -1`: the reader has what it wanted.
@@ -120,12 +120,22 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
+async function run(
+  command: RenderCommand,
+  stderr: Stderr,
+  caller: CallerDirectory,
+): Promise<number> {
   const registry = createRegistry();
   if (command.help) {
-    console.log(await helpText(command));
+    console.log(await helpText(command, caller));
     return 0;
   }
+  const configured = !registry.has(command.renderer) && !command.noConfig;
+  refuseRelative(
+    caller,
+    [...command.inputs, command.out],
+    configured ? `the renderer configuration for "${command.renderer}"` : undefined,
+  );
   let renderer = registry.has(command.renderer) ? registry.resolve(command.renderer) : undefined;
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
@@ -145,10 +155,10 @@ async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
 }
 
 /** The help, the configured renderers listed from the configuration alone, nothing imported. */
-async function helpText(command: RenderCommand): Promise<string> {
+async function helpText(command: RenderCommand, caller: CallerDirectory): Promise<string> {
   const builtins = createRegistry().list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
   let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
-  if (command.noConfig) return text;
+  if (command.noConfig || !caller.known) return text;
   let config: RendererConfig | undefined;
   try {
     config = await readRendererConfig(Deno.cwd());

@@ -466,7 +466,7 @@ async function renderTask(args: string[], cwd: string): Promise<Run> {
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", "?": "", npm_lifecycle_event: "" },
   }).output();
   const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
   return { code, stdout: decode(stdout), stderr: decode(stderr) };

@@ -200,7 +200,7 @@ Deno.test("facts --follow | head -1: a closed pipe ends the command at its next 
       cwd: dir,
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1", INIT_CWD: dir },
+      env: { NO_COLOR: "1", INIT_CWD: dir, "?": "", npm_lifecycle_event: "" },
     }).spawn();
     const reader = child.stdout.getReader();
     const first = await reader.read();
@@ -335,7 +335,7 @@ Deno.test({
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1", INIT_CWD: dir },
+      env: { NO_COLOR: "1", INIT_CWD: dir, "?": "", npm_lifecycle_event: "" },
     }).spawn();
     await waitForFiles(`${dir}/out`, 300);
     Deno.kill(-child.pid, "SIGINT");
