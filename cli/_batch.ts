@@ -20,7 +20,7 @@ import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
 import { folderIndex } from "./_folder_index.ts";
-import { claudeCodeType, type InputFormat, peekFormat } from "./_format.ts";
+import { claudeCodeType, type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
   FileExistsError,
@@ -192,11 +192,11 @@ export class RenderRun {
     const bad = new BadLines(name, { say: this.#say });
     await this.#guard(name, bad, async () => {
       const tally = { entries: 0 };
-      const { format, source } = await this.#open(input, name, bad);
+      const { format, source, sessionId } = await this.#open(input, name, bad);
       const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.
-        const rendered = await this.#render(inputSessionId(input), entries);
+        const rendered = await this.#render(sessionId, entries);
         if (tally.entries > 0) await this.#emit(rendered, name);
       } else {
         await this.#split(entries, bad, name);
@@ -222,10 +222,11 @@ export class RenderRun {
     input: Input,
     name: string,
     bad: BadLines,
-  ): Promise<{ format: InputFormat; source: AsyncIterable<LogEntry> }> {
+  ): Promise<{ format: InputFormat; source: AsyncIterable<LogEntry>; sessionId: string }> {
     const common = { name, signal: this.#interrupt.signal, onInvalid: bad.report };
     if (input === EXAMPLE_INPUT) {
-      return { format: "log", source: fromNdjson(exampleLogStream(), common) };
+      const source = fromNdjson(exampleLogStream(), common);
+      return { format: "log", source, sessionId: inputSessionId(input) };
     }
     // A directory or a device is refused before a byte is read; a FIFO is read as a stream,
     // which Ctrl-C stops even while a read waits for its writer.
@@ -249,13 +250,20 @@ export class RenderRun {
         `Cannot tell the format of ${name}: its first record is neither a log entry, an event nor a Claude Code record (pass --format log or --format claude-code)`,
       );
     }
-    // A transcript, and a log's bare events, belong to a session named after the input.
-    const sessionId = inputSessionId(input);
+    // A transcript, and a log's bare events, belong to a session named after the input (by
+    // --session-id, else the file's name); a transcript from a stream, by its records' sessionId.
+    let sessionId = this.#command.sessionId ?? inputSessionId(input);
+    if (format === "claude-code" && stream !== undefined && this.#command.sessionId === undefined) {
+      const peeked = await peekSessionId(stream, MAX_LINE_BYTES);
+      stream = peeked.stream;
+      sessionId = peeked.sessionId ?? sessionId;
+    }
     if (format === "claude-code") {
-      return { format, source: fromClaudeCode(stream ?? input, { ...common, sessionId }) };
+      const source = fromClaudeCode(stream ?? input, { ...common, sessionId });
+      return { format, source, sessionId };
     }
     const source = fromNdjson(stream ?? input, { ...common, sessionId, skipInvalid: true });
-    return { format, source };
+    return { format, source, sessionId };
   }
 
   /** A source's entries in scope, each counted and marking its input as a log. */

@@ -54,6 +54,9 @@ Options:
       --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
                         transcript); default: claude-code for *.jsonl files, log otherwise
       --no-config       ignore the renderers configured in deno.json
+      --session-id NAME the session of the one input is NAME (default: a Claude Code
+                        transcript's own sessionId when read from "-" or a pipe, else
+                        the file's name; a log's entries keep their session_id)
   -h, --help            show this help
       --version         print the package's name and version
 
@@ -104,6 +107,11 @@ export async function main(args: string[]): Promise<number> {
       stderr.say(message);
       for (const line of command) stderr.hint(line);
       return 2;
+    }
+    if (command.session !== undefined && !Deno.env.get("ANTHROPIC_API_KEY")) {
+      throw new UsageError(
+        "Cannot read a session from the Managed Agents API without a key: set ANTHROPIC_API_KEY",
+      );
     }
     return await run(command, stderr, caller);
   } catch (error) {

@@ -347,3 +347,48 @@ Deno.test("render --session renders a session straight from the Managed Agents A
     await api.shutdown();
   }
 });
+
+/** The tests' environment without an API key, colours off. */
+function withoutKey(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env.ANTHROPIC_API_KEY;
+  return { ...env, NO_COLOR: "1" };
+}
+
+Deno.test("render: an option given twice, an empty --session and a missing API key are usage errors", async () => {
+  for (
+    const [args, said] of [
+      [["--out", "a", "--out", "b"], /^render: Option "--out" was given twice: give it once\n/],
+      [["-o", "a", "--out=b"], /^render: Option "--out" was given twice/],
+      [["-r", "dream", "--renderer", "grader"], /^render: Option "--renderer" was given twice/],
+      [["--session", ""], /^render: Option "--session" needs a session id\n/],
+      [
+        ["--session", "sesn_1"],
+        /^render: Cannot read a session .* without a key: set ANTHROPIC_API_KEY\n/,
+      ],
+    ] as const
+  ) {
+    const command = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--config",
+        CONFIG,
+        "--allow-read",
+        "--allow-write",
+        "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL",
+        "--allow-net=api.anthropic.com",
+        CLI,
+        ...args,
+      ],
+      cwd: ROOT.pathname,
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: withoutKey(),
+    });
+    const { code, stderr } = await command.output();
+    const text = new TextDecoder().decode(stderr);
+    assert.equal(code, 2, `${args.join(" ")}: ${text}`);
+    assert.match(text, said);
+  }
+});
