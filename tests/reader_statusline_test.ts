@@ -21,7 +21,12 @@ interface Run {
   stderr: string;
 }
 
-async function statusline(cacheHome: string, cwd: string, transcript: string): Promise<Run> {
+async function statusline(
+  cacheHome: string,
+  cwd: string,
+  transcript: string,
+  extra: Record<string, unknown> = {},
+): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "--config", CONFIG, "facts", "--statusline"],
     cwd,
@@ -35,6 +40,7 @@ async function statusline(cacheHome: string, cwd: string, transcript: string): P
     session_id: "s",
     transcript_path: transcript,
     model: { id: "claude-opus-5" },
+    ...extra,
   })));
   await writer.close();
   const { code, stdout, stderr } = await child.output();
@@ -209,5 +215,48 @@ Deno.test("the status line's cache drops what finished sessions left, and nothin
     assert.ok(left.includes(files.recentState), "a recent state stays");
     assert.ok(left.includes(files.notOurs), "a file the cache did not name stays");
     assert.equal(left.length, 3, "the new transcript's state was written");
+  });
+});
+
+Deno.test("deno task facts --statusline believes the context_window Claude Code sends", async (t) => {
+  await withDirs(async ({ cache, cwd, transcript, base }) => {
+    await Deno.writeTextFile(transcript, turn(350_000));
+    await t.step("without it, the window is the model id's guess", async () => {
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 350k tokens (175% of 200k)");
+    });
+    await t.step("its window size wins over the guess", async () => {
+      const window = { context_window: { context_window_size: 1_000_000, current_usage: null } };
+      said(
+        await statusline(cache, cwd, transcript, window),
+        "claude-opus-5 · 350k tokens (35% of 1M)",
+      );
+    });
+    await t.step("its current usage is used without reading the transcript", async () => {
+      const window = {
+        context_window: {
+          context_window_size: 200_000,
+          current_usage: {
+            input_tokens: 300,
+            output_tokens: 999,
+            cache_creation_input_tokens: 2_000,
+            cache_read_input_tokens: 10_000,
+          },
+        },
+      };
+      const missing = `${base}/project/never-written.jsonl`;
+      said(
+        await statusline(cache, cwd, missing, window),
+        "claude-opus-5 · 12.3k tokens (6% of 200k)",
+      );
+    });
+    await t.step("a malformed object is ignored, not believed", async () => {
+      const window = {
+        context_window: { context_window_size: 0, current_usage: { input_tokens: -1 } },
+      };
+      said(
+        await statusline(cache, cwd, transcript, window),
+        "claude-opus-5 · 350k tokens (175% of 200k)",
+      );
+    });
   });
 });
