@@ -19,7 +19,7 @@ import type { LogEntry, Scope } from "../events/types.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
-import { folderIndex } from "./_folder_index.ts";
+import { DEFAULT_HEAD_BYTES, folderIndex, readHead } from "./_folder_index.ts";
 import { claudeCodeType, type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
@@ -395,15 +395,27 @@ export class RenderRun {
     }
   }
 
-  /** The folder's index lists every page of the folder, from this run or an earlier one. */
+  /**
+   * The folder's index lists every page of the folder, from this run or an earlier one. An
+   * existing index is rebuilt when the renderer wrote it; any other file is kept and reported
+   * unless --force. A run that wrote nothing leaves a folder without an index as it was.
+   */
   async #writeIndex(dir: string): Promise<void> {
     const folder = this.#renderer.folder!;
     const path = `${dir.replace(/\/+$/, "")}/${folder.indexName}`;
     try {
+      const info = await Deno.lstat(path).catch((error) => {
+        if (error instanceof Deno.errors.NotFound) return undefined;
+        throw error;
+      });
+      if (info === undefined && this.#counts.rendered + this.#counts.unchanged === 0) return;
+      const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
+      const owned = info?.isFile === true &&
+        folder.ownsIndex?.((await readHead(path, headBytes)).head) === true;
       const text = await folderIndex(dir, this.#renderer.extension ?? ".txt", folder);
-      await writeAtomic(path, text, { force: true });
+      await writeAtomic(path, text, { force: info === undefined || owned || this.#command.force });
     } catch (error) {
-      this.#fail(describe(error, path));
+      this.#fail(error instanceof FileExistsError ? error.message : describe(error, path));
     }
   }
 

@@ -46,7 +46,10 @@ async function* folderHeads(
 }
 
 /** A file's first `headBytes` bytes as text, and its size. */
-async function readHead(path: string, headBytes: number): Promise<{ head: string; size: number }> {
+export async function readHead(
+  path: string,
+  headBytes: number,
+): Promise<{ head: string; size: number }> {
   using file = await Deno.open(path);
   const { size, isFile } = await file.stat();
   if (!isFile) throw new Error(`${path} is not a file`);

@@ -77,8 +77,6 @@ export class FileExistsError extends Error {
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
 const TEMPORARY = /^\.transcript-[0-9a-f]{16}\.tmp$/;
-/** The naming of version 0.1.0: `.{target}.{uuid}.tmp`. */
-const TEMPORARY_0_1 = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 function temporaryName(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -163,9 +161,8 @@ export const STALE_TEMPORARY_MS = 60_000;
 export async function removeStaleTemporaries(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
   for await (const entry of Deno.readDir(dir)) {
-    if (!entry.isFile || !(TEMPORARY.test(entry.name) || TEMPORARY_0_1.test(entry.name))) {
-      continue;
-    }
+    // Only this command's own naming: `.{name}.{uuid}.tmp` (version 0.1.0's) is any program's.
+    if (!entry.isFile || !TEMPORARY.test(entry.name)) continue;
     const path = join(dir, entry.name);
     const info = await Deno.lstat(path).catch(() => undefined);
     const age = now - (info?.mtime?.getTime() ?? now);

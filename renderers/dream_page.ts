@@ -130,6 +130,9 @@ export const dreamFolderIndex: RendererFolder<unknown, DreamPageSummary> = {
     const bytes = size - utf8Length(head.slice(0, head.length - page.body.length));
     return bytes < 0 ? undefined : { ...fields, bytes };
   },
+  ownsIndex(head: string): boolean {
+    return head.startsWith(indexText([]));
+  },
   buildIndex(pages: FolderPage<DreamPageSummary>[]): string {
     const sorted = [...pages].sort((a, b) =>
       compareStrings(a.summary.createdAt, b.summary.createdAt) ||

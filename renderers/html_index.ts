@@ -63,6 +63,9 @@ function started(at: string): string {
   return `<time datetime="${escapeHtml(at)}">${escapeHtml(readableTime(at))}</time>`;
 }
 
+/** The index page's title, by which an index.html this renderer wrote is known. */
+const INDEX_TITLE = "Index of sessions";
+
 /** The index page: one table row per session page, each linking to it. */
 export async function indexPage(pages: IndexedPage[]): Promise<string> {
   const rows = pages.map(({ name, summary }, i) => {
@@ -83,7 +86,7 @@ export async function indexPage(pages: IndexedPage[]): Promise<string> {
 ${rows}</tbody>
 </table>
 `;
-  return `${await pageHead("Index of sessions")}<body>
+  return `${await pageHead(INDEX_TITLE)}<body>
 <header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
 <dl class="facts"><div><dt>Sessions</dt><dd>${pages.length}</dd></div></dl></header>
 <main>
@@ -110,6 +113,8 @@ export const htmlFolderIndex: RendererFolder<unknown, PageSummary> = {
   // The summary is in the head, before the style: a page's body (up to a megabyte) is not read.
   headBytes: 256 * 1024,
   summary: ({ head }: PageHead): PageSummary | undefined => pageSummary(head),
+  ownsIndex: (head: string): boolean =>
+    head.startsWith("<!DOCTYPE html>\n") && head.includes(`\n<title>${INDEX_TITLE}</title>\n`),
   async buildIndex(pages: FolderPage<PageSummary>[]): Promise<string> {
     const sorted = [...pages].sort((a, b) =>
       compareStrings(a.summary.startedAt, b.summary.startedAt) ||

@@ -110,6 +110,7 @@ export interface FolderPage<Summary = unknown> {
  *     const match = /^session (\S+)\n/.exec(head);
  *     return match === null ? undefined : { id: match[1]! };
  *   },
+ *   ownsIndex: (head) => head === "" || /^\S+\n/.test(head),
  *   buildIndex: (pages) => pages.map((page) => `${page.summary.id}\n`).join(""),
  * };
  * const ids: Renderer = {
@@ -164,6 +165,18 @@ export interface RendererFolder<Options = unknown, Summary = unknown> {
    *   renderer's pages (it is left out of the index).
    */
   summary(page: PageHead): Summary | undefined;
+  /**
+   * Whether an existing file under {@linkcode RendererFolder.indexName} is an
+   * index this renderer wrote, told from its head (as read for
+   * {@linkcode RendererFolder.summary}). Only such a file is rebuilt; any
+   * other (a user's own `index.html`, say) is kept and reported unless
+   * `--force`, like any other file. Without it, no existing index is ever
+   * taken for the renderer's own.
+   *
+   * @param head The existing file's head.
+   * @returns Whether the renderer wrote it.
+   */
+  ownsIndex?(head: string): boolean;
   /**
    * The folder's index.
    *
@@ -389,10 +402,11 @@ function checkRenderer(renderer: unknown): void {
       typeof f !== "object" || f === null || !isPlainName(f.indexName) ||
       typeof f.summary !== "function" || typeof f.buildIndex !== "function" ||
       (f.page !== undefined && typeof f.page !== "function") ||
+      (f.ownsIndex !== undefined && typeof f.ownsIndex !== "function") ||
       (f.headBytes !== undefined && !(Number.isSafeInteger(f.headBytes) && f.headBytes > 0))
     ) {
       throw new TypeError(
-        `Cannot register renderer "${candidate.name}": folder needs a plain indexName, summary and buildIndex functions (page and a positive headBytes optional)`,
+        `Cannot register renderer "${candidate.name}": folder needs a plain indexName, summary and buildIndex functions (page, ownsIndex and a positive headBytes optional)`,
       );
     }
   }

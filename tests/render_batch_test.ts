@@ -381,8 +381,10 @@ export const renderers = [{
       const match = /^asks-page (.*)\\n/.exec(head);
       return match === null ? undefined : JSON.parse(match[1]);
     },
+    ownsIndex: (head) => head.startsWith("# asks\\n"),
     buildIndex(pages) {
-      return pages.map((p) => p.name + " " + p.summary.id + " " + p.summary.asks + "\\n").join("");
+      return "# asks\\n" +
+        pages.map((p) => p.name + " " + p.summary.id + " " + p.summary.asks + "\\n").join("");
     },
   },
 }, {
@@ -423,7 +425,7 @@ Deno.test("render: a team renderer's hooks give it a resumable folder with its o
     );
     assert.equal(
       await Deno.readTextFile(`${dir}/out/ASKS.txt`),
-      "sesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\n",
+      "# asks\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\n",
     );
     // A file of the folder that is not one of its pages is left out of the index.
     await Deno.writeTextFile(`${dir}/out/notes.txt`, "my own notes\n");
@@ -438,7 +440,7 @@ Deno.test("render: a team renderer's hooks give it a resumable folder with its o
     assert.equal(more.stderr, "render: 2 rendered, 2 unchanged, 0 failed\n");
     assert.equal(
       await Deno.readTextFile(`${dir}/out/ASKS.txt`),
-      "%ASKS.txt ASKS 1\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\nsesn_c.txt sesn_c 1\n",
+      "# asks\n%ASKS.txt ASKS 1\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\nsesn_c.txt sesn_c 1\n",
     );
 
     // To standard output, the renderer's own text, not its page.
@@ -455,5 +457,76 @@ Deno.test("render: a team renderer's hooks give it a resumable folder with its o
     assert.equal(batch.code, 0, batch.stderr);
     assert.deepEqual(await listDir(`${dir}/batch`), ["COUNT.txt"]);
     assert.equal(await Deno.readTextFile(`${dir}/batch/COUNT.txt`), "3 sessions\n");
+  });
+});
+
+Deno.test("render: an index file the command did not write is kept unless --force; a run that wrote nothing adds none", async (t) => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi") + "\n");
+    for (
+      const [renderer, index] of [["html", "index.html"], ["dream", "INDEX.md"]] as const
+    ) {
+      await t.step(`${renderer}: ${index}`, async () => {
+        const out = `${dir}/${renderer}`;
+        await Deno.mkdir(out);
+        await Deno.writeTextFile(`${out}/${index}`, "my own index\n");
+        const kept = await task("render", ["-r", renderer, "--out", `${renderer}/`, "a.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(kept.code, 1);
+        assert.match(
+          kept.stderr,
+          new RegExp(
+            `^render: Cannot write ${renderer}/${index}: a different file exists \\(pass --force`,
+            "m",
+          ),
+        );
+        assert.equal(await Deno.readTextFile(`${out}/${index}`), "my own index\n");
+        // Its own index, once written, is rebuilt by the next run without --force.
+        const forced = await task(
+          "render",
+          ["-r", renderer, "--force", "--out", `${renderer}/`, "a.ndjson"],
+          { cwd: dir },
+        );
+        assert.equal(forced.code, 0, forced.stderr);
+        const written = await Deno.readTextFile(`${out}/${index}`);
+        assert.notEqual(written, "my own index\n");
+        await Deno.remove(`${out}/${(await listDir(out)).find((n) => n !== index)!}`);
+        const again = await task("render", ["-r", renderer, "--out", `${renderer}/`, "a.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(again.code, 0, again.stderr);
+        assert.equal(await Deno.readTextFile(`${out}/${index}`), written);
+
+        // Nothing rendered into a folder with no index: none is added.
+        const empty = `${renderer}-empty`;
+        const failed = await task("render", ["-r", renderer, "--out", `${empty}/`, "none.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(failed.code, 1);
+        assert.deepEqual(await listDir(`${dir}/${empty}`), []);
+      });
+    }
+  });
+});
+
+Deno.test("render: the index rebuild reads a fixed head of each file, so huge files cost little", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi") + "\n");
+    await Deno.mkdir(`${dir}/out`);
+    // 20 MB with no </head>, and 20 MB of markdown: neither a page of ours.
+    const big = "<".repeat(20 * 1024 * 1024);
+    await Deno.writeTextFile(`${dir}/out/huge.html`, `<!DOCTYPE html>\n<head>${big}`);
+    await Deno.writeTextFile(`${dir}/out/huge.md`, `---\nrenderer: "dream"\n${big}`);
+    for (const [renderer, index] of [["html", "index.html"], ["dream", "INDEX.md"]]) {
+      const started = Date.now();
+      const run = await task("render", ["-r", renderer!, "--out", "out/", "a.ndjson"], {
+        cwd: dir,
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(Date.now() - started < 15_000, `${renderer} took ${Date.now() - started} ms`);
+      const text = await Deno.readTextFile(`${dir}/out/${index}`);
+      assert.ok(!text.includes("huge"), `${index} lists only the pages`);
+    }
   });
 });
