@@ -260,3 +260,50 @@ Deno.test("deno task facts --statusline believes the context_window Claude Code 
     });
   });
 });
+
+Deno.test({
+  name: "the status line refuses a cache folder others can write, or a link in its place",
+  ignore: Deno.build.os === "windows",
+  fn: async (t) => {
+    await withDirs(async ({ cache, cwd, transcript, base }) => {
+      await Deno.writeTextFile(transcript, turn(10_000));
+      const folder = `${cache}/brigade-transcript/statusline`;
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+      const [file] = await cacheFiles(cache);
+      // A planted state that would set the facts outright, were it believed.
+      const planted = JSON.parse(await Deno.readTextFile(file!));
+      const plant = async (): Promise<void> => {
+        await Deno.writeTextFile(
+          file!,
+          JSON.stringify({
+            ...planted,
+            facts: { ...planted.facts, lastBare: "planted", bareSinceAttachment: "planted" },
+          }),
+        );
+      };
+      await t.step("(the user's own folder is believed: the plant would show)", async () => {
+        await plant();
+        said(await statusline(cache, cwd, transcript), "planted · 10k tokens (5% of 200k)");
+      });
+      await t.step("a folder others may write", async () => {
+        await plant();
+        await Deno.chmod(folder, 0o777);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        assert.match(await Deno.readTextFile(file!), /planted/, "nor written");
+        await Deno.chmod(folder, 0o700);
+      });
+      await t.step("a parent folder others may write", async () => {
+        await Deno.chmod(`${cache}/brigade-transcript`, 0o777);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        await Deno.chmod(`${cache}/brigade-transcript`, 0o700);
+      });
+      await t.step("a link in place of the folder", async () => {
+        const elsewhere = `${base}/elsewhere-cache`;
+        await Deno.rename(folder, elsewhere);
+        await Deno.symlink(elsewhere, folder);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        assert.match(await Deno.readTextFile(`${elsewhere}/${file!.split("/").pop()}`), /planted/);
+      });
+    });
+  },
+});
