@@ -121,6 +121,49 @@ export function cacheDir(): string | undefined {
 }
 
 /**
+ * The folders the `facts` task grants write access to, whichever of its variables are set: a
+ * variable that is not set makes its entry a folder at the root (`/brigade-transcript`).
+ */
+function grantedCacheHomes(): string[] {
+  const xdg = env("XDG_CACHE_HOME") ?? "";
+  const home = env("HOME") ?? "";
+  const local = env("LOCALAPPDATA") ?? "";
+  return [
+    `${xdg}/brigade-transcript`,
+    `${home}/.cache/brigade-transcript`,
+    `${home}/Library/Caches/brigade-transcript`,
+    `${local}/brigade-transcript`,
+  ];
+}
+
+/**
+ * Gives up the write access the process has outside its cache folder among what the `facts`
+ * task grants (the task line cannot leave out a folder whose variable is not set), so that
+ * nothing the process runs afterwards may write anywhere else. Permissions are revoked, never
+ * requested; never throws.
+ *
+ * @returns The folders given up.
+ */
+export function dropOtherWriteAccess(): string[] {
+  // Write access everywhere (not the task's) is the caller's choice, not narrowed here.
+  if (Deno.permissions.querySync({ name: "write" }).state === "granted") return [];
+  const dir = cacheDir();
+  const keep = dir?.slice(0, dir.lastIndexOf(SEP));
+  const dropped: string[] = [];
+  for (const path of grantedCacheHomes()) {
+    if (path === keep || dropped.includes(path)) continue;
+    try {
+      if (Deno.permissions.querySync({ name: "write", path }).state !== "granted") continue;
+      Deno.permissions.revokeSync({ name: "write", path });
+      dropped.push(path);
+    } catch {
+      // Nothing was granted there to give up.
+    }
+  }
+  return dropped;
+}
+
+/**
  * The cache file of a transcript, named by a hash of its path so that the path is not
  * stored. The reader's 64-bit fingerprint is enough: two paths that collide would only offer
  * each other a state that the reader's checks then drop (a full read, never a wrong line).

@@ -22,7 +22,7 @@ import {
   sanitizeModel,
   statusLine,
 } from "./_facts_format.ts";
-import { loadState, saveState } from "./_statusline_cache.ts";
+import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
@@ -241,5 +241,7 @@ function readStdin(): string {
 }
 
 if (import.meta.main) {
+  // Write access outside the status line's cache folder is given up before anything runs.
+  dropOtherWriteAccess();
   Deno.exit(await main(Deno.args));
 }

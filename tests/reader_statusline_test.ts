@@ -307,3 +307,43 @@ Deno.test({
     });
   },
 });
+
+Deno.test("deno task facts keeps write access to its cache folder only", async () => {
+  const config = JSON.parse(await Deno.readTextFile(CONFIG));
+  const line: string = config.tasks.facts.command;
+  await withDirs(async ({ cache, base }) => {
+    const home = `${base}/home`;
+    for (const env of [{ HOME: home }, { HOME: home, XDG_CACHE_HOME: cache }]) {
+      // The task line's flags, its variables as a shell without LOCALAPPDATA expands them.
+      const flags = line.split(" ").filter((word) => word.startsWith("--allow-")).map((flag) =>
+        flag.replace(/\$(\w+)/g, (_, name: string) => (env as Record<string, string>)[name] ?? "")
+      );
+      const candidates = [
+        "/brigade-transcript",
+        `${home}/.cache/brigade-transcript`,
+        `${home}/Library/Caches/brigade-transcript`,
+        `${cache}/brigade-transcript`,
+      ];
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          ...flags,
+          new URL("./_write_access_child.ts", import.meta.url).pathname,
+          ...candidates,
+        ],
+        clearEnv: true,
+        env: { ...env, DENO_DIR, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      });
+      const { code, stdout, stderr } = await child.output();
+      assert.equal(code, 0, new TextDecoder().decode(stderr));
+      const granted = new TextDecoder().decode(stdout).split("\n")
+        .filter((l) => l.endsWith(" granted")).map((l) => l.slice(0, -" granted".length));
+      const kept = "XDG_CACHE_HOME" in env
+        ? `${cache}/brigade-transcript`
+        : `${home}/.cache/brigade-transcript`;
+      assert.deepEqual(granted, [kept], JSON.stringify(env));
+    }
+  });
+});
