@@ -29,6 +29,8 @@ import {
   writeAtomic,
 } from "./_output.ts";
 import { BadLines } from "./_reporter.ts";
+import { fileStamp, Manifest } from "./_manifest.ts";
+import { VERSION } from "./_version.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkInput } from "./_inputs.ts";
 import { type Stderr, writeOutput } from "./_terminal.ts";
@@ -90,6 +92,12 @@ export class RenderRun {
   #names = new Map<string, string>();
   #counts: Counts = { rendered: 0, unchanged: 0, failed: 0 };
   #inputsDone = 0;
+  /** The folder's record of its inputs, for a batch of files into a folder. */
+  #manifest: Manifest | undefined;
+  /** The names the input being rendered has written into the folder. */
+  #outputs: string[] | undefined;
+  /** What an input's outputs depend on besides the input: the options' fingerprint. */
+  readonly #key: string;
 
   /**
    * Constructs a new instance.
@@ -103,11 +111,26 @@ export class RenderRun {
     this.#inputs = options.inputs;
     this.#stderr = options.stderr;
     this.#interrupt = options.interrupt;
+    const { scope, format, skipInvalid, sessionId } = this.#command;
+    this.#key = JSON.stringify([
+      VERSION,
+      this.#renderer.name,
+      this.#renderer.extension ?? ".txt",
+      scope ?? null,
+      format,
+      skipInvalid,
+      sessionId ?? null,
+    ]);
   }
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
-    if (this.#target.kind === "dir") await removeStaleTemporaries(this.#target.path);
+    if (this.#target.kind === "dir") {
+      await removeStaleTemporaries(this.#target.path);
+      if (this.#command.session === undefined && this.#renderer.batch === undefined) {
+        this.#manifest = await Manifest.load(this.#target.path);
+      }
+    }
     if (this.#command.session !== undefined) {
       await this.#session(this.#command.session);
     } else if (this.#renderer.batch !== undefined) {
@@ -124,6 +147,8 @@ export class RenderRun {
     if (this.#target.kind === "dir" && this.#renderer.folder !== undefined) {
       await this.#writeIndex(this.#target.path);
     }
+    // Only a faster next run depends on the record: one that cannot be written costs no more.
+    await this.#manifest?.save().catch(() => {});
     if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
     this.#summary();
     return this.#interrupt.exitCode ?? (this.#counts.failed > 0 ? 1 : 0);
@@ -186,10 +211,39 @@ export class RenderRun {
     });
   }
 
-  /** Reads one input: its format, its sessions, its bad lines. */
+  /**
+   * Reads one input: its format, its sessions, its bad lines. Into a folder, an input file
+   * whose outputs the folder's record says are current is not read at all.
+   */
   async #input(input: Input): Promise<void> {
     const name = inputName(input);
+    const manifest = this.#manifest;
+    const stamp = manifest !== undefined && input !== "-" && input !== EXAMPLE_INPUT
+      ? await fileStamp(input)
+      : undefined;
+    if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
+      const outputs = await manifest.unchanged(input, this.#key);
+      if (outputs !== undefined && outputs.every((output) => !this.#names.has(output))) {
+        for (const output of outputs) this.#names.set(output, name);
+        this.#counts.unchanged += outputs.length;
+        return;
+      }
+    }
+    const failed = this.#counts.failed;
+    const outputs: string[] = [];
+    this.#outputs = outputs;
     const bad = new BadLines(name, { say: this.#say });
+    await this.#readInput(input, name, bad);
+    this.#outputs = undefined;
+    if (manifest === undefined || stamp === undefined || this.#stopped) return;
+    if (this.#counts.failed === failed) {
+      await manifest.record(input, this.#key, stamp, outputs);
+    } else {
+      manifest.forget(input);
+    }
+  }
+
+  async #readInput(input: Input, name: string, bad: BadLines): Promise<void> {
     await this.#guard(name, bad, async () => {
       const tally = { entries: 0 };
       const { format, source, sessionId } = await this.#open(input, name, bad);
@@ -383,15 +437,18 @@ export class RenderRun {
       return;
     }
     this.#names.set(name, input);
-    await this.#write(path, rendered.text);
+    if (await this.#write(path, rendered.text)) this.#outputs?.push(name);
   }
 
-  async #write(path: string, text: string): Promise<void> {
+  /** Writes a file whole; false when it could not (the failure is counted and said). */
+  async #write(path: string, text: string): Promise<boolean> {
     try {
       const outcome = await writeAtomic(path, text, this.#command);
       this.#counts[outcome === "written" ? "rendered" : "unchanged"]++;
+      return true;
     } catch (error) {
       this.#fail(error instanceof FileExistsError ? error.message : describe(error, path));
+      return false;
     }
   }
 
@@ -420,7 +477,10 @@ export class RenderRun {
   }
 
   async #emitSingle(rendered: Rendered): Promise<void> {
-    if (this.#target.kind === "file") return await this.#write(this.#target.path, rendered.text);
+    if (this.#target.kind === "file") {
+      await this.#write(this.#target.path, rendered.text);
+      return;
+    }
     this.#counts.rendered++;
     await writeOutput(rendered.text);
   }

@@ -361,7 +361,11 @@ async function assertDreamsInSub(
 ): Promise<void> {
   assert.equal(result.code, 0, result.stderr);
   const names = (await Array.fromAsync(Deno.readDir(join(dir, "sub/dreams")))).map((e) => e.name);
-  assert.deepEqual(names.sort(), ["INDEX.md", "sesn_01SingleAgentKv7Q.md"]);
+  assert.deepEqual(names.sort(), [
+    ".transcript-manifest.json",
+    "INDEX.md",
+    "sesn_01SingleAgentKv7Q.md",
+  ]);
   await assert.rejects(Deno.stat(join(dir, "dreams")), Deno.errors.NotFound);
 }
 

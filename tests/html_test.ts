@@ -532,7 +532,13 @@ Deno.test("deno task render --renderer html --out DIR: one page a session and an
       ], dir);
       assert.equal(run.code, 0, run.stderr);
       const names = (await Array.fromAsync(Deno.readDir(`${dir}/all`))).map((e) => e.name).sort();
-      assert.deepEqual(names, ["index.html", "sesn_a.html", "sesn_b.html", "sesn_c.html"]);
+      assert.deepEqual(names, [
+        ".transcript-manifest.json",
+        "index.html",
+        "sesn_a.html",
+        "sesn_b.html",
+        "sesn_c.html",
+      ]);
       const index = await Deno.readTextFile(`${dir}/all/index.html`);
       assert.deepEqual(links(index), ["sesn_c.html", "sesn_a.html", "sesn_b.html"]);
       assert.match(index, /second &lt;b&gt;bold&lt;\/b&gt;/);

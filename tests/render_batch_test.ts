@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { bash, entryLine, inTempDir, spawnTask, task, taskArgs, taskLine } from "./_cli.ts";
+import { MANIFEST_NAME } from "../cli/_manifest.ts";
 
 /** A log of `count` sessions, one entry each, created in the reverse of input order. */
 function sessions(count: number): string[] {
@@ -19,7 +20,9 @@ function sessions(count: number): string[] {
 }
 
 async function listDir(dir: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+  // The folder's record of its inputs aside (see cli/_manifest.ts).
+  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name)
+    .filter((name) => name !== MANIFEST_NAME).sort();
 }
 
 /** Waits until a folder holds `count` dreams; fails (rather than hangs) after a minute. */
@@ -528,5 +531,94 @@ Deno.test("render: the index rebuild reads a fixed head of each file, so huge fi
       const text = await Deno.readTextFile(`${dir}/out/${index}`);
       assert.ok(!text.includes("huge"), `${index} lists only the pages`);
     }
+  });
+});
+
+/** A team renderer that counts its renders in a file beside it: a rerun that skips adds none. */
+const COUNTING_MODULE = `
+export const renderers = [{
+  name: "counted",
+  description: "The user messages, each render counted",
+  extension: ".txt",
+  async render(source) {
+    Deno.writeTextFileSync(new URL("./renders", import.meta.url), "x", { append: true });
+    const out = [];
+    for await (const { event } of source) if (event.type === "user.message") out.push(event.content);
+    return out.join("\\n") + "\\n";
+  },
+}];
+`;
+
+Deno.test("render: a rerun into a folder skips the inputs whose fingerprint matches, without reading them", async (t) => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/team.ts`, COUNTING_MODULE);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ transcript: { renderers: { counted: "./team.ts" } } }),
+    );
+    const inputs = ["a", "b", "c"];
+    for (const name of inputs) {
+      await Deno.writeTextFile(`${dir}/${name}.ndjson`, entryLine(1, `sesn_${name}`, name) + "\n");
+    }
+    const renders = async (): Promise<number> =>
+      (await Deno.readTextFile(`${dir}/renders`).catch(() => "")).length;
+    const files = inputs.map((name) => `${name}.ndjson`);
+    const render = async (...extra: string[]) => {
+      const before = await renders();
+      const run = await task("render", ["-r", "counted", ...extra, "--out", "out/", ...files], {
+        cwd: dir,
+      });
+      return { ...run, renders: (await renders()) - before };
+    };
+    const contents = async (): Promise<string[]> =>
+      await Promise.all(
+        (await listDir(`${dir}/out`)).map((n) => Deno.readTextFile(`${dir}/out/${n}`)),
+      );
+
+    const first = await render();
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.renders, 3);
+    const written = await contents();
+
+    await t.step("unchanged inputs are not rendered again", async () => {
+      const again = await render();
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.stderr, "render: 0 rendered, 3 unchanged, 0 failed\n");
+      assert.equal(again.renders, 0);
+      assert.deepEqual(await contents(), written);
+    });
+
+    await t.step("a changed input is rendered again, and only it", async () => {
+      await Deno.writeTextFile(`${dir}/b.ndjson`, entryLine(1, "sesn_b", "B!") + "\n");
+      const changed = await render();
+      assert.equal(changed.code, 1, "its output differs: kept unless --force, as always");
+      assert.equal(changed.renders, 1);
+      const forced = await render("--force");
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.equal(forced.renders, 3, "--force renders everything");
+      assert.equal(await Deno.readTextFile(`${dir}/out/sesn_b.txt`), "B!\n");
+      assert.equal((await render()).renders, 0);
+    });
+
+    await t.step("an output edited or removed is rendered again", async () => {
+      await Deno.remove(`${dir}/out/sesn_c.txt`);
+      const removed = await render();
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal(removed.renders, 1);
+      assert.equal(await Deno.readTextFile(`${dir}/out/sesn_c.txt`), "c\n");
+      await Deno.writeTextFile(`${dir}/out/sesn_a.txt`, "edited\n");
+      const edited = await render();
+      assert.equal(edited.code, 1);
+      assert.match(edited.stderr, /sesn_a\.txt: a different file exists/);
+      assert.equal(edited.renders, 1);
+    });
+
+    await t.step("another option renders again", async () => {
+      const scoped = await render("--scope", "session", "--force");
+      assert.equal(scoped.code, 0, scoped.stderr);
+      assert.equal(scoped.renders, 3);
+      assert.equal((await render("--scope", "session")).renders, 0);
+      assert.equal((await render("--scope", "all")).renders, 3);
+    });
   });
 });

@@ -118,7 +118,7 @@ Deno.test("render --out DIR writes one file per session, reports a bad log and r
     assert.doesNotMatch(run.stderr, /"sesn_a"|"\.\.\/evil\/x"/, "nothing said of sessions written");
     assertNoStack(run);
     const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
-    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", "sesn_a.txt"]);
+    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", ".transcript-manifest.json", "sesn_a.txt"]);
     assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\nalpha\n");
 
     await Deno.writeTextFile(`${out}sesn_a.txt`, "edited\n");
@@ -271,7 +271,13 @@ Deno.test("render --renderer dream --out DIR writes a markdown file per session 
     ]);
     assert.equal(ok.code, 0, ok.stderr);
     const names = (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort();
-    assert.deepEqual(names, ["INDEX.md", "sesn_a.md", "sesn_b.md", "sesn_c.md"]);
+    assert.deepEqual(names, [
+      ".transcript-manifest.json",
+      "INDEX.md",
+      "sesn_a.md",
+      "sesn_b.md",
+      "sesn_c.md",
+    ]);
     const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
     const rows = index.split("\n").filter((row) => row.startsWith("- "));
     assert.deepEqual(rows.map((row) => row.split(" · ").slice(0, 2).join(" · ")), [
