@@ -8,7 +8,8 @@ const MAX_NAME = 200;
 
 /**
  * A file name for a session id: letters, digits, `_` and `-` stay, every other
- * character becomes `%XX` of its UTF-8 bytes, so an id can never name a path
+ * character becomes `%XX` of its UTF-8 bytes (a lone surrogate, which has none, `%uXXXX` of its
+ * code unit), so an id can never name a path
  * (`/`, `..`) or a hidden file. The name derives from the redacted id; when
  * redaction changed the id, `~` and 8 hex digits of the SHA-256 of the raw id
  * follow, so two ids never share a file. An over-long name ends in `~` and 16
@@ -23,8 +24,16 @@ export async function sessionFileName(
   const shown = redact(sessionId);
   let name = "";
   for (const char of shown) {
-    name += SAFE.test(char) ? char : [...new TextEncoder().encode(char)]
-      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    if (SAFE.test(char)) {
+      name += char;
+    } else if (char.length === 1 && char >= "\uD800" && char <= "\uDFFF") {
+      // A lone surrogate has no UTF-8 bytes (it would encode as U+FFFD, as any other would):
+      // `%u` and its code unit keep two ids that differ only there apart.
+      name += `%u${char.charCodeAt(0).toString(16).toUpperCase()}`;
+    } else {
+      name += [...new TextEncoder().encode(char)]
+        .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    }
   }
   if (name === "" || name.toUpperCase() === "INDEX") name = `%${name}`;
   if (shown !== sessionId) name += `~${(await sha256Hex(sessionId)).slice(0, 8)}`;
@@ -46,8 +55,24 @@ export interface SessionFileNameOptions {
   reserved?: string | undefined;
 }
 
+/** A text's UTF-16 code units, little-endian. */
+function codeUnits(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes[2 * i] = unit & 0xff;
+    bytes[2 * i + 1] = unit >> 8;
+  }
+  return bytes;
+}
+
 async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  // A text with a lone surrogate is hashed by its UTF-16 code units: as UTF-8 its surrogates
+  // would all be U+FFFD, and two ids differing only there would share a digest.
+  const bytes: Uint8Array<ArrayBuffer> = text.isWellFormed()
+    ? new TextEncoder().encode(text)
+    : codeUnits(text);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 

@@ -92,3 +92,17 @@ Deno.test("removeStaleTemporaries() removes only old temporary files of its own 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("sessionFileName() never gives two ids that differ only in lone surrogates one name", async () => {
+  const ids = [
+    "sesn_\uD800",
+    "sesn_\uDBFF",
+    "sesn_\uFFFD",
+    `${"x".repeat(300)}\uD800`,
+    `${"x".repeat(300)}\uDC00`,
+  ];
+  const names = await Promise.all(ids.map((id) => sessionFileName(id, ".md")));
+  assert.equal(new Set(names).size, ids.length, names.join(" "));
+  assert.equal(names[0], "sesn_%uD800.md");
+  assert.equal(names[2], "sesn_%EF%BF%BD.md");
+});
