@@ -293,6 +293,10 @@ export class RenderRun {
       ? (input.endsWith(".jsonl") ? "claude-code" : "log")
       : this.#command.format;
     if (input === "-") {
+      // On a terminal, a command reading standard input would otherwise look stuck.
+      if (Deno.stdin.isTerminal()) {
+        this.#say("reading standard input (a log or a Claude Code transcript); end it with Ctrl-D");
+      }
       stream = abortable(Deno.stdin.readable, this.#interrupt.signal);
       if (this.#command.format === "auto") {
         ({ format, stream } = await peekFormat(stream, MAX_LINE_BYTES));

@@ -171,6 +171,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Reads Claude Code's status-line JSON on stdin and prints the one-line summary. */
 async function statusline(): Promise<number> {
+  // Claude Code pipes its JSON in; on a terminal, the command would otherwise look stuck.
+  if (Deno.stdin.isTerminal()) {
+    console.error(
+      "facts: --statusline reads Claude Code's status-line JSON on standard input; end it with Ctrl-D",
+    );
+  }
   const input = readStdin();
   let status: unknown;
   try {

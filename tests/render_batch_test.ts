@@ -622,3 +622,33 @@ Deno.test("render: a rerun into a folder skips the inputs whose fingerprint matc
     });
   });
 });
+
+Deno.test({
+  name: "render - and facts --statusline on a terminal say what they wait for",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await inTempDir(async (dir) => {
+    // `script` gives the command a terminal for stdin too; what is typed ends with Ctrl-D.
+    const typed = async (name: string, args: string[], text: string) =>
+      await bash(
+        `printf '%s\\n\\004' ${JSON.stringify(text)} | timeout 60 script -qec ${
+          JSON.stringify(taskLine(name, args))
+        } /dev/null`,
+        dir,
+      );
+    const render = await typed("render", ["-"], entryLine(1, "sesn_a", "typed"));
+    assert.equal(render.code, 0, render.stdout);
+    assert.match(
+      render.stdout,
+      /render: reading standard input \(a log or a Claude Code transcript\); end it with Ctrl-D\r?\n/,
+    );
+    assert.match(render.stdout, /\[user\]\r?\ntyped\r?\n/);
+    const facts = await typed("facts", ["--statusline"], '{"model":{"id":"claude-opus-5"}}');
+    assert.equal(facts.code, 0, facts.stdout);
+    assert.match(
+      facts.stdout,
+      /facts: --statusline reads Claude Code's status-line JSON on standard input; end it with Ctrl-D\r?\n/,
+    );
+    assert.match(facts.stdout, /claude-opus-5 · no transcript\r?\n/);
+  });
+});
