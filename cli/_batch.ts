@@ -125,6 +125,9 @@ export class RenderRun {
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
+    // One run at a time writes into a folder: its index and record are the folder's whole.
+    using _lock = this.#target.kind === "dir" ? await this.#lockFolder(this.#target.path) : null;
+    if (this.#stopped) return this.#interrupt.exitCode ?? 130;
     if (this.#target.kind === "dir") {
       await removeStaleTemporaries(this.#target.path);
       if (this.#command.session === undefined && this.#renderer.batch === undefined) {
@@ -152,6 +155,36 @@ export class RenderRun {
     if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
     this.#summary();
     return this.#interrupt.exitCode ?? (this.#counts.failed > 0 ? 1 : 0);
+  }
+
+  /**
+   * Takes the folder's lock (an exclusive `flock` of the folder itself, which the system
+   * releases when the process ends, however it ends), saying so when another run holds it;
+   * null where a folder cannot be locked (the run goes on as before).
+   */
+  async #lockFolder(dir: string): Promise<Disposable | null> {
+    let folder: Deno.FsFile;
+    try {
+      folder = await Deno.open(dir, { read: true });
+    } catch {
+      return null;
+    }
+    const locked = folder.lock(true).then(() => true, () => false);
+    const waited = setTimeout(
+      () => this.#say(`waiting for another render into ${dir} to finish`),
+      200,
+    );
+    const stopped = new Promise<false>((resolve) => {
+      if (this.#stopped) resolve(false);
+      this.#interrupt.signal.addEventListener("abort", () => resolve(false), { once: true });
+    });
+    const got = await Promise.race([locked, stopped]);
+    clearTimeout(waited);
+    if (!got) {
+      if (!this.#stopped) folder.close();
+      return null;
+    }
+    return { [Symbol.dispose]: () => folder.close() };
   }
 
   get #stopped(): boolean {

@@ -652,3 +652,22 @@ Deno.test({
     assert.match(facts.stdout, /claude-opus-5 · no transcript\r?\n/);
   });
 });
+
+Deno.test("render: two runs into one folder at once take turns, and INDEX.md lists both", async () => {
+  await inTempDir(async (dir) => {
+    const rows = sessions(1_200);
+    await Deno.writeTextFile(`${dir}/a.ndjson`, rows.slice(0, 600).map((l) => `${l}\n`).join(""));
+    await Deno.writeTextFile(`${dir}/b.ndjson`, rows.slice(600).map((l) => `${l}\n`).join(""));
+    const [a, b] = await Promise.all(
+      ["a", "b"].map((name) =>
+        task("render", ["-r", "dream", "--out", "out/", `${name}.ndjson`], { cwd: dir })
+      ),
+    );
+    assert.equal(a!.code, 0, a!.stderr);
+    assert.equal(b!.code, 0, b!.stderr);
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.equal(index.split("\n").filter((row) => row.startsWith("- ")).length, 1_200);
+    const record = JSON.parse(await Deno.readTextFile(`${dir}/out/.transcript-manifest.json`));
+    assert.equal(Object.keys(record.entries).length, 2, "each run's inputs recorded");
+  });
+});
