@@ -319,7 +319,8 @@ export class RenderRun {
     // which Ctrl-C stops even while a read waits for its writer.
     let stream: ReadableStream<Uint8Array> | undefined;
     if (input !== "-" && (await checkInput(input)).fifo) {
-      const fifo = await Deno.open(input);
+      // Opening a FIFO waits for its writer: Ctrl-C stops the wait too (one Ctrl-C, not two).
+      const fifo = await untilAborted(Deno.open(input), this.#interrupt.signal);
       stream = abortable(fifo.readable, this.#interrupt.signal);
     }
     let format: InputFormat | "unknown" = this.#command.format === "auto"
@@ -520,6 +521,30 @@ export class RenderRun {
     }
     this.#counts.rendered++;
     await writeOutput(rendered.text);
+  }
+}
+
+/**
+ * A promise that fails with the signal's reason as soon as it is aborted; what it would have
+ * given later (an open file) is closed then.
+ */
+async function untilAborted(
+  opening: Promise<Deno.FsFile>,
+  signal: AbortSignal,
+): Promise<Deno.FsFile> {
+  signal.throwIfAborted();
+  let abort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    abort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+  });
+  try {
+    return await Promise.race([opening, aborted]);
+  } catch (error) {
+    opening.then((file) => file.close(), () => {});
+    throw error;
+  } finally {
+    signal.removeEventListener("abort", abort);
   }
 }
 

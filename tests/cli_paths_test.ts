@@ -235,6 +235,36 @@ Deno.test({
         );
       });
     });
+
+    await t.step("Ctrl-C stops a named pipe that has no writer at all, at once", async () => {
+      await withTempDir(async (dir) => {
+        await makeFifo(join(dir, "log.pipe"));
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", "--config", join(ROOT, "deno.json"), "--allow-read", "--allow-write"]
+            .concat([join(ROOT, "cli/render.ts"), "--out", "out/", "log.pipe"]),
+          cwd: dir,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1" },
+        }).spawn();
+        const output = child.output();
+        await new Promise((resolve) => setTimeout(resolve, 1_000)); // the open waits for a writer
+        child.kill("SIGINT");
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<"late">((resolve) => timer = setTimeout(resolve, 20_000, "late"));
+        const first = await Promise.race([output, late]);
+        clearTimeout(timer);
+        if (first === "late") child.kill("SIGKILL");
+        assert.notEqual(first, "late", "one Ctrl-C did not stop the wait for a writer");
+        const { code, stderr } = await output;
+        assert.equal(code, 130);
+        assert.equal(
+          new TextDecoder().decode(stderr),
+          "render: interrupted by SIGINT: 0 rendered, 0 unchanged, 0 failed; run the same command again to render the rest\n",
+        );
+      });
+    });
   },
 });
 
