@@ -127,7 +127,11 @@ export class RenderRun {
   async all(): Promise<number> {
     // One run at a time writes into a folder: its index and record are the folder's whole.
     using _lock = this.#target.kind === "dir" ? await this.#lockFolder(this.#target.path) : null;
-    if (this.#stopped) return this.#interrupt.exitCode ?? 130;
+    if (this.#stopped) {
+      // Interrupted while another run held the folder: nothing was done.
+      this.#summary();
+      return this.#interrupt.exitCode ?? 130;
+    }
     if (this.#target.kind === "dir") {
       await removeStaleTemporaries(this.#target.path);
       if (this.#command.session === undefined && this.#renderer.batch === undefined) {
