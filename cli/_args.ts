@@ -50,6 +50,7 @@ type StrictConfig<T extends ParseArgsOptionsConfig> = {
   options: T;
   allowPositionals: true;
   strict: true;
+  tokens: true;
 };
 
 /**
@@ -61,11 +62,22 @@ async function strictArgs<T extends ParseArgsOptionsConfig>(
   options: T,
 ): Promise<ReturnType<typeof parseArgs<StrictConfig<T>>>> {
   const { parseArgs } = await import("node:util");
+  let parsed: ReturnType<typeof parseArgs<StrictConfig<T>>>;
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
     throw new UsageError(argsProblem(error));
   }
+  // An option that takes a value keeps the last one given: a second one is a mistake, not a choice.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== "option" || options[token.name]?.type !== "string") continue;
+    if (seen.has(token.name)) {
+      throw new UsageError(`Option "--${token.name}" was given twice: give it once`);
+    }
+    seen.add(token.name);
+  }
+  return parsed;
 }
 
 /** What `deno task render` was asked to do. */
@@ -80,6 +92,10 @@ export interface RenderCommand {
   help: boolean;
   version: boolean;
   inputs: string[];
+  /** `--no-config`: the project's configured renderers are not read. */
+  noConfig: boolean;
+  /** `--session-id NAME`: the session of the one input is named NAME. */
+  sessionId: string | undefined;
   /** The renderer's options given by flag (`--item-budget`, `--transcript-budget`, `--keep`). */
   rendererOptions: RendererFlags;
 }
@@ -114,6 +130,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     keep: { type: "string" },
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
+    "no-config": { type: "boolean" },
+    "session-id": { type: "string" },
   });
   const scope = values.scope;
   if (scope !== undefined && scope !== "session" && scope !== "all") {
@@ -123,6 +141,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
   if (format !== "auto" && format !== "log" && format !== "claude-code") {
     throw new UsageError(`Unknown format "${format}": use --format log or --format claude-code`);
   }
+  if (values.session === "") throw new UsageError('Option "--session" needs a session id');
   if (values.session !== undefined && positionals.length > 0) {
     throw new UsageError("Cannot read files and --session at once: pass one or the other");
   }
@@ -137,6 +156,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     help: values.help ?? false,
     version: values.version ?? false,
     inputs: positionals,
+    noConfig: values["no-config"] ?? false,
+    sessionId: sessionIdOption(values["session-id"], positionals),
     rendererOptions: rendererFlags(values),
   };
 }
@@ -164,6 +185,18 @@ function rendererFlags(
   }
   if (values.keep !== undefined) flags.keep = values.keep;
   return flags;
+}
+
+/** `--session-id NAME`: a name for one input's session, never empty. */
+function sessionIdOption(name: string | undefined, inputs: string[]): string | undefined {
+  if (name === undefined) return undefined;
+  if (name === "") throw new UsageError('Option "--session-id" needs a name: got an empty one');
+  if (inputs.length !== 1) {
+    throw new UsageError(
+      `Cannot name the session of ${inputs.length} inputs: --session-id takes one FILE or "-"`,
+    );
+  }
+  return name;
 }
 
 /** How often `facts --follow` polls when not told: once a second. */

@@ -16,16 +16,11 @@ import { fromManagedAgents } from "../sources/managed_agents/from_managed_agents
 import { fromNdjson } from "../sources/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
-import { type Dream, dreamRenderer, renderDream } from "../renderers/dream.ts";
-import { indexRenderer } from "../renderers/dream_index.ts";
-import { htmlRenderer } from "../renderers/html.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
-import { folderIndex, folderPages, HTML_INDEX } from "./_folder_index.ts";
-import { dreamPage } from "../renderers/dream_page.ts";
-import { indexPage } from "../renderers/html_index.ts";
-import { claudeCodeType, type InputFormat, peekFormat } from "./_format.ts";
+import { DEFAULT_HEAD_BYTES, folderIndex, readHead } from "./_folder_index.ts";
+import { claudeCodeType, type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
   FileExistsError,
@@ -34,6 +29,8 @@ import {
   writeAtomic,
 } from "./_output.ts";
 import { BadLines } from "./_reporter.ts";
+import { fileStamp, Manifest } from "./_manifest.ts";
+import { VERSION } from "./_version.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkInput } from "./_inputs.ts";
 import { type Stderr, writeOutput } from "./_terminal.ts";
@@ -71,9 +68,8 @@ export interface RenderRunOptions {
 
 interface Rendered {
   sessionId: string;
+  /** The text: into a folder, the renderer's page when it has one. */
   text: string;
-  /** The dream behind the text, when the renderer is the built-in dream. */
-  dream?: Dream;
 }
 
 /** How many sessions ended which way. */
@@ -96,6 +92,12 @@ export class RenderRun {
   #names = new Map<string, string>();
   #counts: Counts = { rendered: 0, unchanged: 0, failed: 0 };
   #inputsDone = 0;
+  /** The folder's record of its inputs, for a batch of files into a folder. */
+  #manifest: Manifest | undefined;
+  /** The names the input being rendered has written into the folder. */
+  #outputs: string[] | undefined;
+  /** What an input's outputs depend on besides the input: the options' fingerprint. */
+  readonly #key: string;
 
   /**
    * Constructs a new instance.
@@ -109,14 +111,36 @@ export class RenderRun {
     this.#inputs = options.inputs;
     this.#stderr = options.stderr;
     this.#interrupt = options.interrupt;
+    const { scope, format, skipInvalid, sessionId } = this.#command;
+    this.#key = JSON.stringify([
+      VERSION,
+      this.#renderer.name,
+      this.#renderer.extension ?? ".txt",
+      scope ?? null,
+      format,
+      skipInvalid,
+      sessionId ?? null,
+    ]);
   }
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
-    if (this.#target.kind === "dir") await removeStaleTemporaries(this.#target.path);
+    // One run at a time writes into a folder: its index and record are the folder's whole.
+    using _lock = this.#target.kind === "dir" ? await this.#lockFolder(this.#target.path) : null;
+    if (this.#stopped) {
+      // Interrupted while another run held the folder: nothing was done.
+      this.#summary();
+      return this.#interrupt.exitCode ?? 130;
+    }
+    if (this.#target.kind === "dir") {
+      await removeStaleTemporaries(this.#target.path);
+      if (this.#command.session === undefined && this.#renderer.batch === undefined) {
+        this.#manifest = await Manifest.load(this.#target.path);
+      }
+    }
     if (this.#command.session !== undefined) {
       await this.#session(this.#command.session);
-    } else if (this.#renderer === indexRenderer) {
+    } else if (this.#renderer.batch !== undefined) {
       await this.#index();
     } else {
       for (const input of this.#inputs) {
@@ -127,15 +151,44 @@ export class RenderRun {
       }
     }
     this.#stderr.clearProgress();
-    if (this.#target.kind === "dir" && this.#renderer === dreamRenderer) {
+    if (this.#target.kind === "dir" && this.#renderer.folder !== undefined) {
       await this.#writeIndex(this.#target.path);
     }
-    if (this.#target.kind === "dir" && this.#renderer === htmlRenderer) {
-      await this.#writeHtmlIndex(this.#target.path);
-    }
+    // Only a faster next run depends on the record: one that cannot be written costs no more.
+    await this.#manifest?.save().catch(() => {});
     if (this.#single !== undefined && !this.#stopped) await this.#emitSingle(this.#single);
     this.#summary();
     return this.#interrupt.exitCode ?? (this.#counts.failed > 0 ? 1 : 0);
+  }
+
+  /**
+   * Takes the folder's lock (an exclusive `flock` of the folder itself, which the system
+   * releases when the process ends, however it ends), saying so when another run holds it;
+   * null where a folder cannot be locked (the run goes on as before).
+   */
+  async #lockFolder(dir: string): Promise<Disposable | null> {
+    let folder: Deno.FsFile;
+    try {
+      folder = await Deno.open(dir, { read: true });
+    } catch {
+      return null;
+    }
+    const locked = folder.lock(true).then(() => true, () => false);
+    const waited = setTimeout(
+      () => this.#say(`waiting for another render into ${dir} to finish`),
+      200,
+    );
+    const stopped = new Promise<false>((resolve) => {
+      if (this.#stopped) resolve(false);
+      this.#interrupt.signal.addEventListener("abort", () => resolve(false), { once: true });
+    });
+    const got = await Promise.race([locked, stopped]);
+    clearTimeout(waited);
+    if (!got) {
+      if (!this.#stopped) folder.close();
+      return null;
+    }
+    return { [Symbol.dispose]: () => folder.close() };
   }
 
   get #stopped(): boolean {
@@ -195,17 +248,46 @@ export class RenderRun {
     });
   }
 
-  /** Reads one input: its format, its sessions, its bad lines. */
+  /**
+   * Reads one input: its format, its sessions, its bad lines. Into a folder, an input file
+   * whose outputs the folder's record says are current is not read at all.
+   */
   async #input(input: Input): Promise<void> {
     const name = inputName(input);
+    const manifest = this.#manifest;
+    const stamp = manifest !== undefined && input !== "-" && input !== EXAMPLE_INPUT
+      ? await fileStamp(input)
+      : undefined;
+    if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
+      const outputs = await manifest.unchanged(input, this.#key);
+      if (outputs !== undefined && outputs.every((output) => !this.#names.has(output))) {
+        for (const output of outputs) this.#names.set(output, name);
+        this.#counts.unchanged += outputs.length;
+        return;
+      }
+    }
+    const failed = this.#counts.failed;
+    const outputs: string[] = [];
+    this.#outputs = outputs;
     const bad = new BadLines(name, { say: this.#say });
+    await this.#readInput(input, name, bad);
+    this.#outputs = undefined;
+    if (manifest === undefined || stamp === undefined || this.#stopped) return;
+    if (this.#counts.failed === failed) {
+      await manifest.record(input, this.#key, stamp, outputs);
+    } else {
+      manifest.forget(input);
+    }
+  }
+
+  async #readInput(input: Input, name: string, bad: BadLines): Promise<void> {
     await this.#guard(name, bad, async () => {
       const tally = { entries: 0 };
-      const { format, source } = await this.#open(input, name, bad);
+      const { format, source, sessionId } = await this.#open(input, name, bad);
       const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.
-        const rendered = await this.#render(inputSessionId(input), entries);
+        const rendered = await this.#render(sessionId, entries);
         if (tally.entries > 0) await this.#emit(rendered, name);
       } else {
         await this.#split(entries, bad, name);
@@ -231,22 +313,28 @@ export class RenderRun {
     input: Input,
     name: string,
     bad: BadLines,
-  ): Promise<{ format: InputFormat; source: AsyncIterable<LogEntry> }> {
+  ): Promise<{ format: InputFormat; source: AsyncIterable<LogEntry>; sessionId: string }> {
     const common = { name, signal: this.#interrupt.signal, onInvalid: bad.report };
     if (input === EXAMPLE_INPUT) {
-      return { format: "log", source: fromNdjson(exampleLogStream(), common) };
+      const source = fromNdjson(exampleLogStream(), common);
+      return { format: "log", source, sessionId: inputSessionId(input) };
     }
     // A directory or a device is refused before a byte is read; a FIFO is read as a stream,
     // which Ctrl-C stops even while a read waits for its writer.
     let stream: ReadableStream<Uint8Array> | undefined;
     if (input !== "-" && (await checkInput(input)).fifo) {
-      const fifo = await Deno.open(input);
+      // Opening a FIFO waits for its writer: Ctrl-C stops the wait too (one Ctrl-C, not two).
+      const fifo = await untilAborted(Deno.open(input), this.#interrupt.signal);
       stream = abortable(fifo.readable, this.#interrupt.signal);
     }
     let format: InputFormat | "unknown" = this.#command.format === "auto"
       ? (input.endsWith(".jsonl") ? "claude-code" : "log")
       : this.#command.format;
     if (input === "-") {
+      // On a terminal, a command reading standard input would otherwise look stuck.
+      if (Deno.stdin.isTerminal()) {
+        this.#say("reading standard input (a log or a Claude Code transcript); end it with Ctrl-D");
+      }
       stream = abortable(Deno.stdin.readable, this.#interrupt.signal);
       if (this.#command.format === "auto") {
         ({ format, stream } = await peekFormat(stream, MAX_LINE_BYTES));
@@ -258,13 +346,20 @@ export class RenderRun {
         `Cannot tell the format of ${name}: its first record is neither a log entry, an event nor a Claude Code record (pass --format log or --format claude-code)`,
       );
     }
-    // A transcript, and a log's bare events, belong to a session named after the input.
-    const sessionId = inputSessionId(input);
+    // A transcript, and a log's bare events, belong to a session named after the input (by
+    // --session-id, else the file's name); a transcript from a stream, by its records' sessionId.
+    let sessionId = this.#command.sessionId ?? inputSessionId(input);
+    if (format === "claude-code" && stream !== undefined && this.#command.sessionId === undefined) {
+      const peeked = await peekSessionId(stream, MAX_LINE_BYTES);
+      stream = peeked.stream;
+      sessionId = peeked.sessionId ?? sessionId;
+    }
     if (format === "claude-code") {
-      return { format, source: fromClaudeCode(stream ?? input, { ...common, sessionId }) };
+      const source = fromClaudeCode(stream ?? input, { ...common, sessionId });
+      return { format, source, sessionId };
     }
     const source = fromNdjson(stream ?? input, { ...common, sessionId, skipInvalid: true });
-    return { format, source };
+    return { format, source, sessionId };
   }
 
   /** A source's entries in scope, each counted and marking its input as a log. */
@@ -316,20 +411,18 @@ export class RenderRun {
   }
 
   async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
-    if (this.#renderer !== dreamRenderer) {
-      // The flags' options, checked against the renderer before any input was read.
-      return {
-        sessionId,
-        text: await this.#renderer.render(entries, this.#command.rendererOptions),
-      };
-    }
-    const dream = await renderDream(entries);
-    return { sessionId, text: dream.text, dream };
+    // The flags' options, checked against the renderer before any input was read.
+    const options = this.#command.rendererOptions;
+    const page = this.#target.kind === "dir" ? this.#renderer.folder?.page : undefined;
+    const text = page === undefined
+      ? await this.#renderer.render(entries, options)
+      : await page.call(this.#renderer.folder, entries, options);
+    return { sessionId, text };
   }
 
-  /** The index renderer reads every input as one batch: one INDEX.md for all sessions. */
+  /** A renderer that takes whole batches reads every input as one source: one text for all. */
   async #index(): Promise<void> {
-    const text = await indexRenderer.render(this.#batch());
+    const text = await this.#renderer.render(this.#batch());
     if (!this.#stopped) await this.#emit({ sessionId: "INDEX", text }, "the inputs");
   }
 
@@ -373,9 +466,10 @@ export class RenderRun {
   }
 
   async #emitToDir(dir: string, rendered: Rendered, input: string): Promise<void> {
-    const name = this.#renderer === indexRenderer
-      ? "INDEX.md"
-      : await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt");
+    const name = this.#renderer.batch?.fileName ??
+      await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt", {
+        reserved: this.#renderer.folder?.indexName,
+      });
     const path = `${dir.replace(/\/+$/, "")}/${name}`;
     const first = this.#names.get(name);
     if (first !== undefined) {
@@ -387,43 +481,76 @@ export class RenderRun {
       return;
     }
     this.#names.set(name, input);
-    const text = rendered.dream ? dreamPage(rendered.dream) : rendered.text;
-    await this.#write(path, text);
+    if (await this.#write(path, rendered.text)) this.#outputs?.push(name);
   }
 
-  async #write(path: string, text: string): Promise<void> {
+  /** Writes a file whole; false when it could not (the failure is counted and said). */
+  async #write(path: string, text: string): Promise<boolean> {
     try {
       const outcome = await writeAtomic(path, text, this.#command);
       this.#counts[outcome === "written" ? "rendered" : "unchanged"]++;
+      return true;
+    } catch (error) {
+      this.#fail(error instanceof FileExistsError ? error.message : describe(error, path));
+      return false;
+    }
+  }
+
+  /**
+   * The folder's index lists every page of the folder, from this run or an earlier one. An
+   * existing index is rebuilt when the renderer wrote it; any other file is kept and reported
+   * unless --force. A run that wrote nothing leaves a folder without an index as it was.
+   */
+  async #writeIndex(dir: string): Promise<void> {
+    const folder = this.#renderer.folder!;
+    const path = `${dir.replace(/\/+$/, "")}/${folder.indexName}`;
+    try {
+      const info = await Deno.lstat(path).catch((error) => {
+        if (error instanceof Deno.errors.NotFound) return undefined;
+        throw error;
+      });
+      if (info === undefined && this.#counts.rendered + this.#counts.unchanged === 0) return;
+      const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
+      const owned = info?.isFile === true &&
+        folder.ownsIndex?.((await readHead(path, headBytes)).head) === true;
+      const text = await folderIndex(dir, this.#renderer.extension ?? ".txt", folder);
+      await writeAtomic(path, text, { force: info === undefined || owned || this.#command.force });
     } catch (error) {
       this.#fail(error instanceof FileExistsError ? error.message : describe(error, path));
     }
   }
 
-  /** INDEX.md lists every dream of the folder, from this run or an earlier one. */
-  async #writeIndex(dir: string): Promise<void> {
-    try {
-      const text = await folderIndex(dir);
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/INDEX.md`, text, { force: true });
-    } catch (error) {
-      this.#fail(describe(error, `${dir}/INDEX.md`));
-    }
-  }
-
-  /** The folder's index.html, rebuilt from every session page in it (so always replaced). */
-  async #writeHtmlIndex(dir: string): Promise<void> {
-    try {
-      const text = await indexPage(await folderPages(dir));
-      await writeAtomic(`${dir.replace(/\/+$/, "")}/${HTML_INDEX}`, text, { force: true });
-    } catch (error) {
-      this.#fail(describe(error, `${dir}/${HTML_INDEX}`));
-    }
-  }
-
   async #emitSingle(rendered: Rendered): Promise<void> {
-    if (this.#target.kind === "file") return await this.#write(this.#target.path, rendered.text);
+    if (this.#target.kind === "file") {
+      await this.#write(this.#target.path, rendered.text);
+      return;
+    }
     this.#counts.rendered++;
     await writeOutput(rendered.text);
+  }
+}
+
+/**
+ * A promise that fails with the signal's reason as soon as it is aborted; what it would have
+ * given later (an open file) is closed then.
+ */
+async function untilAborted(
+  opening: Promise<Deno.FsFile>,
+  signal: AbortSignal,
+): Promise<Deno.FsFile> {
+  signal.throwIfAborted();
+  let abort = (): void => {};
+  const aborted = new Promise<never>((_, reject) => {
+    abort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+  });
+  try {
+    return await Promise.race([opening, aborted]);
+  } catch (error) {
+    opening.then((file) => file.close(), () => {});
+    throw error;
+  } finally {
+    signal.removeEventListener("abort", abort);
   }
 }
 

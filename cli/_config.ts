@@ -1,17 +1,34 @@
 // Copyright 2026 the brigade authors. MIT license.
 
+/**
+ * The team renderers a project's `deno.json` names. Their modules are code from the folder the
+ * command runs in, so reading the configuration imports nothing: a module is imported only when a
+ * renderer it defines is named on the command line (never for `--help` or a built-in), and one
+ * that fails to load is reported with its path and error.
+ *
+ * Two forms, under `"transcript": { "renderers": … }`, paths relative to the configuration file:
+ * - an object, `{ "NAME": "./module.ts" }`: each name is known without importing anything, and
+ *   naming it imports that module alone;
+ * - an array, `["./module.ts"]`: the names are the modules' own, so the modules are imported, in
+ *   order, only when a name that is neither a built-in nor declared in an object is asked for.
+ *
+ * @module
+ */
+
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
-import type { Renderer } from "../renderers/registry.ts";
+import { type Renderer, RendererRegistry } from "../renderers/registry.ts";
 import { UsageError } from "./_args.ts";
 
-/** The renderer modules a project's `deno.json` names, loaded. */
-export interface ConfiguredRenderers {
-  /** The configuration file read, or undefined when none was found. */
-  configPath: string | undefined;
-  /** The renderers its modules export. */
-  renderers: Renderer[];
+/** What a project's configuration says of its renderers, nothing imported. */
+export interface RendererConfig {
+  /** The configuration file read. */
+  configPath: string;
+  /** Renderers declared by name, each with its module's absolute path. */
+  named: Map<string, string>;
+  /** Modules listed without names (the array form), absolute paths, in order. */
+  modules: string[];
 }
 
 const CONFIG_NAMES = ["deno.json", "deno.jsonc"];
@@ -32,22 +49,34 @@ export async function findConfig(start: string): Promise<string | undefined> {
 }
 
 /**
- * Loads the renderers named by `"transcript": { "renderers": [...] }` in the
- * nearest configuration file: each entry is a module path relative to that
- * file, exporting `renderers: Renderer[]`.
+ * Reads the `"transcript": { "renderers": … }` section of the nearest configuration file, walking
+ * up from `start`, without importing any module; undefined when no file names any renderer.
+ *
+ * @throws {UsageError} When the file cannot be read or parsed, or the section is malformed.
  */
-export async function loadConfiguredRenderers(start: string): Promise<ConfiguredRenderers> {
+export async function readRendererConfig(start: string): Promise<RendererConfig | undefined> {
   const configPath = await findConfig(start);
-  if (configPath === undefined) return { configPath, renderers: [] };
-  const modules = rendererModules(await Deno.readTextFile(configPath), configPath);
-  const renderers: Renderer[] = [];
-  for (const specifier of modules) {
-    renderers.push(...await importRenderers(resolve(dirname(configPath), specifier), configPath));
+  if (configPath === undefined) return undefined;
+  let text: string;
+  try {
+    text = await Deno.readTextFile(configPath);
+  } catch (error) {
+    throw new UsageError(`Cannot read ${configPath}: ${(error as Error).message}`);
   }
-  return { configPath, renderers };
+  const declared = rendererSection(text, configPath);
+  const base = dirname(configPath);
+  if (declared === undefined) return undefined;
+  if (Array.isArray(declared)) {
+    return { configPath, named: new Map(), modules: declared.map((m) => resolve(base, m)) };
+  }
+  const named = new Map(Object.entries(declared).map(([name, m]) => [name, resolve(base, m)]));
+  return { configPath, named, modules: [] };
 }
 
-function rendererModules(text: string, configPath: string): string[] {
+function rendererSection(
+  text: string,
+  configPath: string,
+): string[] | Record<string, string> | undefined {
   const errors: ParseError[] = [];
   const config = parse(text, errors, { allowTrailingComma: true }) as Record<string, unknown>;
   if (errors.length > 0) {
@@ -57,29 +86,72 @@ function rendererModules(text: string, configPath: string): string[] {
     );
   }
   const section = config?.transcript;
-  if (section === undefined) return [];
+  if (section === undefined) return undefined;
   const modules = (section as { renderers?: unknown } | null)?.renderers;
-  if (modules === undefined) return [];
-  if (!Array.isArray(modules) || modules.some((m) => typeof m !== "string")) {
-    throw new UsageError(
-      `Cannot read ${configPath}: "transcript.renderers" must be an array of module paths`,
-    );
+  if (modules === undefined) return undefined;
+  if (Array.isArray(modules) && modules.every((m) => typeof m === "string")) return modules;
+  if (
+    typeof modules === "object" && modules !== null && !Array.isArray(modules) &&
+    Object.values(modules).every((m) => typeof m === "string")
+  ) {
+    return modules as Record<string, string>;
   }
-  return modules;
+  throw new UsageError(
+    `Cannot read ${configPath}: "transcript.renderers" must be an array of module paths or an object of renderer names and module paths`,
+  );
 }
 
-async function importRenderers(path: string, configPath: string): Promise<Renderer[]> {
+/**
+ * The configured renderer named `name`, its module (and only it) imported; undefined when the
+ * configuration defines no renderer of that name. A renderer declared by name is looked for in
+ * its module; any other name, in the unnamed modules, imported in order until one defines it.
+ *
+ * @throws {UsageError} When a module it imports fails to load, does not export `renderers`, or
+ *   exports a malformed renderer, or a module declared for `name` does not define it.
+ */
+export async function loadConfiguredRenderer(
+  config: RendererConfig,
+  name: string,
+): Promise<Renderer | undefined> {
+  const declared = config.named.get(name);
+  if (declared !== undefined) {
+    const renderer = await findRenderer(declared, config.configPath, name);
+    if (renderer !== undefined) return renderer;
+    throw new UsageError(
+      `Cannot load renderer "${name}" from ${declared} (named in ${config.configPath}): the module exports no renderer of that name`,
+    );
+  }
+  for (const path of config.modules) {
+    const renderer = await findRenderer(path, config.configPath, name);
+    if (renderer !== undefined) return renderer;
+  }
+  return undefined;
+}
+
+async function findRenderer(
+  path: string,
+  configPath: string,
+  name: string,
+): Promise<Renderer | undefined> {
+  const from = `renderer module ${path} (named in ${configPath})`;
   let module: Record<string, unknown>;
   try {
     module = await import(pathToFileURL(path).href);
   } catch (error) {
     const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
-    throw new UsageError(`Cannot load renderer module ${path} (named in ${configPath}): ${why}`);
+    throw new UsageError(`Cannot load ${from}: ${why}`);
   }
   if (!Array.isArray(module.renderers)) {
-    throw new UsageError(
-      `Cannot load renderer module ${path} (named in ${configPath}): it does not export "renderers" as an array`,
-    );
+    throw new UsageError(`Cannot load ${from}: it does not export "renderers" as an array`);
   }
-  return module.renderers as Renderer[];
+  const renderer = (module.renderers as unknown[]).find((r) =>
+    (r as { name?: unknown } | null)?.name === name
+  );
+  if (renderer === undefined) return undefined;
+  try {
+    // The registry's checks: a name, a description, a render function, well-formed hooks.
+    return new RendererRegistry().register(renderer as Renderer).resolve(name);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message} (from ${from})`);
+  }
 }

@@ -77,8 +77,9 @@ export function windowOf(...modelIds: string[]): number {
  * model id Claude Code passed on stdin, used when the transcript names none yet. After a
  * compaction, until the next reply brings a new count, the last count is stale (often near
  * 100%), so no percentage is shown: `claude-opus-5[1m] · context compacted (was 155k)`.
+ * `windowSize`, when Claude Code sent one, wins over the window the model id implies.
  */
-export function statusLine(facts: Facts, fallbackModel: string): string {
+export function statusLine(facts: Facts, fallbackModel: string, windowSize?: number): string {
   const model = sanitizeModel(facts.model) || sanitizeModel(fallbackModel) || "unknown model";
   if (facts.compactedSinceUsage) {
     return facts.hasContext
@@ -86,9 +87,50 @@ export function statusLine(facts: Facts, fallbackModel: string): string {
       : `${model} · context compacted`;
   }
   if (!facts.hasContext) return `${model} · no context yet`;
-  const window = windowOf(facts.model, fallbackModel);
+  const window = windowSize ?? windowOf(facts.model, fallbackModel);
   const percent = Math.round((facts.contextUsedTokens / window) * 100);
   return `${model} · ${shortTokens(facts.contextUsedTokens)} tokens (${percent}% of ${
     shortTokens(window)
   })`;
+}
+
+/** What Claude Code's status-line JSON says of the context window, when it says it. */
+export interface ClaudeContextWindow {
+  /** `context_window.context_window_size`: the window of the session's model. */
+  size: number | undefined;
+  /**
+   * The context of the latest request, from `context_window.current_usage`: its input,
+   * cache-creation and cache-read tokens; undefined before the first request (`null`).
+   */
+  used: number | undefined;
+}
+
+/** A count Claude Code sent: a whole number, not negative. */
+function count(value: unknown): number | undefined {
+  return Number.isSafeInteger(value) && (value as number) >= 0 ? value as number : undefined;
+}
+
+/**
+ * The `context_window` object of Claude Code's status-line JSON, read defensively: a field
+ * missing or of another shape is undefined, and a window size must be positive.
+ */
+export function contextWindowOf(status: Record<string, unknown>): ClaudeContextWindow {
+  const window = status.context_window;
+  if (typeof window !== "object" || window === null) return { size: undefined, used: undefined };
+  const { context_window_size: size, current_usage: usage } = window as Record<string, unknown>;
+  let used: number | undefined;
+  if (typeof usage === "object" && usage !== null) {
+    const u = usage as Record<string, unknown>;
+    const parts = [
+      u.input_tokens,
+      u.cache_creation_input_tokens ?? 0,
+      u.cache_read_input_tokens ?? 0,
+    ]
+      .map(count);
+    if (parts.every((part) => part !== undefined)) {
+      used = parts.reduce((sum: number, part) => sum + part!, 0);
+    }
+  }
+  const positive = count(size);
+  return { size: positive === 0 ? undefined : positive, used };
 }

@@ -100,6 +100,73 @@ export async function peekFormat(
   stream: ReadableStream<Uint8Array>,
   maxLineBytes: number,
 ): Promise<Peeked> {
+  let format: InputFormat | "unknown" = "log";
+  let looked = 0;
+  const replayed = await peekLines(stream, maxLineBytes, (bytes) => {
+    const found = lineFormat(bytes);
+    if (found === null) return false;
+    if (found !== undefined) {
+      format = found;
+      return true;
+    }
+    return ++looked === PEEKED_LINES;
+  });
+  return { format, stream: replayed };
+}
+
+/** How many records are looked at, at most, for a transcript's `sessionId`. */
+const SESSION_ID_RECORDS = 16;
+/** A record longer than this is passed over by {@linkcode peekSessionId}, not parsed. */
+const SESSION_ID_LINE_BYTES = 64 * 1024;
+
+/** What {@linkcode peekSessionId} found, and the whole stream to read from the start. */
+export interface PeekedSessionId {
+  /** The first top-level string `sessionId` of the first records; undefined when none has one. */
+  sessionId: string | undefined;
+  /** The stream again, from its first byte. */
+  stream: ReadableStream<Uint8Array>;
+}
+
+/**
+ * The session a Claude Code transcript read from a stream belongs to, told by
+ * its records' own `sessionId` (a transcript from standard input or a pipe has
+ * no file name to go by): the first of at most {@linkcode SESSION_ID_RECORDS}
+ * records that carries one, records over {@linkcode SESSION_ID_LINE_BYTES}
+ * passed over. At most `maxLineBytes` bytes are held.
+ */
+export async function peekSessionId(
+  stream: ReadableStream<Uint8Array>,
+  maxLineBytes: number,
+): Promise<PeekedSessionId> {
+  let sessionId: string | undefined;
+  let looked = 0;
+  const replayed = await peekLines(stream, maxLineBytes, (bytes) => {
+    if (bytes.length <= SESSION_ID_LINE_BYTES) {
+      const text = new TextDecoder().decode(bytes).trim();
+      if (text === "") return false;
+      try {
+        const id = (JSON.parse(text) as { sessionId?: unknown } | null)?.sessionId;
+        if (typeof id === "string" && id !== "") sessionId = id;
+      } catch {
+        // Not a record: the source reports it.
+      }
+    }
+    return sessionId !== undefined || ++looked === SESSION_ID_RECORDS;
+  });
+  return { sessionId, stream: replayed };
+}
+
+/**
+ * Reads the first lines of a stream through the shared line splitter, each
+ * given to `look` until it returns true, holding what was read (at most
+ * `maxLineBytes` bytes past the last line looked at); returns the stream
+ * again from its first byte.
+ */
+async function peekLines(
+  stream: ReadableStream<Uint8Array>,
+  maxLineBytes: number,
+  look: (bytes: Uint8Array) => boolean,
+): Promise<ReadableStream<Uint8Array>> {
   const reader = stream.getReader();
   const held: Uint8Array[] = [];
   let heldBytes = 0;
@@ -118,23 +185,16 @@ export async function peekFormat(
     },
     // The splitter cancels what it reads when it stops: the input itself stays open.
   }, { highWaterMark: 0 }); // No read ahead: a chunk read after the peek would be lost.
-  let format: InputFormat | "unknown" = "log";
-  let looked = 0;
   const batches = byteLineBatches(recording, { maxLineBytes, name: "the input" });
   peek: for await (const batch of batches) {
     for (const line of batch) {
       if (line.bytes === undefined) break peek;
-      const found = lineFormat(line.bytes);
+      const done = look(line.bytes);
       releaseLine(line); // a long first line's copy goes now, not when collected
-      if (found === null) continue;
-      if (found !== undefined) {
-        format = found;
-        break peek;
-      }
-      if (++looked === PEEKED_LINES) break peek;
+      if (done) break peek;
     }
   }
-  return { format, stream: replay(held, ended ? undefined : reader) };
+  return replay(held, ended ? undefined : reader);
 }
 
 /** A stream of the chunks already read, then of what the reader still holds. */

@@ -8,29 +8,71 @@ const MAX_NAME = 200;
 
 /**
  * A file name for a session id: letters, digits, `_` and `-` stay, every other
- * character becomes `%XX` of its UTF-8 bytes, so an id can never name a path
+ * character becomes `%XX` of its UTF-8 bytes (a lone surrogate, which has none, `%uXXXX` of its
+ * code unit), so an id can never name a path
  * (`/`, `..`) or a hidden file. The name derives from the redacted id; when
  * redaction changed the id, `~` and 8 hex digits of the SHA-256 of the raw id
  * follow, so two ids never share a file. An over-long name ends in `~` and 16
- * hex digits of that digest.
+ * hex digits of that digest. `INDEX` and the `reserved` name (the folder's
+ * index) are never given: they take a `%` in front.
  */
-export async function sessionFileName(sessionId: string, extension: string): Promise<string> {
+export async function sessionFileName(
+  sessionId: string,
+  extension: string,
+  options: SessionFileNameOptions = {},
+): Promise<string> {
   const shown = redact(sessionId);
   let name = "";
   for (const char of shown) {
-    name += SAFE.test(char) ? char : [...new TextEncoder().encode(char)]
-      .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    if (SAFE.test(char)) {
+      name += char;
+    } else if (char.length === 1 && char >= "\uD800" && char <= "\uDFFF") {
+      // A lone surrogate has no UTF-8 bytes (it would encode as U+FFFD, as any other would):
+      // `%u` and its code unit keep two ids that differ only there apart.
+      name += `%u${char.charCodeAt(0).toString(16).toUpperCase()}`;
+    } else {
+      name += [...new TextEncoder().encode(char)]
+        .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
+    }
   }
   if (name === "" || name.toUpperCase() === "INDEX") name = `%${name}`;
   if (shown !== sessionId) name += `~${(await sha256Hex(sessionId)).slice(0, 8)}`;
   if (name.length > MAX_NAME) {
     name = `${name.slice(0, MAX_NAME - 17)}~${(await sha256Hex(sessionId)).slice(0, 16)}`;
   }
-  return `${name}${extension}`;
+  const file = `${name}${extension}`;
+  // A folder's index (a renderer's RendererFolder.indexName) is never a session's page.
+  return file.toLowerCase() === options.reserved?.toLowerCase() ? `%${file}` : file;
+}
+
+/** Options for {@linkcode sessionFileName}. */
+export interface SessionFileNameOptions {
+  /**
+   * A file name no session may take (the folder's index), compared without case.
+   *
+   * @default {undefined}
+   */
+  reserved?: string | undefined;
+}
+
+/** A text's UTF-16 code units, little-endian. */
+function codeUnits(text: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(text.length * 2);
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    bytes[2 * i] = unit & 0xff;
+    bytes[2 * i + 1] = unit >> 8;
+  }
+  return bytes;
 }
 
 async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  // A text with a lone surrogate is hashed by its UTF-16 code units: as UTF-8 its surrogates
+  // would all be U+FFFD, and two ids differing only there would share a digest.
+  const bytes: Uint8Array<ArrayBuffer> = text.isWellFormed()
+    ? new TextEncoder().encode(text)
+    : codeUnits(text);
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -60,8 +102,6 @@ export class FileExistsError extends Error {
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
 const TEMPORARY = /^\.transcript-[0-9a-f]{16}\.tmp$/;
-/** The naming of version 0.1.0: `.{target}.{uuid}.tmp`. */
-const TEMPORARY_0_1 = /^\..+\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.tmp$/;
 
 function temporaryName(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));
@@ -146,9 +186,8 @@ export const STALE_TEMPORARY_MS = 60_000;
 export async function removeStaleTemporaries(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
   for await (const entry of Deno.readDir(dir)) {
-    if (!entry.isFile || !(TEMPORARY.test(entry.name) || TEMPORARY_0_1.test(entry.name))) {
-      continue;
-    }
+    // Only this command's own naming: `.{name}.{uuid}.tmp` (version 0.1.0's) is any program's.
+    if (!entry.isFile || !TEMPORARY.test(entry.name)) continue;
     const path = join(dir, entry.name);
     const info = await Deno.lstat(path).catch(() => undefined);
     const age = now - (info?.mtime?.getTime() ?? now);

@@ -76,18 +76,33 @@ Deno.test("removeStaleTemporaries() removes only old temporary files of its own 
     const old = new Date(Date.now() - 10 * 60_000);
     const names = {
       stale: ".transcript-0123456789abcdef.tmp",
-      staleOld: ".sesn_a.md.6f9619ff-8b86-4d11-b42d-00c04fc964ff.tmp",
+      // Another program's temporary file (0.1.0 named its own so): never this command's to remove.
+      staleOther: ".sesn_a.md.6f9619ff-8b86-4d11-b42d-00c04fc964ff.tmp",
       fresh: ".transcript-fedcba9876543210.tmp",
       other: ".notes.tmp",
     };
     for (const name of Object.values(names)) await Deno.writeTextFile(`${dir}/${name}`, "x");
-    for (const name of [names.stale, names.staleOld, names.other]) {
+    for (const name of [names.stale, names.staleOther, names.other]) {
       await Deno.utime(`${dir}/${name}`, old, old);
     }
-    assert.equal(await removeStaleTemporaries(dir), 2);
+    assert.equal(await removeStaleTemporaries(dir), 1);
     const left = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
-    assert.deepEqual(left, [names.other, names.fresh].sort());
+    assert.deepEqual(left, [names.other, names.staleOther, names.fresh].sort());
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("sessionFileName() never gives two ids that differ only in lone surrogates one name", async () => {
+  const ids = [
+    "sesn_\uD800",
+    "sesn_\uDBFF",
+    "sesn_\uFFFD",
+    `${"x".repeat(300)}\uD800`,
+    `${"x".repeat(300)}\uDC00`,
+  ];
+  const names = await Promise.all(ids.map((id) => sessionFileName(id, ".md")));
+  assert.equal(new Set(names).size, ids.length, names.join(" "));
+  assert.equal(names[0], "sesn_%uD800.md");
+  assert.equal(names[2], "sesn_%EF%BF%BD.md");
 });

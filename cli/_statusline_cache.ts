@@ -57,6 +57,49 @@ function isAbsolute(path: string): boolean {
   return Deno.build.os === "windows" ? /^[a-zA-Z]:[\\/]|^\\\\/.test(path) : path.startsWith("/");
 }
 
+/**
+ * The user's id, to tell the user's own folders: `Deno.uid()` when `--allow-sys=uid` is
+ * granted, else the owner of `$HOME` (the tasks may read it); undefined when neither is known.
+ */
+function userId(): number | undefined {
+  try {
+    if (Deno.permissions.querySync({ name: "sys", kind: "uid" }).state === "granted") {
+      return Deno.uid() ?? undefined;
+    }
+    const home = env("HOME");
+    if (home === undefined) return undefined;
+    if (Deno.permissions.querySync({ name: "read", path: home }).state !== "granted") {
+      return undefined;
+    }
+    return Deno.statSync(home).uid ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the cache's folders (its own two levels under the cache home) are the user's:
+ * real folders, not links, owned by the user and writable by no one else. A folder someone
+ * else could write (a shared cache home, a planted `brigade-transcript`) could hold a planted
+ * state or a link in place of a file: such a cache is not used. Windows has no modes to check.
+ */
+export function ownCacheFolder(dir: string): boolean {
+  if (Deno.build.os === "windows") return true;
+  const uid = userId();
+  if (uid === undefined) return false;
+  try {
+    for (const path of [dir.slice(0, dir.lastIndexOf(SEP)), dir]) {
+      const info = Deno.lstatSync(path);
+      if (!info.isDirectory || info.uid !== uid || ((info.mode ?? 0o777) & 0o022) !== 0) {
+        return false;
+      }
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The cache folder, or `undefined` when the environment does not give one. */
 export function cacheDir(): string | undefined {
   let home: string | undefined;
@@ -75,6 +118,49 @@ export function cacheDir(): string | undefined {
   }
   if (home === undefined || !isAbsolute(home)) return undefined;
   return [home.replace(/[\\/]+$/, ""), ...FOLDER].join(SEP);
+}
+
+/**
+ * The folders the `facts` task grants write access to, whichever of its variables are set: a
+ * variable that is not set makes its entry a folder at the root (`/brigade-transcript`).
+ */
+function grantedCacheHomes(): string[] {
+  const xdg = env("XDG_CACHE_HOME") ?? "";
+  const home = env("HOME") ?? "";
+  const local = env("LOCALAPPDATA") ?? "";
+  return [
+    `${xdg}/brigade-transcript`,
+    `${home}/.cache/brigade-transcript`,
+    `${home}/Library/Caches/brigade-transcript`,
+    `${local}/brigade-transcript`,
+  ];
+}
+
+/**
+ * Gives up the write access the process has outside its cache folder among what the `facts`
+ * task grants (the task line cannot leave out a folder whose variable is not set), so that
+ * nothing the process runs afterwards may write anywhere else. Permissions are revoked, never
+ * requested; never throws.
+ *
+ * @returns The folders given up.
+ */
+export function dropOtherWriteAccess(): string[] {
+  // Write access everywhere (not the task's) is the caller's choice, not narrowed here.
+  if (Deno.permissions.querySync({ name: "write" }).state === "granted") return [];
+  const dir = cacheDir();
+  const keep = dir?.slice(0, dir.lastIndexOf(SEP));
+  const dropped: string[] = [];
+  for (const path of grantedCacheHomes()) {
+    if (path === keep || dropped.includes(path)) continue;
+    try {
+      if (Deno.permissions.querySync({ name: "write", path }).state !== "granted") continue;
+      Deno.permissions.revokeSync({ name: "write", path });
+      dropped.push(path);
+    } catch {
+      // Nothing was granted there to give up.
+    }
+  }
+  return dropped;
 }
 
 /**
@@ -112,8 +198,13 @@ export function loadState(transcriptPath: string): CacheEntry {
     if (Deno.permissions.querySync({ name: "read", path: file }).state !== "granted") {
       return { file: undefined, dir, state: undefined, text: undefined };
     }
-    // A regular file only (a FIFO would block the read). The folder is the user's own
-    // (0700), so only the user could swap a FIFO in between the lstat and the read.
+    // A folder that is not the user's own is not used: a state there could be anyone's. One
+    // not made yet (lstat throws) is made by saveState, which checks it then.
+    Deno.lstatSync(dir);
+    if (!ownCacheFolder(dir)) return { file: undefined, dir, state: undefined, text: undefined };
+    // A regular file only (a FIFO would block the read, a link could point anywhere). The
+    // folder is the user's own and no one else's to write, so only the user could swap
+    // either in between the lstat and the read.
     const info = Deno.lstatSync(file);
     if (!info.isFile || info.size > MAX_CACHE_BYTES) {
       return { file, dir, state: undefined, text: undefined };
@@ -136,6 +227,7 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
   try {
     if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownCacheFolder(dir)) return;
     temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
     Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
     Deno.renameSync(temp, file);

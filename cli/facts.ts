@@ -15,10 +15,16 @@
  */
 
 import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
-import { humanLine, jsonLine, sanitizeModel, statusLine } from "./_facts_format.ts";
-import { loadState, saveState } from "./_statusline_cache.ts";
+import {
+  contextWindowOf,
+  humanLine,
+  jsonLine,
+  sanitizeModel,
+  statusLine,
+} from "./_facts_format.ts";
+import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
-import { enterCallerDirectory } from "./_cwd.ts";
+import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
 
 /** The most status-line JSON read from standard input. */
@@ -40,7 +46,9 @@ Options:
       --interval MS   how often --follow polls, in milliseconds (default: 1000)
       --statusline    read Claude Code's status-line JSON on standard input and print one
                       short line: model, context tokens and the percentage of the window
-                      (1M when the model id carries [1m], else 200k), or that the context
+                      (Claude Code's context_window when it sends one: its size, and its
+                      current usage without reading the transcript; else 1M when the
+                      model id carries [1m], else 200k), or that the context
                       was compacted since; it keeps the reader's position in a per-user
                       cache ($XDG_CACHE_HOME or ~/.cache, brigade-transcript/statusline)
   -h, --help          show this help
@@ -70,8 +78,9 @@ Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 export async function main(args: string[]): Promise<number> {
   let command: FactsCommand;
   try {
-    enterCallerDirectory();
+    const caller = enterCallerDirectory();
     command = await parseFactsArgs(args);
+    if (command.path !== EXAMPLE_INPUT) refuseRelative(caller, [command.path]);
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;
@@ -162,6 +171,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** Reads Claude Code's status-line JSON on stdin and prints the one-line summary. */
 async function statusline(): Promise<number> {
+  // Claude Code pipes its JSON in; on a terminal, the command would otherwise look stuck.
+  if (Deno.stdin.isTerminal()) {
+    console.error(
+      "facts: --statusline reads Claude Code's status-line JSON on standard input; end it with Ctrl-D",
+    );
+  }
   const input = readStdin();
   let status: unknown;
   try {
@@ -175,10 +190,17 @@ async function statusline(): Promise<number> {
     throw new UsageError("Cannot read standard input: the status-line JSON must be an object");
   }
   const { transcript_path: path, model } = status as Record<string, unknown>;
+  // Claude Code's own figures, when it sends them, win over a guess and over a read.
+  const window = contextWindowOf(status as Record<string, unknown>);
   const modelId = typeof model === "object" && model !== null &&
       typeof (model as Record<string, unknown>).id === "string"
     ? (model as Record<string, string>).id!
     : "";
+  if (window.used !== undefined) {
+    const facts = { model: "", contextUsedTokens: window.used, hasContext: true };
+    writeLineSync(statusLine({ ...facts, compactedSinceUsage: false }, modelId, window.size));
+    return 0;
+  }
   if (typeof path !== "string" || path === "") {
     console.log(`${sanitizeModel(modelId) || "unknown model"} · no transcript`);
     return 0;
@@ -189,7 +211,7 @@ async function statusline(): Promise<number> {
   const cached = loadState(path);
   const reader = new TranscriptReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
-  writeLineSync(statusLine(facts, modelId));
+  writeLineSync(statusLine(facts, modelId, window.size));
   if (error === undefined) saveState(cached, reader.saveState());
   return 0;
 }
@@ -225,5 +247,7 @@ function readStdin(): string {
 }
 
 if (import.meta.main) {
+  // Write access outside the status line's cache folder is given up before anything runs.
+  dropOtherWriteAccess();
   Deno.exit(await main(Deno.args));
 }

@@ -26,10 +26,10 @@ import {
   UsageError,
 } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
-import { loadConfiguredRenderers } from "./_config.ts";
+import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
-import { enterCallerDirectory } from "./_cwd.ts";
+import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
@@ -67,6 +67,10 @@ Options:
                         the most UTF-8 bytes of one item's body (grader, html, json)
       --keep head|ends  past the grader's budget, keep the session's start ("head", the
                         default) or its start and its end ("ends")
+      --no-config       ignore the renderers configured in deno.json
+      --session-id NAME the session of the one input is NAME (default: a Claude Code
+                        transcript's own sessionId when read from "-" or a pipe, else
+                        the file's name; a log's entries keep their session_id)
   -h, --help            show this help
       --version         print the package's name and version
 
@@ -77,8 +81,9 @@ and exits; run the same command again to render the rest.
 
 Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error,
 130 interrupted (SIGINT), 143 terminated (SIGTERM).
-Renderer modules named in the nearest deno.json(c) under "transcript": { "renderers": [...] }
-are registered too.`;
+Team renderers are configured in the nearest deno.json(c), under "transcript": { "renderers":
+{ "NAME": "./module.ts" } } (or a list of modules). A module is code from the folder you run
+in: it is imported only when a renderer it defines is named, never for --help or a built-in.`;
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -103,7 +108,7 @@ are registered too.`;
 export async function main(args: string[]): Promise<number> {
   const stderr = new Stderr("render");
   try {
-    enterCallerDirectory();
+    const caller = enterCallerDirectory();
     const command = await parseRenderArgs(args);
     if (command.version) {
       console.log(VERSION_LINE);
@@ -117,7 +122,12 @@ export async function main(args: string[]): Promise<number> {
       for (const line of command) stderr.hint(line);
       return 2;
     }
-    return await run(command, stderr);
+    if (command.session !== undefined && !Deno.env.get("ANTHROPIC_API_KEY")) {
+      throw new UsageError(
+        "Cannot read a session from the Managed Agents API without a key: set ANTHROPIC_API_KEY",
+      );
+    }
+    return await run(command, stderr, caller);
   } catch (error) {
     stderr.clearProgress();
     // `render … | head -1`: the reader has what it wanted.
@@ -132,26 +142,34 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-async function run(command: RenderCommand, stderr: Stderr): Promise<number> {
+async function run(
+  command: RenderCommand,
+  stderr: Stderr,
+  caller: CallerDirectory,
+): Promise<number> {
   const registry = createRegistry();
-  const configured = await loadConfiguredRenderers(Deno.cwd());
-  for (const renderer of configured.renderers) {
-    try {
-      registry.register(renderer);
-    } catch (error) {
-      throw new UsageError(`${(error as Error).message} (from ${configured.configPath})`);
-    }
-  }
   if (command.help) {
-    const names = registry.list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
-    console.log(`${HELP}\n\nRenderers:\n${names.join("\n")}`);
+    console.log(await helpText(command, caller));
     return 0;
   }
-  if (!registry.has(command.renderer)) {
-    const known = registry.list().map((r) => r.name).join(", ");
-    throw new UsageError(`Unknown renderer "${command.renderer}": known renderers are ${known}`);
+  const configured = !registry.has(command.renderer) && !command.noConfig;
+  refuseRelative(
+    caller,
+    [...command.inputs, command.out],
+    configured ? `the renderer configuration for "${command.renderer}"` : undefined,
+  );
+  let renderer = registry.has(command.renderer) ? registry.resolve(command.renderer) : undefined;
+  if (renderer === undefined) {
+    // Only a name that is not a built-in reads the configuration, and imports what defines it.
+    const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
+    renderer = config && await loadConfiguredRenderer(config, command.renderer);
+    if (renderer === undefined) {
+      const known = [...registry.list().map((r) => r.name), ...(config?.named.keys() ?? [])];
+      throw new UsageError(
+        `Unknown renderer "${command.renderer}": known renderers are ${known.join(", ")}`,
+      );
+    }
   }
-  const renderer = registry.resolve(command.renderer);
   await checkRendererOptions(renderer, command.rendererOptions);
   const target = await outputTarget(command.out);
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
@@ -180,6 +198,26 @@ async function checkRendererOptions(renderer: Renderer, options: RendererFlags):
     }
     throw error;
   }
+}
+
+/** The help, the configured renderers listed from the configuration alone, nothing imported. */
+async function helpText(command: RenderCommand, caller: CallerDirectory): Promise<string> {
+  const builtins = createRegistry().list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
+  let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
+  if (command.noConfig || !caller.known) return text;
+  let config: RendererConfig | undefined;
+  try {
+    config = await readRendererConfig(Deno.cwd());
+  } catch (error) {
+    return `${text}\n\nConfigured renderers: none read (${(error as Error).message})`;
+  }
+  if (config === undefined) return text;
+  const lines = [
+    ...[...config.named].map(([name, path]) => `  ${name.padEnd(10)} ${path}`),
+    ...config.modules.map((path) => `  ${"(module)".padEnd(10)} ${path}`),
+  ];
+  text += `\n\nConfigured in ${config.configPath} (imported only when named; --no-config skips):`;
+  return `${text}\n${lines.join("\n")}`;
 }
 
 async function outputTarget(out: string | undefined): Promise<Target> {

@@ -15,6 +15,7 @@ import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { fieldsOf } from "../events/_fields.ts";
+import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
 
 /**
  * The most UTF-8 bytes of one dream's text, elision marker included, so a
@@ -314,6 +315,7 @@ function firstWords(text: string): { line: string; full: boolean; read: number }
  *
  * assert.equal(dreamRenderer.name, "dream");
  * assert.equal(await dreamRenderer.render([]), "");
+ * assert.equal(dreamRenderer.folder?.indexName, "INDEX.md");
  * ```
  */
 export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
@@ -323,5 +325,12 @@ export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
   extension: ".md",
   async render(source, options): Promise<string> {
     return (await renderDream(source, options)).text;
+  },
+  // In a folder, each dream is a page whose front matter holds its INDEX.md row.
+  folder: {
+    ...dreamFolderIndex,
+    async page(source, options): Promise<string> {
+      return dreamPage(await renderDream(source, options));
+    },
   },
 };

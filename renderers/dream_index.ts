@@ -1,13 +1,12 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { visibleControls } from "../redact/excerpt.ts";
 import type { EntryIterable } from "../events/types.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
-import { redact } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import type { Renderer } from "./registry.ts";
+import { COLUMNS, indexRow, indexText } from "./_index_row.ts";
 
 /**
  * The INDEX.md line that names the columns of {@linkcode indexLine}'s rows.
@@ -21,8 +20,7 @@ import type { Renderer } from "./registry.ts";
  * assert.equal(index, `# Index\n\n${INDEX_COLUMNS}\n\n`);
  * ```
  */
-export const INDEX_COLUMNS: string =
-  "Columns: seq · session_id · created_at · turns · bytes · first user message";
+export const INDEX_COLUMNS: string = COLUMNS;
 
 /**
  * One INDEX.md row for a dreamed session:
@@ -58,12 +56,7 @@ export const INDEX_COLUMNS: string =
  * ```
  */
 export function indexLine(seq: number, dream: Dream): string {
-  const bytes = utf8Length(dream.text);
-  const size = dream.elidedBytes > 0 ? `${bytes} (+${dream.elidedBytes} elided)` : `${bytes}`;
-  const [id, at, first] = [dream.sessionId, dream.createdAt, dream.firstUser].map((field) =>
-    visibleControls(redact(field), { oneLine: true })
-  );
-  return `- ${seq} · ${id} · ${at} · ${dream.turns} · ${size} · ${first}`;
+  return indexRow(seq, dream, utf8Length(dream.text));
 }
 
 /** Options for {@linkcode renderIndex}: each session is dreamed with them. */
@@ -104,7 +97,7 @@ export async function renderIndex(
   for await (const group of splitSessions(source)) {
     rows.push(indexLine(rows.length + 1, await renderDream(group.entries, options)));
   }
-  return `# Index\n\n${INDEX_COLUMNS}\n\n${rows.map((row) => `${row}\n`).join("")}`;
+  return indexText(rows);
 }
 
 /**
@@ -125,4 +118,5 @@ export const indexRenderer: Renderer<IndexOptions, "index"> = {
   description: "The INDEX.md rows of a batch of dreamed sessions",
   extension: ".md",
   render: renderIndex,
+  batch: { fileName: "INDEX.md" },
 };

@@ -10,8 +10,10 @@
  * @module
  */
 
-import type { Dream } from "./dream.ts";
 import { redact } from "../redact/mod.ts";
+import type { FolderPage, PageHead, RendererFolder } from "./registry.ts";
+import { utf8Length } from "./utf8.ts";
+import { indexRow, indexText, type RowFields } from "./_index_row.ts";
 
 /** A front-matter value: each is written as JSON, so it stays on its one line. */
 export type FrontMatterValue = string | number;
@@ -64,7 +66,7 @@ const DREAM_PAGE = "dream";
  * A dream as a page of a folder: its front matter (what its INDEX.md row
  * needs, redacted) and then its text, unchanged.
  */
-export function dreamPage(dream: Dream): string {
+export function dreamPage(dream: RowFields & { text: string }): string {
   return frontMatter({
     renderer: DREAM_PAGE,
     session_id: redact(dream.sessionId),
@@ -75,9 +77,14 @@ export function dreamPage(dream: Dream): string {
   }) + dream.text;
 }
 
-/** The dream a page holds; undefined when the page is not a dream page. */
-export function pageDream(page: Page): Dream | undefined {
-  const { fields, body } = page;
+/** What a dream page's front matter says, and the size of the dream's text. */
+export interface DreamPageSummary extends RowFields {
+  /** The UTF-8 size of the dream's text: the page's size less its front matter's. */
+  bytes: number;
+}
+
+/** What a dream page's front matter says; undefined when the fields are not a dream page's. */
+export function pageFields(fields: FrontMatter): RowFields | undefined {
   const text = (key: string): string | undefined =>
     typeof fields[key] === "string" ? fields[key] as string : undefined;
   const count = (key: string): number | undefined =>
@@ -96,5 +103,41 @@ export function pageDream(page: Page): Dream | undefined {
   ) {
     return undefined;
   }
-  return { sessionId, createdAt, text: body, turns, elidedBytes, firstUser };
+  return { sessionId, createdAt, turns, elidedBytes, firstUser };
 }
+
+/** Orders strings by code unit, as the index sorts its rows. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The dream's folder format, the page itself aside (`dream.ts` adds it): a
+ * page's summary read back from its front matter, and the INDEX.md of every
+ * dream page in the folder, rows ordered by `created_at`, then `session_id`
+ * (then file name, so the order is total), numbered from 1 in that order, so
+ * an index rebuilt after an interrupted run is byte-identical to an
+ * uninterrupted run's.
+ */
+export const dreamFolderIndex: RendererFolder<unknown, DreamPageSummary> = {
+  indexName: "INDEX.md",
+  // Room for a front matter whose session id or timestamp is a few hundred kilobytes long.
+  headBytes: 256 * 1024,
+  summary({ head, size }: PageHead): DreamPageSummary | undefined {
+    const page = parsePage(head);
+    const fields = page === undefined ? undefined : pageFields(page.fields);
+    if (page === undefined || fields === undefined) return undefined;
+    const bytes = size - utf8Length(head.slice(0, head.length - page.body.length));
+    return bytes < 0 ? undefined : { ...fields, bytes };
+  },
+  ownsIndex(head: string): boolean {
+    return head.startsWith(indexText([]));
+  },
+  buildIndex(pages: FolderPage<DreamPageSummary>[]): string {
+    const sorted = [...pages].sort((a, b) =>
+      compareStrings(a.summary.createdAt, b.summary.createdAt) ||
+      compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
+    );
+    return indexText(sorted.map(({ summary }, i) => indexRow(i + 1, summary, summary.bytes)));
+  },
+};

@@ -7,6 +7,7 @@ import { conversationItems } from "./_conversation.ts";
 import { PageBuilder } from "./_html_page.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
+import { htmlFolderIndex } from "./html_index.ts";
 import { positive } from "./_positive.ts";
 
 /** What a bad option stops, in its error. */
@@ -170,6 +171,7 @@ async function* watched(
  *
  * assert.equal(htmlRenderer.name, "html");
  * assert.equal(htmlRenderer.extension, ".html");
+ * assert.equal(htmlRenderer.folder?.indexName, "index.html");
  * ```
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
@@ -178,4 +180,6 @@ export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   description: "A self-contained HTML page of the session for people (redacted, no scripts)",
   extension: ".html",
   render: renderHtml,
+  // In a folder, each page carries its summary in a <meta>, read back for index.html.
+  folder: htmlFolderIndex,
 };

@@ -18,6 +18,7 @@ import {
   readableTime,
   SUMMARY_META,
 } from "./_html_page.ts";
+import type { FolderPage, PageHead, RendererFolder } from "./registry.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
@@ -62,6 +63,9 @@ function started(at: string): string {
   return `<time datetime="${escapeHtml(at)}">${escapeHtml(readableTime(at))}</time>`;
 }
 
+/** The index page's title, by which an index.html this renderer wrote is known. */
+const INDEX_TITLE = "Index of sessions";
+
 /** The index page: one table row per session page, each linking to it. */
 export async function indexPage(pages: IndexedPage[]): Promise<string> {
   const rows = pages.map(({ name, summary }, i) => {
@@ -82,7 +86,7 @@ export async function indexPage(pages: IndexedPage[]): Promise<string> {
 ${rows}</tbody>
 </table>
 `;
-  return `${await pageHead("Index of sessions")}<body>
+  return `${await pageHead(INDEX_TITLE)}<body>
 <header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
 <dl class="facts"><div><dt>Sessions</dt><dd>${pages.length}</dd></div></dl></header>
 <main>
@@ -92,3 +96,30 @@ ${body}</main>
 </html>
 `;
 }
+
+/** Orders strings by code unit, as the index sorts its rows. */
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The html renderer's folder format: each page's summary read back from its
+ * `<meta>`, and the folder's `index.html`, its pages ordered by start time,
+ * then session id, then file name (a total order, so the index is the same
+ * whichever run wrote which page).
+ */
+export const htmlFolderIndex: RendererFolder<unknown, PageSummary> = {
+  indexName: "index.html",
+  // The summary is in the head, before the style: a page's body (up to a megabyte) is not read.
+  headBytes: 256 * 1024,
+  summary: ({ head }: PageHead): PageSummary | undefined => pageSummary(head),
+  ownsIndex: (head: string): boolean =>
+    head.startsWith("<!DOCTYPE html>\n") && head.includes(`\n<title>${INDEX_TITLE}</title>\n`),
+  async buildIndex(pages: FolderPage<PageSummary>[]): Promise<string> {
+    const sorted = [...pages].sort((a, b) =>
+      compareStrings(a.summary.startedAt, b.summary.startedAt) ||
+      compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
+    );
+    return await indexPage(sorted);
+  },
+};

@@ -38,6 +38,162 @@ export interface Renderer<Options = unknown, Name extends string = string> {
    * @returns The text.
    */
   render(source: EntryIterable, options?: Options): Promise<string>;
+  /**
+   * How its output lives in a folder (`render --out DIR`): the page written
+   * for each session, the summary read back from a page, and the folder's
+   * index built from those summaries. Without it, a folder holds one plain
+   * file per session and no index.
+   *
+   * @default {undefined}
+   */
+  readonly folder?: RendererFolder<Options>;
+  /**
+   * Set when the renderer takes whole batches: the command reads every input
+   * as one source (their sessions one after another), renders it once, and
+   * into a folder writes the text under {@linkcode RendererBatch.fileName}.
+   * Without it, each session is rendered on its own.
+   *
+   * @default {undefined}
+   */
+  readonly batch?: RendererBatch;
+}
+
+/**
+ * What a renderer that takes whole batches declares: see
+ * {@linkcode Renderer.batch}.
+ *
+ * @example Usage
+ * ```ts
+ * import type { RendererBatch } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const batch: RendererBatch = { fileName: "SESSIONS.txt" };
+ * assert.equal(batch.fileName, "SESSIONS.txt");
+ * ```
+ */
+export interface RendererBatch {
+  /** The file the batch's text is written to in a folder: a plain name, no `/`. */
+  readonly fileName: string;
+}
+
+/**
+ * The head of a file of a folder, as the command reads it back to rebuild
+ * the folder's index: never more than {@linkcode RendererFolder.headBytes}
+ * bytes, so a folder of huge files costs no more than a folder of small ones.
+ */
+export interface PageHead {
+  /** The file's name in the folder. */
+  readonly name: string;
+  /** Its first bytes as text (the whole file when it is smaller than the head). */
+  readonly head: string;
+  /** The file's size in bytes. */
+  readonly size: number;
+}
+
+/** A page of a folder and the summary read back from it. */
+export interface FolderPage<Summary = unknown> {
+  /** The page's file name in the folder. */
+  readonly name: string;
+  /** What {@linkcode RendererFolder.summary} read back from it. */
+  readonly summary: Summary;
+}
+
+/**
+ * How a renderer's output lives in a folder. Each session's page carries
+ * its own summary (front matter, a `<meta>`, …); the folder's index is
+ * rebuilt from the summaries of every page in the folder after each run, so
+ * a folder that several runs wrote (interrupted, resumed, forced) gets the
+ * index one uninterrupted run writes. The command only walks the folder: it
+ * never tests which renderer it runs.
+ *
+ * @typeParam Options The renderer's options.
+ * @typeParam Summary What a page carries for its index row.
+ *
+ * @example A team renderer with a resumable folder and its own index
+ * ```ts
+ * import type { Renderer, RendererFolder } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const folder: RendererFolder<unknown, { id: string }> = {
+ *   indexName: "SESSIONS.txt",
+ *   summary: ({ head }) => {
+ *     const match = /^session (\S+)\n/.exec(head);
+ *     return match === null ? undefined : { id: match[1]! };
+ *   },
+ *   ownsIndex: (head) => head === "" || /^\S+\n/.test(head),
+ *   buildIndex: (pages) => pages.map((page) => `${page.summary.id}\n`).join(""),
+ * };
+ * const ids: Renderer = {
+ *   name: "ids",
+ *   description: "The session id",
+ *   extension: ".txt",
+ *   async render(source) {
+ *     for await (const entry of source) return `session ${entry.session_id}\n`;
+ *     return "session -\n";
+ *   },
+ *   folder,
+ * };
+ * const page = await ids.render([{
+ *   seq: 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: "sevt_1", type: "user.message", content: "Hi" },
+ * }]);
+ * const summary = folder.summary({ name: "sesn_1.txt", head: page, size: page.length });
+ * assert.deepEqual(summary, { id: "sesn_1" });
+ * assert.equal(await folder.buildIndex([{ name: "sesn_1.txt", summary: summary! }]), "sesn_1\n");
+ * ```
+ */
+export interface RendererFolder<Options = unknown, Summary = unknown> {
+  /**
+   * The index file's name in the folder (`INDEX.md`, `index.html`): a plain
+   * name, no `/`, ending in the renderer's extension. No session's page is
+   * ever given it.
+   */
+  readonly indexName: string;
+  /**
+   * The most bytes of a page read back for {@linkcode RendererFolder.summary}.
+   *
+   * @default {65536}
+   */
+  readonly headBytes?: number;
+  /**
+   * Renders one session as the page written into the folder, when it
+   * differs from {@linkcode Renderer.render}'s text (a summary added in
+   * front, say). Standard output and `--out FILE` still get `render`'s text.
+   *
+   * @param source The session's entries.
+   * @param options The renderer's options.
+   * @returns The page.
+   */
+  page?(source: EntryIterable, options?: Options): Promise<string>;
+  /**
+   * The summary a page carries, read from its head.
+   *
+   * @param page The file's name, head and size.
+   * @returns The summary; undefined when the file is not one of this
+   *   renderer's pages (it is left out of the index).
+   */
+  summary(page: PageHead): Summary | undefined;
+  /**
+   * Whether an existing file under {@linkcode RendererFolder.indexName} is an
+   * index this renderer wrote, told from its head (as read for
+   * {@linkcode RendererFolder.summary}). Only such a file is rebuilt; any
+   * other (a user's own `index.html`, say) is kept and reported unless
+   * `--force`, like any other file. Without it, no existing index is ever
+   * taken for the renderer's own.
+   *
+   * @param head The existing file's head.
+   * @returns Whether the renderer wrote it.
+   */
+  ownsIndex?(head: string): boolean;
+  /**
+   * The folder's index.
+   *
+   * @param pages Every page of the folder and its summary, in file-name order.
+   * @returns The index file's text.
+   */
+  buildIndex(pages: FolderPage<Summary>[]): string | Promise<string>;
 }
 
 /** What {@linkcode RendererRegistry.list} gives for each renderer. */
@@ -249,4 +405,31 @@ function checkRenderer(renderer: unknown): void {
   if (typeof candidate.render !== "function") {
     throw new TypeError(`Cannot register renderer "${candidate.name}": render is not a function`);
   }
+  const folder = candidate.folder;
+  if (folder !== undefined) {
+    const f = folder as Partial<RendererFolder> | null;
+    if (
+      typeof f !== "object" || f === null || !isPlainName(f.indexName) ||
+      typeof f.summary !== "function" || typeof f.buildIndex !== "function" ||
+      (f.page !== undefined && typeof f.page !== "function") ||
+      (f.ownsIndex !== undefined && typeof f.ownsIndex !== "function") ||
+      (f.headBytes !== undefined && !(Number.isSafeInteger(f.headBytes) && f.headBytes > 0))
+    ) {
+      throw new TypeError(
+        `Cannot register renderer "${candidate.name}": folder needs a plain indexName, summary and buildIndex functions (page, ownsIndex and a positive headBytes optional)`,
+      );
+    }
+  }
+  const batch = candidate.batch;
+  if (batch !== undefined && !isPlainName((batch as Partial<RendererBatch> | null)?.fileName)) {
+    throw new TypeError(
+      `Cannot register renderer "${candidate.name}": batch.fileName must be a plain file name`,
+    );
+  }
+}
+
+/** A file name with no folder in it: not empty, not `.` or `..`, no `/`, `\\` or NUL. */
+function isPlainName(name: unknown): boolean {
+  return typeof name === "string" && name !== "" && name !== "." && name !== ".." &&
+    !/[/\\\0]/.test(name);
 }

@@ -88,3 +88,70 @@ Deno.test("RendererRegistry.register() refuses a malformed renderer with a TypeE
     /description is not a string/,
   );
 });
+
+Deno.test("RendererRegistry.register() refuses folder and batch hooks that could name a path", () => {
+  const mine = new RendererRegistry();
+  const folder = { indexName: "SESSIONS.txt", summary: () => undefined, buildIndex: () => "" };
+  mine.register({ ...count, name: "ok", folder, batch: { fileName: "ALL.txt" } });
+  for (const indexName of ["", "..", "a/b.txt", "a\\b.txt"]) {
+    assert.throws(
+      () => mine.register({ ...count, name: "bad", folder: { ...folder, indexName } }),
+      /folder needs a plain indexName/,
+    );
+  }
+  assert.throws(
+    () => mine.register({ ...count, name: "bad", folder: { ...folder, headBytes: 0 } }),
+    /folder needs/,
+  );
+  assert.throws(
+    () =>
+      mine.register(
+        {
+          ...count,
+          name: "bad",
+          folder: { ...folder, buildIndex: undefined },
+        } as unknown as Renderer,
+      ),
+    /folder needs/,
+  );
+  assert.throws(
+    () => mine.register({ ...count, name: "bad", batch: { fileName: "../up.txt" } }),
+    /batch\.fileName must be a plain file name/,
+  );
+  assert.ok(!mine.has("bad"));
+});
+
+Deno.test("the built-ins declare their folder formats and batches through the hooks", async () => {
+  const builtins = createRegistry();
+  assert.equal(builtins.get("dream").folder?.indexName, "INDEX.md");
+  assert.equal(builtins.get("html").folder?.indexName, "index.html");
+  assert.equal(builtins.get("index").batch?.fileName, "INDEX.md");
+  assert.equal(builtins.get("grader").folder, undefined);
+  assert.equal(builtins.get("json").folder, undefined);
+  // The dream's page is its text behind front matter that holds the INDEX.md row.
+  const entries = [{
+    seq: 1,
+    session_id: "sesn_1",
+    thread_id: null,
+    event: {
+      id: "sevt_1",
+      type: "user.message",
+      processed_at: "2026-01-01T00:00:00Z",
+      content: "Hi",
+    },
+  }];
+  const dream = builtins.get("dream");
+  const text = await dream.render(entries);
+  const page = await dream.folder!.page!(entries);
+  assert.ok(page.startsWith('---\nrenderer: "dream"\n') && page.endsWith(text));
+  const size = new TextEncoder().encode(page).length;
+  const summary = dream.folder!.summary({ name: "sesn_1.md", head: page, size });
+  assert.ok(summary !== undefined);
+  assert.equal(
+    await dream.folder!.buildIndex([{ name: "sesn_1.md", summary }]),
+    await builtins.render("index", entries),
+  );
+  // A head cut inside the front matter, or a file that is not a page, is no page.
+  assert.equal(dream.folder!.summary({ name: "x.md", head: page.slice(0, 20), size }), undefined);
+  assert.equal(dream.folder!.summary({ name: "x.md", head: "# notes\n", size: 8 }), undefined);
+});

@@ -40,7 +40,8 @@ export function spawnTask(
     stdout: "piped",
     stderr: "piped",
     // deno task keeps an INIT_CWD it inherits: set it as a user's shell would have none.
-    env: { NO_COLOR: "1", INIT_CWD: options.cwd, ...options.env },
+    // Nor what an outer npm script or deno task leaves (`deno task ci` runs test after check).
+    env: { NO_COLOR: "1", INIT_CWD: options.cwd, "?": "", npm_lifecycle_event: "", ...options.env },
   }).spawn();
 }
 
@@ -71,7 +72,7 @@ export async function bash(script: string, cwd: string): Promise<Run> {
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", INIT_CWD: cwd },
+    env: { NO_COLOR: "1", INIT_CWD: cwd, "?": "", npm_lifecycle_event: "" },
   }).output();
   const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
   return { code, stdout: decode(stdout), stderr: decode(stderr) };

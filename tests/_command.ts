@@ -46,6 +46,9 @@ export function userEnv(extra: Record<string, string> = {}): Record<string, stri
   const env = Deno.env.toObject();
   delete env.INIT_CWD;
   delete env.TRANSCRIPT_CWD;
+  // What an outer npm script or deno task leaves (`deno task ci` runs test after check).
+  delete env["?"];
+  delete env.npm_lifecycle_event;
   return { ...env, NO_COLOR: "1", ...extra };
 }
 

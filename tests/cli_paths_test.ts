@@ -235,6 +235,36 @@ Deno.test({
         );
       });
     });
+
+    await t.step("Ctrl-C stops a named pipe that has no writer at all, at once", async () => {
+      await withTempDir(async (dir) => {
+        await makeFifo(join(dir, "log.pipe"));
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", "--config", join(ROOT, "deno.json"), "--allow-read", "--allow-write"]
+            .concat([join(ROOT, "cli/render.ts"), "--out", "out/", "log.pipe"]),
+          cwd: dir,
+          stdin: "null",
+          stdout: "piped",
+          stderr: "piped",
+          env: { NO_COLOR: "1" },
+        }).spawn();
+        const output = child.output();
+        await new Promise((resolve) => setTimeout(resolve, 1_000)); // the open waits for a writer
+        child.kill("SIGINT");
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<"late">((resolve) => timer = setTimeout(resolve, 20_000, "late"));
+        const first = await Promise.race([output, late]);
+        clearTimeout(timer);
+        if (first === "late") child.kill("SIGKILL");
+        assert.notEqual(first, "late", "one Ctrl-C did not stop the wait for a writer");
+        const { code, stderr } = await output;
+        assert.equal(code, 130);
+        assert.equal(
+          new TextDecoder().decode(stderr),
+          "render: interrupted by SIGINT: 0 rendered, 0 unchanged, 0 failed; run the same command again to render the rest\n",
+        );
+      });
+    });
   },
 });
 
@@ -327,4 +357,152 @@ Deno.test("deno task render on a fresh DENO_DIR fetches jsonc-parser and not the
       assert.deepEqual(fetched, ["jsonc-parser"]);
     });
   });
+});
+
+/** Whether `npm` can be run here. */
+const HAS_NPM = await new Deno.Command("npm", {
+  args: ["--version"],
+  stdout: "null",
+  stderr: "null",
+})
+  .output().then((r) => r.success, () => false);
+
+/**
+ * A project whose log sits in `sub/`, for the commands that reach `render` with an INIT_CWD set by
+ * an outer command to the project's root while `deno task` starts in `sub/`. `line` renders the
+ * log into `dreams/`; `named` is the same, the folder named as the refusal says.
+ */
+async function withProject(
+  body: (dir: string, line: string, named: string) => Promise<void>,
+): Promise<void> {
+  await withTempDir(async (dir) => {
+    await Deno.mkdir(join(dir, "sub"));
+    await Deno.copyFile(SINGLE, join(dir, "sub/log.ndjson"));
+    const line = `deno task --quiet --config ${shellQuote(join(ROOT, "deno.json"))} render ` +
+      "--renderer dream --out dreams/ log.ndjson";
+    await body(dir, line, `TRANSCRIPT_CWD="$PWD" ${line}`);
+  });
+}
+
+/** Asserts the dreams went to `sub/dreams/` and nothing to the project's root. */
+async function assertDreamsInSub(
+  dir: string,
+  result: { code: number; stderr: string },
+): Promise<void> {
+  assert.equal(result.code, 0, result.stderr);
+  const names = (await Array.fromAsync(Deno.readDir(join(dir, "sub/dreams")))).map((e) => e.name);
+  assert.deepEqual(names.sort(), [
+    ".transcript-manifest.json",
+    "INDEX.md",
+    "sesn_01SingleAgentKv7Q.md",
+  ]);
+  await assert.rejects(Deno.stat(join(dir, "dreams")), Deno.errors.NotFound);
+}
+
+/** Asserts a refusal of the relative paths that names the fix, and that nothing was written. */
+async function assertRefused(
+  dir: string,
+  result: { code: number; stderr: string },
+): Promise<void> {
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(
+    result.stderr,
+    /^render: Cannot resolve the relative path "log\.ndjson": INIT_CWD \(.+\) was set by an outer npm script or deno task, not by this deno task, so the folder you ran it in is unknown\. Pass absolute paths, or name the folder: TRANSCRIPT_CWD="\$PWD" deno task …\n/,
+  );
+  await assert.rejects(Deno.stat(join(dir, "dreams")), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(join(dir, "sub/dreams")), Deno.errors.NotFound);
+}
+
+Deno.test({
+  name: "render: an INIT_CWD inherited from an outer command never moves the paths",
+  ignore: !POSIX,
+  fn: async (t) => {
+    await t.step("nested deno task: a project's task that runs render in a subfolder", async () => {
+      await withProject(async (dir, line, named) => {
+        await Deno.writeTextFile(
+          join(dir, "deno.json"),
+          JSON.stringify({ tasks: { dreams: `cd sub && ${line}`, named: `cd sub && ${named}` } }),
+        );
+        // The outer task sets INIT_CWD to the project's root, where the user typed it.
+        await assertRefused(dir, await task("dreams", [], { cwd: dir }));
+        await assertDreamsInSub(dir, await task("named", [], { cwd: dir }));
+      });
+    });
+
+    await t.step({
+      name: "npm script: npm sets INIT_CWD to the root, the script runs render in sub/",
+      ignore: !HAS_NPM,
+      fn: async () => {
+        await withProject(async (dir, line, named) => {
+          const scripts = { dreams: `cd sub && ${line}`, named: `cd sub && ${named}` };
+          await Deno.writeTextFile(
+            join(dir, "package.json"),
+            JSON.stringify({ name: "p", private: true, scripts }),
+          );
+          await assertRefused(dir, await run("npm", ["run", "--silent", "dreams"], { cwd: dir }));
+          await assertDreamsInSub(
+            dir,
+            await run("npm", ["run", "--silent", "named"], { cwd: dir }),
+          );
+        });
+      },
+    });
+
+    await t.step("plain deno task from a subfolder: its own folder, under npx too", async () => {
+      const args = ["--renderer", "dream", "--out", "dreams/", "log.ndjson"];
+      await withProject(async (dir) => {
+        await assertDreamsInSub(dir, await taskFrom("render", args, { cwd: join(dir, "sub") }));
+      });
+      await withProject(async (dir) => {
+        // `npx deno task …` sets INIT_CWD where it was typed, and runs there.
+        const env = { INIT_CWD: join(dir, "sub"), npm_lifecycle_event: "npx" };
+        await assertDreamsInSub(
+          dir,
+          await taskFrom("render", args, { cwd: join(dir, "sub"), env }),
+        );
+      });
+    });
+
+    await t.step("plain deno task, in a shell an npm script started: refused", async () => {
+      await withProject(async (dir) => {
+        const args = ["--renderer", "dream", "--out", "dreams/", "log.ndjson"];
+        const env = { INIT_CWD: dir, npm_lifecycle_event: "shell" };
+        await assertRefused(dir, await taskFrom("render", args, { cwd: join(dir, "sub"), env }));
+        // Absolute paths need no folder.
+        const absolute = [
+          "--renderer",
+          "dream",
+          "--out",
+          `${dir}/sub/dreams/`,
+          `${dir}/sub/log.ndjson`,
+        ];
+        await assertDreamsInSub(
+          dir,
+          await taskFrom("render", absolute, { cwd: join(dir, "sub"), env }),
+        );
+      });
+    });
+
+    await t.step(
+      "facts, the same: a relative path refused, the example and --help not",
+      async () => {
+        const env = { INIT_CWD: ROOT, npm_lifecycle_event: "shell" };
+        const cwd = join(ROOT, "fixtures");
+        const refused = await taskFrom("facts", ["claude_code/example.jsonl"], { cwd, env });
+        assert.equal(refused.code, 2);
+        assert.match(
+          refused.stderr,
+          /^facts: Cannot resolve the relative path "claude_code\/example\.jsonl"/,
+        );
+        const example = await taskFrom("facts", [], { cwd, env });
+        assert.equal(example.code, 0, example.stderr);
+        const named = await taskFrom("facts", ["claude_code/example.jsonl"], {
+          cwd,
+          env: { ...env, TRANSCRIPT_CWD: cwd },
+        });
+        assert.equal(named.code, 0, named.stderr);
+        assert.equal(named.stdout, FACTS_LINE);
+      },
+    );
+  },
 });

@@ -467,7 +467,7 @@ async function renderTask(args: string[], cwd: string): Promise<Run> {
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", "?": "", npm_lifecycle_event: "" },
   }).output();
   const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
   return { code, stdout: decode(stdout), stderr: decode(stderr) };
@@ -533,7 +533,13 @@ Deno.test("deno task render --renderer html --out DIR: one page a session and an
       ], dir);
       assert.equal(run.code, 0, run.stderr);
       const names = (await Array.fromAsync(Deno.readDir(`${dir}/all`))).map((e) => e.name).sort();
-      assert.deepEqual(names, ["index.html", "sesn_a.html", "sesn_b.html", "sesn_c.html"]);
+      assert.deepEqual(names, [
+        ".transcript-manifest.json",
+        "index.html",
+        "sesn_a.html",
+        "sesn_b.html",
+        "sesn_c.html",
+      ]);
       const index = await Deno.readTextFile(`${dir}/all/index.html`);
       assert.deepEqual(links(index), ["sesn_c.html", "sesn_a.html", "sesn_b.html"]);
       assert.match(index, /second &lt;b&gt;bold&lt;\/b&gt;/);

@@ -21,7 +21,12 @@ interface Run {
   stderr: string;
 }
 
-async function statusline(cacheHome: string, cwd: string, transcript: string): Promise<Run> {
+async function statusline(
+  cacheHome: string,
+  cwd: string,
+  transcript: string,
+  extra: Record<string, unknown> = {},
+): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["task", "-q", "--config", CONFIG, "facts", "--statusline"],
     cwd,
@@ -35,6 +40,7 @@ async function statusline(cacheHome: string, cwd: string, transcript: string): P
     session_id: "s",
     transcript_path: transcript,
     model: { id: "claude-opus-5" },
+    ...extra,
   })));
   await writer.close();
   const { code, stdout, stderr } = await child.output();
@@ -209,5 +215,135 @@ Deno.test("the status line's cache drops what finished sessions left, and nothin
     assert.ok(left.includes(files.recentState), "a recent state stays");
     assert.ok(left.includes(files.notOurs), "a file the cache did not name stays");
     assert.equal(left.length, 3, "the new transcript's state was written");
+  });
+});
+
+Deno.test("deno task facts --statusline believes the context_window Claude Code sends", async (t) => {
+  await withDirs(async ({ cache, cwd, transcript, base }) => {
+    await Deno.writeTextFile(transcript, turn(350_000));
+    await t.step("without it, the window is the model id's guess", async () => {
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 350k tokens (175% of 200k)");
+    });
+    await t.step("its window size wins over the guess", async () => {
+      const window = { context_window: { context_window_size: 1_000_000, current_usage: null } };
+      said(
+        await statusline(cache, cwd, transcript, window),
+        "claude-opus-5 · 350k tokens (35% of 1M)",
+      );
+    });
+    await t.step("its current usage is used without reading the transcript", async () => {
+      const window = {
+        context_window: {
+          context_window_size: 200_000,
+          current_usage: {
+            input_tokens: 300,
+            output_tokens: 999,
+            cache_creation_input_tokens: 2_000,
+            cache_read_input_tokens: 10_000,
+          },
+        },
+      };
+      const missing = `${base}/project/never-written.jsonl`;
+      said(
+        await statusline(cache, cwd, missing, window),
+        "claude-opus-5 · 12.3k tokens (6% of 200k)",
+      );
+    });
+    await t.step("a malformed object is ignored, not believed", async () => {
+      const window = {
+        context_window: { context_window_size: 0, current_usage: { input_tokens: -1 } },
+      };
+      said(
+        await statusline(cache, cwd, transcript, window),
+        "claude-opus-5 · 350k tokens (175% of 200k)",
+      );
+    });
+  });
+});
+
+Deno.test({
+  name: "the status line refuses a cache folder others can write, or a link in its place",
+  ignore: Deno.build.os === "windows",
+  fn: async (t) => {
+    await withDirs(async ({ cache, cwd, transcript, base }) => {
+      await Deno.writeTextFile(transcript, turn(10_000));
+      const folder = `${cache}/brigade-transcript/statusline`;
+      said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+      const [file] = await cacheFiles(cache);
+      // A planted state that would set the facts outright, were it believed.
+      const planted = JSON.parse(await Deno.readTextFile(file!));
+      const plant = async (): Promise<void> => {
+        await Deno.writeTextFile(
+          file!,
+          JSON.stringify({
+            ...planted,
+            facts: { ...planted.facts, lastBare: "planted", bareSinceAttachment: "planted" },
+          }),
+        );
+      };
+      await t.step("(the user's own folder is believed: the plant would show)", async () => {
+        await plant();
+        said(await statusline(cache, cwd, transcript), "planted · 10k tokens (5% of 200k)");
+      });
+      await t.step("a folder others may write", async () => {
+        await plant();
+        await Deno.chmod(folder, 0o777);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        assert.match(await Deno.readTextFile(file!), /planted/, "nor written");
+        await Deno.chmod(folder, 0o700);
+      });
+      await t.step("a parent folder others may write", async () => {
+        await Deno.chmod(`${cache}/brigade-transcript`, 0o777);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        await Deno.chmod(`${cache}/brigade-transcript`, 0o700);
+      });
+      await t.step("a link in place of the folder", async () => {
+        const elsewhere = `${base}/elsewhere-cache`;
+        await Deno.rename(folder, elsewhere);
+        await Deno.symlink(elsewhere, folder);
+        said(await statusline(cache, cwd, transcript), "claude-opus-5 · 10k tokens (5% of 200k)");
+        assert.match(await Deno.readTextFile(`${elsewhere}/${file!.split("/").pop()}`), /planted/);
+      });
+    });
+  },
+});
+
+Deno.test("deno task facts keeps write access to its cache folder only", async () => {
+  const config = JSON.parse(await Deno.readTextFile(CONFIG));
+  const line: string = config.tasks.facts.command;
+  await withDirs(async ({ cache, base }) => {
+    const home = `${base}/home`;
+    for (const env of [{ HOME: home }, { HOME: home, XDG_CACHE_HOME: cache }]) {
+      // The task line's flags, its variables as a shell without LOCALAPPDATA expands them.
+      const flags = line.split(" ").filter((word) => word.startsWith("--allow-")).map((flag) =>
+        flag.replace(/\$(\w+)/g, (_, name: string) => (env as Record<string, string>)[name] ?? "")
+      );
+      const candidates = [
+        "/brigade-transcript",
+        `${home}/.cache/brigade-transcript`,
+        `${home}/Library/Caches/brigade-transcript`,
+        `${cache}/brigade-transcript`,
+      ];
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          ...flags,
+          new URL("./_write_access_child.ts", import.meta.url).pathname,
+          ...candidates,
+        ],
+        clearEnv: true,
+        env: { ...env, DENO_DIR, NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      });
+      const { code, stdout, stderr } = await child.output();
+      assert.equal(code, 0, new TextDecoder().decode(stderr));
+      const granted = new TextDecoder().decode(stdout).split("\n")
+        .filter((l) => l.endsWith(" granted")).map((l) => l.slice(0, -" granted".length));
+      const kept = "XDG_CACHE_HOME" in env
+        ? `${cache}/brigade-transcript`
+        : `${home}/.cache/brigade-transcript`;
+      assert.deepEqual(granted, [kept], JSON.stringify(env));
+    }
   });
 });

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { bash, entryLine, inTempDir, spawnTask, task, taskArgs, taskLine } from "./_cli.ts";
+import { MANIFEST_NAME } from "../cli/_manifest.ts";
 
 /** A log of `count` sessions, one entry each, created in the reverse of input order. */
 function sessions(count: number): string[] {
@@ -19,7 +20,9 @@ function sessions(count: number): string[] {
 }
 
 async function listDir(dir: string): Promise<string[]> {
-  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+  // The folder's record of its inputs aside (see cli/_manifest.ts).
+  return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name)
+    .filter((name) => name !== MANIFEST_NAME).sort();
 }
 
 /** Waits until a folder holds `count` dreams; fails (rather than hangs) after a minute. */
@@ -200,7 +203,7 @@ Deno.test("facts --follow | head -1: a closed pipe ends the command at its next 
       cwd: dir,
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1", INIT_CWD: dir },
+      env: { NO_COLOR: "1", INIT_CWD: dir, "?": "", npm_lifecycle_event: "" },
     }).spawn();
     const reader = child.stdout.getReader();
     const first = await reader.read();
@@ -336,7 +339,7 @@ Deno.test({
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
-      env: { NO_COLOR: "1", INIT_CWD: dir },
+      env: { NO_COLOR: "1", INIT_CWD: dir, "?": "", npm_lifecycle_event: "" },
     }).spawn();
     await waitForFiles(`${dir}/out`, 300);
     Deno.kill(-child.pid, "SIGINT");
@@ -350,5 +353,322 @@ Deno.test({
     const dreams = (await listDir(`${dir}/out`)).filter((name) => name.endsWith(".md"));
     const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
     assert.equal(index.split("\n").filter((row) => row.startsWith("- ")).length, dreams.length - 1);
+  });
+});
+
+/** A team's renderers, as a project's deno.json names them: a folder format and a batch. */
+const TEAM_MODULE = `
+const first = async (source) => {
+  let id = "", asks = 0;
+  for await (const { session_id, event } of source) {
+    id ||= session_id;
+    if (event.type === "user.message") asks++;
+  }
+  return { id, asks };
+};
+export const renderers = [{
+  name: "asks",
+  description: "How many times the user asked",
+  extension: ".txt",
+  async render(source) {
+    const { asks } = await first(source);
+    return asks + " asks\\n";
+  },
+  folder: {
+    indexName: "ASKS.txt",
+    headBytes: 256,
+    async page(source) {
+      const { id, asks } = await first(source);
+      return "asks-page " + JSON.stringify({ id, asks }) + "\\n" + asks + " asks\\n";
+    },
+    summary({ head }) {
+      const match = /^asks-page (.*)\\n/.exec(head);
+      return match === null ? undefined : JSON.parse(match[1]);
+    },
+    ownsIndex: (head) => head.startsWith("# asks\\n"),
+    buildIndex(pages) {
+      return "# asks\\n" +
+        pages.map((p) => p.name + " " + p.summary.id + " " + p.summary.asks + "\\n").join("");
+    },
+  },
+}, {
+  name: "count-all",
+  description: "Every session of the inputs, counted once",
+  extension: ".txt",
+  batch: { fileName: "COUNT.txt" },
+  async render(source) {
+    const ids = new Set();
+    for await (const { session_id } of source) ids.add(session_id);
+    return ids.size + " sessions\\n";
+  },
+}];
+`;
+
+Deno.test("render: a team renderer's hooks give it a resumable folder with its own index, and batches", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/team.ts`, TEAM_MODULE);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ transcript: { renderers: ["./team.ts"] } }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/a.ndjson`,
+      [entryLine(1, "sesn_a", "one"), entryLine(2, "sesn_a", "two"), entryLine(1, "sesn_b", "x")]
+        .join("\n") + "\n",
+    );
+    await Deno.writeTextFile(`${dir}/c.ndjson`, entryLine(1, "sesn_c", "three") + "\n");
+    // The page of a session named like the index keeps the index's name free.
+    await Deno.writeTextFile(`${dir}/asks.ndjson`, entryLine(1, "ASKS", "clash") + "\n");
+
+    const first = await task("render", ["-r", "asks", "--out", "out/", "a.ndjson"], { cwd: dir });
+    assert.equal(first.code, 0, first.stderr);
+    assert.deepEqual(await listDir(`${dir}/out`), ["ASKS.txt", "sesn_a.txt", "sesn_b.txt"]);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/sesn_a.txt`),
+      'asks-page {"id":"sesn_a","asks":2}\n2 asks\n',
+    );
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/ASKS.txt`),
+      "# asks\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\n",
+    );
+    // A file of the folder that is not one of its pages is left out of the index.
+    await Deno.writeTextFile(`${dir}/out/notes.txt`, "my own notes\n");
+
+    // Resumed: the earlier pages are unchanged, the index lists every page of the folder.
+    const more = await task(
+      "render",
+      ["-r", "asks", "--out", "out/", "a.ndjson", "c.ndjson", "asks.ndjson"],
+      { cwd: dir },
+    );
+    assert.equal(more.code, 0, more.stderr);
+    assert.equal(more.stderr, "render: 2 rendered, 2 unchanged, 0 failed\n");
+    assert.equal(
+      await Deno.readTextFile(`${dir}/out/ASKS.txt`),
+      "# asks\n%ASKS.txt ASKS 1\nsesn_a.txt sesn_a 2\nsesn_b.txt sesn_b 1\nsesn_c.txt sesn_c 1\n",
+    );
+
+    // To standard output, the renderer's own text, not its page.
+    const single = await task("render", ["-r", "asks", "c.ndjson"], { cwd: dir });
+    assert.equal(single.code, 0, single.stderr);
+    assert.equal(single.stdout, "1 asks\n");
+
+    // A batch renderer reads every input as one source, into the file it names.
+    const batch = await task(
+      "render",
+      ["-r", "count-all", "--out", "batch/", "a.ndjson", "c.ndjson"],
+      { cwd: dir },
+    );
+    assert.equal(batch.code, 0, batch.stderr);
+    assert.deepEqual(await listDir(`${dir}/batch`), ["COUNT.txt"]);
+    assert.equal(await Deno.readTextFile(`${dir}/batch/COUNT.txt`), "3 sessions\n");
+  });
+});
+
+Deno.test("render: an index file the command did not write is kept unless --force; a run that wrote nothing adds none", async (t) => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi") + "\n");
+    for (
+      const [renderer, index] of [["html", "index.html"], ["dream", "INDEX.md"]] as const
+    ) {
+      await t.step(`${renderer}: ${index}`, async () => {
+        const out = `${dir}/${renderer}`;
+        await Deno.mkdir(out);
+        await Deno.writeTextFile(`${out}/${index}`, "my own index\n");
+        const kept = await task("render", ["-r", renderer, "--out", `${renderer}/`, "a.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(kept.code, 1);
+        assert.match(
+          kept.stderr,
+          new RegExp(
+            `^render: Cannot write ${renderer}/${index}: a different file exists \\(pass --force`,
+            "m",
+          ),
+        );
+        assert.equal(await Deno.readTextFile(`${out}/${index}`), "my own index\n");
+        // Its own index, once written, is rebuilt by the next run without --force.
+        const forced = await task(
+          "render",
+          ["-r", renderer, "--force", "--out", `${renderer}/`, "a.ndjson"],
+          { cwd: dir },
+        );
+        assert.equal(forced.code, 0, forced.stderr);
+        const written = await Deno.readTextFile(`${out}/${index}`);
+        assert.notEqual(written, "my own index\n");
+        await Deno.remove(`${out}/${(await listDir(out)).find((n) => n !== index)!}`);
+        const again = await task("render", ["-r", renderer, "--out", `${renderer}/`, "a.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(again.code, 0, again.stderr);
+        assert.equal(await Deno.readTextFile(`${out}/${index}`), written);
+
+        // Nothing rendered into a folder with no index: none is added.
+        const empty = `${renderer}-empty`;
+        const failed = await task("render", ["-r", renderer, "--out", `${empty}/`, "none.ndjson"], {
+          cwd: dir,
+        });
+        assert.equal(failed.code, 1);
+        assert.deepEqual(await listDir(`${dir}/${empty}`), []);
+      });
+    }
+  });
+});
+
+Deno.test("render: the index rebuild reads a fixed head of each file, so huge files cost little", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/a.ndjson`, entryLine(1, "sesn_a", "hi") + "\n");
+    await Deno.mkdir(`${dir}/out`);
+    // 20 MB with no </head>, and 20 MB of markdown: neither a page of ours.
+    const big = "<".repeat(20 * 1024 * 1024);
+    await Deno.writeTextFile(`${dir}/out/huge.html`, `<!DOCTYPE html>\n<head>${big}`);
+    await Deno.writeTextFile(`${dir}/out/huge.md`, `---\nrenderer: "dream"\n${big}`);
+    for (const [renderer, index] of [["html", "index.html"], ["dream", "INDEX.md"]]) {
+      const started = Date.now();
+      const run = await task("render", ["-r", renderer!, "--out", "out/", "a.ndjson"], {
+        cwd: dir,
+      });
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(Date.now() - started < 15_000, `${renderer} took ${Date.now() - started} ms`);
+      const text = await Deno.readTextFile(`${dir}/out/${index}`);
+      assert.ok(!text.includes("huge"), `${index} lists only the pages`);
+    }
+  });
+});
+
+/** A team renderer that counts its renders in a file beside it: a rerun that skips adds none. */
+const COUNTING_MODULE = `
+export const renderers = [{
+  name: "counted",
+  description: "The user messages, each render counted",
+  extension: ".txt",
+  async render(source) {
+    Deno.writeTextFileSync(new URL("./renders", import.meta.url), "x", { append: true });
+    const out = [];
+    for await (const { event } of source) if (event.type === "user.message") out.push(event.content);
+    return out.join("\\n") + "\\n";
+  },
+}];
+`;
+
+Deno.test("render: a rerun into a folder skips the inputs whose fingerprint matches, without reading them", async (t) => {
+  await inTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/team.ts`, COUNTING_MODULE);
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ transcript: { renderers: { counted: "./team.ts" } } }),
+    );
+    const inputs = ["a", "b", "c"];
+    for (const name of inputs) {
+      await Deno.writeTextFile(`${dir}/${name}.ndjson`, entryLine(1, `sesn_${name}`, name) + "\n");
+    }
+    const renders = async (): Promise<number> =>
+      (await Deno.readTextFile(`${dir}/renders`).catch(() => "")).length;
+    const files = inputs.map((name) => `${name}.ndjson`);
+    const render = async (...extra: string[]) => {
+      const before = await renders();
+      const run = await task("render", ["-r", "counted", ...extra, "--out", "out/", ...files], {
+        cwd: dir,
+      });
+      return { ...run, renders: (await renders()) - before };
+    };
+    const contents = async (): Promise<string[]> =>
+      await Promise.all(
+        (await listDir(`${dir}/out`)).map((n) => Deno.readTextFile(`${dir}/out/${n}`)),
+      );
+
+    const first = await render();
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal(first.renders, 3);
+    const written = await contents();
+
+    await t.step("unchanged inputs are not rendered again", async () => {
+      const again = await render();
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.stderr, "render: 0 rendered, 3 unchanged, 0 failed\n");
+      assert.equal(again.renders, 0);
+      assert.deepEqual(await contents(), written);
+    });
+
+    await t.step("a changed input is rendered again, and only it", async () => {
+      await Deno.writeTextFile(`${dir}/b.ndjson`, entryLine(1, "sesn_b", "B!") + "\n");
+      const changed = await render();
+      assert.equal(changed.code, 1, "its output differs: kept unless --force, as always");
+      assert.equal(changed.renders, 1);
+      const forced = await render("--force");
+      assert.equal(forced.code, 0, forced.stderr);
+      assert.equal(forced.renders, 3, "--force renders everything");
+      assert.equal(await Deno.readTextFile(`${dir}/out/sesn_b.txt`), "B!\n");
+      assert.equal((await render()).renders, 0);
+    });
+
+    await t.step("an output edited or removed is rendered again", async () => {
+      await Deno.remove(`${dir}/out/sesn_c.txt`);
+      const removed = await render();
+      assert.equal(removed.code, 0, removed.stderr);
+      assert.equal(removed.renders, 1);
+      assert.equal(await Deno.readTextFile(`${dir}/out/sesn_c.txt`), "c\n");
+      await Deno.writeTextFile(`${dir}/out/sesn_a.txt`, "edited\n");
+      const edited = await render();
+      assert.equal(edited.code, 1);
+      assert.match(edited.stderr, /sesn_a\.txt: a different file exists/);
+      assert.equal(edited.renders, 1);
+    });
+
+    await t.step("another option renders again", async () => {
+      const scoped = await render("--scope", "session", "--force");
+      assert.equal(scoped.code, 0, scoped.stderr);
+      assert.equal(scoped.renders, 3);
+      assert.equal((await render("--scope", "session")).renders, 0);
+      assert.equal((await render("--scope", "all")).renders, 3);
+    });
+  });
+});
+
+Deno.test({
+  name: "render - and facts --statusline on a terminal say what they wait for",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await inTempDir(async (dir) => {
+    // `script` gives the command a terminal for stdin too; what is typed ends with Ctrl-D.
+    const typed = async (name: string, args: string[], text: string) =>
+      await bash(
+        `printf '%s\\n\\004' ${JSON.stringify(text)} | timeout 60 script -qec ${
+          JSON.stringify(taskLine(name, args))
+        } /dev/null`,
+        dir,
+      );
+    const render = await typed("render", ["-"], entryLine(1, "sesn_a", "typed"));
+    assert.equal(render.code, 0, render.stdout);
+    assert.match(
+      render.stdout,
+      /render: reading standard input \(a log or a Claude Code transcript\); end it with Ctrl-D\r?\n/,
+    );
+    assert.match(render.stdout, /\[user\]\r?\n {2}typed\r?\n/);
+    const facts = await typed("facts", ["--statusline"], '{"model":{"id":"claude-opus-5"}}');
+    assert.equal(facts.code, 0, facts.stdout);
+    assert.match(
+      facts.stdout,
+      /facts: --statusline reads Claude Code's status-line JSON on standard input; end it with Ctrl-D\r?\n/,
+    );
+    assert.match(facts.stdout, /claude-opus-5 · no transcript\r?\n/);
+  });
+});
+
+Deno.test("render: two runs into one folder at once take turns, and INDEX.md lists both", async () => {
+  await inTempDir(async (dir) => {
+    const rows = sessions(1_200);
+    await Deno.writeTextFile(`${dir}/a.ndjson`, rows.slice(0, 600).map((l) => `${l}\n`).join(""));
+    await Deno.writeTextFile(`${dir}/b.ndjson`, rows.slice(600).map((l) => `${l}\n`).join(""));
+    const [a, b] = await Promise.all(
+      ["a", "b"].map((name) =>
+        task("render", ["-r", "dream", "--out", "out/", `${name}.ndjson`], { cwd: dir })
+      ),
+    );
+    assert.equal(a!.code, 0, a!.stderr);
+    assert.equal(b!.code, 0, b!.stderr);
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.equal(index.split("\n").filter((row) => row.startsWith("- ")).length, 1_200);
+    const record = JSON.parse(await Deno.readTextFile(`${dir}/out/.transcript-manifest.json`));
+    assert.equal(Object.keys(record.entries).length, 2, "each run's inputs recorded");
   });
 });

@@ -118,7 +118,7 @@ Deno.test("render --out DIR writes one file per session, reports a bad log and r
     assert.doesNotMatch(run.stderr, /"sesn_a"|"\.\.\/evil\/x"/, "nothing said of sessions written");
     assertNoStack(run);
     const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
-    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", "sesn_a.txt"]);
+    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", ".transcript-manifest.json", "sesn_a.txt"]);
     assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\n  alpha\n");
 
     await Deno.writeTextFile(`${out}sesn_a.txt`, "edited\n");
@@ -168,24 +168,61 @@ Deno.test("render registers the renderer modules named in the nearest deno.jsonc
     });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout, "QUIET PLEASE\n");
+    // --help lists the configured module without importing it.
     const help = await render(["--help"], { cwd: dir });
-    assert.match(help.stdout, /shout {6}Every user message in capitals/);
+    assert.equal(help.code, 0, help.stderr);
+    assert.match(
+      help.stdout,
+      new RegExp(
+        `\\nConfigured in ${dir}/deno\\.jsonc \\(imported only when named; --no-config skips\\):\\n  \\(module\\) {3}${dir}/renderers/shout\\.ts\\n`,
+      ),
+    );
+    const skipped = await render(["--no-config", "--renderer", "shout", "-"], {
+      cwd: `${dir}/nested/deeper`,
+      stdin: line(1, "sesn_a", "quiet please"),
+    });
+    assert.equal(skipped.code, 2);
+    assert.match(skipped.stderr, /^render: Unknown renderer "shout": known renderers are grader, /);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 });
 
-Deno.test("render reports a broken renderer module as a usage error", async () => {
+Deno.test("render reports a broken renderer module when it is named, and never for a built-in", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await Deno.writeTextFile(
-      `${dir}/deno.json`,
-      `{ "transcript": { "renderers": ["./none.ts"] } }`,
+    await Deno.writeTextFile(`${dir}/broken.ts`, "export const renderers = [;\n");
+    for (
+      const renderers of [
+        `["./none.ts", "./broken.ts"]`,
+        `{ "team": "./broken.ts", "gone": "./none.ts" }`,
+      ]
+    ) {
+      await Deno.writeTextFile(
+        `${dir}/deno.json`,
+        `{ "transcript": { "renderers": ${renderers} } }`,
+      );
+      const builtin = await render([], { cwd: dir });
+      assert.equal(builtin.code, 0, builtin.stderr);
+      assert.match(builtin.stdout, /^\[user\]\n/);
+      const help = await render(["--help"], { cwd: dir });
+      assert.equal(help.code, 0, help.stderr);
+      const team = await render(["--renderer", "team"], { cwd: dir });
+      assert.equal(team.code, 2);
+      assert.match(
+        team.stderr,
+        new RegExp(
+          `^render: Cannot load renderer module ${dir}/(none|broken)\\.ts \\(named in ${dir}/deno\\.json\\): .+\\nRun with --help for usage\\.\\n$`,
+        ),
+      );
+      assertNoStack(team);
+    }
+    const gone = await render(["--renderer", "gone"], { cwd: dir });
+    assert.equal(gone.code, 2);
+    assert.match(
+      gone.stderr,
+      new RegExp(`Cannot load renderer module ${dir}/none\\.ts .*: Module not found`),
     );
-    const run = await render([], { cwd: dir });
-    assert.equal(run.code, 2);
-    assert.match(run.stderr, /Cannot load renderer module .*none\.ts/);
-    assertNoStack(run);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -234,7 +271,13 @@ Deno.test("render --renderer dream --out DIR writes a markdown file per session 
     ]);
     assert.equal(ok.code, 0, ok.stderr);
     const names = (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort();
-    assert.deepEqual(names, ["INDEX.md", "sesn_a.md", "sesn_b.md", "sesn_c.md"]);
+    assert.deepEqual(names, [
+      ".transcript-manifest.json",
+      "INDEX.md",
+      "sesn_a.md",
+      "sesn_b.md",
+      "sesn_c.md",
+    ]);
     const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
     const rows = index.split("\n").filter((row) => row.startsWith("- "));
     assert.deepEqual(rows.map((row) => row.split(" · ").slice(0, 2).join(" · ")), [
@@ -308,5 +351,50 @@ Deno.test("render --session renders a session straight from the Managed Agents A
     assert.ok(api.requests.every((request) => request.headers.get("x-api-key") === key));
   } finally {
     await api.shutdown();
+  }
+});
+
+/** The tests' environment without an API key, colours off. */
+function withoutKey(): Record<string, string> {
+  const env = Deno.env.toObject();
+  delete env.ANTHROPIC_API_KEY;
+  return { ...env, NO_COLOR: "1" };
+}
+
+Deno.test("render: an option given twice, an empty --session and a missing API key are usage errors", async () => {
+  for (
+    const [args, said] of [
+      [["--out", "a", "--out", "b"], /^render: Option "--out" was given twice: give it once\n/],
+      [["-o", "a", "--out=b"], /^render: Option "--out" was given twice/],
+      [["-r", "dream", "--renderer", "grader"], /^render: Option "--renderer" was given twice/],
+      [["--session", ""], /^render: Option "--session" needs a session id\n/],
+      [
+        ["--session", "sesn_1"],
+        /^render: Cannot read a session .* without a key: set ANTHROPIC_API_KEY\n/,
+      ],
+    ] as const
+  ) {
+    const command = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--config",
+        CONFIG,
+        "--allow-read",
+        "--allow-write",
+        "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL",
+        "--allow-net=api.anthropic.com",
+        CLI,
+        ...args,
+      ],
+      cwd: ROOT.pathname,
+      stdout: "piped",
+      stderr: "piped",
+      clearEnv: true,
+      env: withoutKey(),
+    });
+    const { code, stderr } = await command.output();
+    const text = new TextDecoder().decode(stderr);
+    assert.equal(code, 2, `${args.join(" ")}: ${text}`);
+    assert.match(text, said);
   }
 });

@@ -156,9 +156,8 @@ Deno.test("render: the next run into a folder removes stale temporary files; --o
     await Deno.utime(stale, old, old);
     const run = await task("render", ["--out", `${dir}/out`, `${dir}/a.ndjson`], { cwd: dir });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual((await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name), [
-      "sesn_a.txt",
-    ]);
+    const left = (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort();
+    assert.deepEqual(left, [".transcript-manifest.json", "sesn_a.txt"]);
     const long = `${dir}/${"n".repeat(236)}.txt`;
     const named = await task("render", ["--out", long, `${dir}/a.ndjson`], { cwd: dir });
     assert.equal(named.code, 0, named.stderr);
@@ -239,5 +238,70 @@ Deno.test("render: a Claude Code transcript read as a log fails, saying so, and 
     assert.equal(forced.code, 1);
     assert.equal(forced.stdout, "");
     assert.match(forced.stderr, /^render: stdin does not look like a log: .*--format claude-code/);
+  });
+});
+
+Deno.test({
+  name: "render: a Claude Code transcript from stdin or a pipe is named by its records' sessionId",
+  ignore: Deno.build.os === "windows",
+}, async () => {
+  await inTempDir(async (dir) => {
+    const example = new URL("fixtures/claude_code/example.jsonl", ROOT).pathname;
+    const real = new URL(
+      "fixtures/claude_code/real/entireio-cli_73_7e6e3ea2ad_0_full.jsonl",
+      ROOT,
+    ).pathname;
+    const stdin = await task("render", ["-r", "dream", "--out", "out/", "-"], {
+      cwd: dir,
+      stdin: await Deno.readTextFile(example),
+    });
+    assert.equal(stdin.code, 0, stdin.stderr);
+    // Two pipes (`<(…)`, /dev/fd/63 and 62) into one folder: two sessions, not one name twice.
+    const pipes = await bash(
+      `${
+        taskLine("render", ["-r", "dream", "--format", "claude-code", "--out", "out/"])
+      } <(cat ${example}) <(cat ${real})`,
+      dir,
+    );
+    assert.equal(pipes.code, 0, pipes.stderr);
+    assert.equal(pipes.stderr, "render: 1 rendered, 1 unchanged, 0 failed\n");
+    const names = (await Array.fromAsync(Deno.readDir(`${dir}/out`))).map((e) => e.name).sort();
+    // Streams are not recorded for a rerun (see cli/_manifest.ts): the folder has no record.
+    assert.deepEqual(names, [
+      "0cf3db51-1c73-43bb-8d05-dc02739514a5.md",
+      "9c1f3a52-6a0e-4c4b-9d3e-2f8e0b7a1c44.md",
+      "INDEX.md",
+    ]);
+    assert.match(
+      await Deno.readTextFile(`${dir}/out/9c1f3a52-6a0e-4c4b-9d3e-2f8e0b7a1c44.md`),
+      /^---\nrenderer: "dream"\nsession_id: "9c1f3a52-6a0e-4c4b-9d3e-2f8e0b7a1c44"\n/,
+    );
+
+    // --session-id names any single input's session: a file, stdin, a log's bare events.
+    const named = await task("render", ["-r", "dream", "--session-id", "mine", example], {
+      cwd: dir,
+    });
+    assert.equal(named.code, 0, named.stderr);
+    assert.match(named.stdout, /^# Session mine\n/);
+    await Deno.writeTextFile(
+      `${dir}/bare.ndjson`,
+      '{"id":"sevt_1","type":"user.message","content":"Hi"}\n',
+    );
+    const bare = await task("render", ["-r", "dream", "--session-id", "mine", "bare.ndjson"], {
+      cwd: dir,
+    });
+    assert.match(bare.stdout, /^# Session mine\n/);
+
+    for (
+      const [args, said] of [
+        [["--session-id", "", "-"], /^render: Option "--session-id" needs a name/],
+        [["--session-id", "x", "a", "b"], /^render: Cannot name the session of 2 inputs/],
+        [["--session-id", "x"], /^render: Cannot name the session of 0 inputs/],
+      ] as const
+    ) {
+      const run = await task("render", [...args], { cwd: dir });
+      assert.equal(run.code, 2, run.stderr);
+      assert.match(run.stderr, said);
+    }
   });
 });
