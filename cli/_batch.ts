@@ -111,7 +111,7 @@ export class RenderRun {
     this.#inputs = options.inputs;
     this.#stderr = options.stderr;
     this.#interrupt = options.interrupt;
-    const { scope, format, skipInvalid, sessionId } = this.#command;
+    const { scope, format, skipInvalid, sessionId, rendererOptions } = this.#command;
     this.#key = JSON.stringify([
       VERSION,
       this.#renderer.name,
@@ -120,6 +120,7 @@ export class RenderRun {
       format,
       skipInvalid,
       sessionId ?? null,
+      rendererOptions,
     ]);
   }
 

@@ -180,13 +180,15 @@ async function run(
 /**
  * Refuses, before any input is read, a flag the renderer does not take (as
  * its `optionNames` say) and a value it refuses: it is asked to render an
- * empty source with the options, so its own message is the one shown.
+ * empty source with the options, so its own message is the one shown. A
+ * renderer that declares no `optionNames` is given the options as they are,
+ * and is not run before its inputs.
  */
 async function checkRendererOptions(renderer: Renderer, options: RendererFlags): Promise<void> {
   const given = Object.keys(options) as (keyof RendererFlags)[];
-  if (given.length === 0) return;
+  if (given.length === 0 || renderer.optionNames === undefined) return;
   for (const name of given) {
-    if (renderer.optionNames !== undefined && !renderer.optionNames.includes(name)) {
+    if (!renderer.optionNames.includes(name)) {
       throw new UsageError(`The ${renderer.name} renderer takes no ${RENDERER_FLAGS[name]}`);
     }
   }

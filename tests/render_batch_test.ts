@@ -621,6 +621,18 @@ Deno.test("render: a rerun into a folder skips the inputs whose fingerprint matc
       assert.equal((await render("--scope", "session")).renders, 0);
       assert.equal((await render("--scope", "all")).renders, 3);
     });
+
+    await t.step("another renderer option renders again", async () => {
+      const budget = await render("--item-budget", "100");
+      assert.equal(budget.code, 0, budget.stderr);
+      assert.equal(
+        budget.renders,
+        3,
+        "a renderer that declares no options is passed them as given",
+      );
+      assert.equal((await render("--item-budget", "100")).renders, 0);
+      assert.equal((await render("--item-budget", "200")).renders, 3);
+    });
   });
 });
 
