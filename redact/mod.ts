@@ -21,7 +21,7 @@
  * @module
  */
 
-import { MARKER, redactedPieces, secretSpans } from "./_spans.ts";
+import { MARKER, redactedPieces, secretSpans } from "./spans.ts";
 
 /**
  * What every redacted secret becomes.

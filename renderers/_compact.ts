@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { secretSpans } from "../redact/_spans.ts";
+import { secretSpans } from "../redact/spans.ts";
 
 /** Two 32-bit FNV-style digests of a text, as hex: a key for a text too long to keep. */
 function digest(text: string): string {

@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import type { LogEntry } from "../events/types.ts";
-import { fieldsOf } from "../events/_fields.ts";
+import { fieldsOf } from "../events/fields.ts";
 
 /** An entry whose text is already worked out (redacted and cut), on its way out. */
 export interface Prepared {

@@ -12,7 +12,7 @@ import { GraderClassifier } from "./_grader_classify.ts";
 import { isShown, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";
 import { utf8Length } from "./utf8.ts";
-import { asEvent, fieldsOf } from "../events/_fields.ts";
+import { asEvent, fieldsOf } from "../events/fields.ts";
 
 /** The conversation's options, resolved and checked. */
 export interface Resolved {

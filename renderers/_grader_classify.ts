@@ -6,7 +6,7 @@ import { canonicalJson } from "./_canonical_json.ts";
 import { compact } from "./_compact.ts";
 import { isShown } from "./_items.ts";
 import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
-import { fieldsOf } from "../events/_fields.ts";
+import { fieldsOf } from "../events/fields.ts";
 
 /** What the grader does with an entry. */
 export type GraderRole = "drop" | "keep" | "movable" | "span";

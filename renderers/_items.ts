@@ -5,7 +5,7 @@ import type { LogEntry } from "../events/types.ts";
 import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
 import type { ConversationItem } from "./conversation_item.ts";
-import { fieldsOf } from "../events/_fields.ts";
+import { fieldsOf } from "../events/fields.ts";
 
 /**
  * The event types the renderers show: messages, tool calls and their results,

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { redactedPieces, secretSpans, type Span } from "../redact/_spans.ts";
+import { redactedPieces, secretSpans, type Span } from "../redact/spans.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 

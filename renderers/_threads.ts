@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import type { LogEntry } from "../events/types.ts";
-import { fieldsOf } from "../events/_fields.ts";
+import { fieldsOf } from "../events/fields.ts";
 import { secretSafeHead } from "./_compact.ts";
 
 /** The primary thread's key: the primary has no thread id in the log. */

@@ -10,7 +10,7 @@ import {
   renderGrader,
 } from "../mod.ts";
 import { agent, end, entries, id, start, user } from "../tests/_entries.ts";
-import { asEvent } from "../events/_fields.ts";
+import { asEvent } from "../events/fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];

@@ -14,7 +14,7 @@ import type { ConversationItem } from "./conversation_item.ts";
 import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
-import { fieldsOf } from "../events/_fields.ts";
+import { fieldsOf } from "../events/fields.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
 
 /**

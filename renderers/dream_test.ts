@@ -17,7 +17,7 @@ import { redact } from "../redact/mod.ts";
 import { agent, entries, id, user } from "../tests/_entries.ts";
 import { renderBounded } from "../tests/_bounded.ts";
 import { markdownHeadings } from "../tests/_transcript_parse.ts";
-import { asEvent } from "../events/_fields.ts";
+import { asEvent } from "../events/fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;

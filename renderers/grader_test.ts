@@ -18,7 +18,7 @@ import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entr
 import { renderBounded } from "../tests/_bounded.ts";
 import { parseGrader } from "../tests/_transcript_parse.ts";
 import { frameBody } from "./_frame.ts";
-import { asEvent } from "../events/_fields.ts";
+import { asEvent } from "../events/fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;

@@ -22,7 +22,7 @@ import {
   requestsThatLeft,
   withBrowser,
 } from "./_browser.ts";
-import { asEvent } from "../events/_fields.ts";
+import { asEvent } from "../events/fields.ts";
 
 const ROOT = new URL("../", import.meta.url);
 

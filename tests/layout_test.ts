@@ -113,6 +113,19 @@ Deno.test("each library folder imports only the folders below it", () => {
   assert.deepEqual(crossings, []);
 });
 
+Deno.test("a library folder's private files (_name.ts) are imported from that folder only", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    if (MAY_IMPORT[folder(from)] === undefined) continue; // cli/ is the reader's and the kit's own front end
+    for (const to of imports) {
+      const name = to.slice(to.lastIndexOf("/") + 1);
+      const sameFolder = to.slice(0, to.lastIndexOf("/")) === from.slice(0, from.lastIndexOf("/"));
+      if (name.startsWith("_") && !sameFolder) crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
 Deno.test("the reader imports only its own files", () => {
   const reader = [...graph].filter(([from]) => folder(from) === "reader");
   assert.ok(reader.length > 3, "the reader's modules are in the graph");

@@ -3,7 +3,7 @@
 
 import { commandOutput, slashCommand } from "./_commands.ts";
 import type { ContentBlock, SessionEvent } from "../../events/types.ts";
-import { asEvent, fieldsOf } from "../../events/_fields.ts";
+import { asEvent, fieldsOf } from "../../events/fields.ts";
 
 /** One event a record maps to, and the thread it is on. */
 export interface Mapped {

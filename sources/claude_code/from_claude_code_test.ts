@@ -9,7 +9,7 @@ import {
   renderDream,
   renderGrader,
 } from "../../mod.ts";
-import { fieldsOf } from "../../events/_fields.ts";
+import { fieldsOf } from "../../events/fields.ts";
 
 const REAL = new URL("../../fixtures/claude_code/real/", import.meta.url);
 

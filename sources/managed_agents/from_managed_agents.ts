@@ -8,7 +8,7 @@ import { mergeByTime } from "./_merge.ts";
 import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
 import { keyScrubber } from "./_scrub.ts";
 import type { LogEntry, Scope } from "../../events/types.ts";
-import { asEvent } from "../../events/_fields.ts";
+import { asEvent } from "../../events/fields.ts";
 
 export { ManagedAgentsError, type ManagedAgentsErrorOptions } from "./_error.ts";
 export type { ManagedAgentsClient, ManagedAgentsRequestOptions } from "./_client.ts";
