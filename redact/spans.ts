@@ -29,11 +29,39 @@ const CASED_TRIGGER =
  * replacing its start) the rest of a secret of another shape.
  */
 export function secretSpans(text: string): Span[] {
-  const spans: Span[] = [];
-  if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return spans;
-  collectAssignments(text, spans);
-  collectTokens(text, spans);
-  return spans.sort((a, b) => a[0] - b[0]);
+  if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return [];
+  const assignments: Span[] = [];
+  const tokens: Span[] = [];
+  collectAssignments(text, assignments);
+  collectTokens(text, tokens);
+  return mergeByStart(assignments, tokens);
+}
+
+/**
+ * Two lists of ranges as one, in order of their start. Each pass finds its
+ * ranges left to right, so the lists are merged in one step rather than
+ * sorted (a text dense with secrets stays linear); a list out of order, which
+ * no pass should give, is sorted first.
+ */
+function mergeByStart(a: Span[], b: Span[]): Span[] {
+  if (a.length === 0) return inOrder(b);
+  if (b.length === 0) return inOrder(a);
+  inOrder(a);
+  inOrder(b);
+  const merged: Span[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) merged.push(a[i]![0] <= b[j]![0] ? a[i++]! : b[j++]!);
+  while (i < a.length) merged.push(a[i++]!);
+  while (j < b.length) merged.push(b[j++]!);
+  return merged;
+}
+
+function inOrder(spans: Span[]): Span[] {
+  for (let k = 1; k < spans.length; k++) {
+    if (spans[k]![0] < spans[k - 1]![0]) return spans.sort((x, y) => x[0] - y[0]);
+  }
+  return spans;
 }
 
 /**
