@@ -28,6 +28,7 @@ import {
 import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
+import { dropAccessForTeamCode } from "./_team_access.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
@@ -162,6 +163,13 @@ async function run(
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
     const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
+    if (config !== undefined) {
+      // A team's module runs with what this run needs, no more.
+      dropAccessForTeamCode({
+        session: command.session !== undefined,
+        out: command.out !== undefined,
+      });
+    }
     renderer = config && await loadConfiguredRenderer(config, command.renderer);
     if (renderer === undefined) {
       const known = [...registry.list().map((r) => r.name), ...(config?.named.keys() ?? [])];
