@@ -28,7 +28,13 @@ import {
 import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
-import { dropAccessForTeamCode } from "./_team_access.ts";
+import {
+  boundedWorkers,
+  dropAccessForTeamCode,
+  runInBoundedWorker,
+  serveTeamRun,
+} from "./_team_access.ts";
+import { dirname, resolve } from "node:path";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
@@ -128,7 +134,7 @@ export async function main(args: string[]): Promise<number> {
         "Cannot read a session from the Managed Agents API without a key: set ANTHROPIC_API_KEY",
       );
     }
-    return await run(command, stderr, caller);
+    return await run(command, stderr, caller, args);
   } catch (error) {
     stderr.clearProgress();
     // `render … | head -1`: the reader has what it wanted.
@@ -147,6 +153,7 @@ async function run(
   command: RenderCommand,
   stderr: Stderr,
   caller: CallerDirectory,
+  args: string[],
 ): Promise<number> {
   const registry = createRegistry();
   if (command.help) {
@@ -163,8 +170,18 @@ async function run(
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
     const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
+    if (config !== undefined && boundedWorkers()) {
+      // A team's module runs with what this run needs, no more: in a worker, write access only
+      // under --out; else in this process, what Deno can give up.
+      const target = await outputTarget(command.out);
+      const write = target.kind === "stdout"
+        ? undefined
+        : target.kind === "dir"
+        ? resolve(target.path)
+        : dirname(resolve(target.path));
+      return await runInBoundedWorker(args, { session: command.session !== undefined, write });
+    }
     if (config !== undefined) {
-      // A team's module runs with what this run needs, no more.
       dropAccessForTeamCode({
         session: command.session !== undefined,
         out: command.out !== undefined,
@@ -249,6 +266,8 @@ async function outputTarget(out: string | undefined): Promise<Target> {
   return { kind: "file", path: out };
 }
 
-if (import.meta.main) {
+// In the worker a run with a team's renderer goes on in, the run it is sent (there too, this is
+// the main module).
+if (!serveTeamRun(main) && import.meta.main) {
   Deno.exit(await main(Deno.args));
 }

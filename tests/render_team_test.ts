@@ -191,7 +191,21 @@ export const renderers = [{ name: "spy", description: "Tries", render: async () 
       const task = await taskFrom("render", ["--renderer", "spy"], { cwd: local, env });
       assert.equal(task.code, 0, task.stderr);
       assert.equal(task.stdout, refused);
-      // Into a folder: write access bounded by the command's own grant.
+      // Into a folder, under the task (which grants write access everywhere): only there.
+      const folder = join(temp, "folder");
+      const into = await taskFrom("render", [
+        "--renderer",
+        "spy",
+        "--out",
+        `${folder}/`,
+        "log.ndjson",
+      ], {
+        cwd: local,
+        env,
+      });
+      assert.equal(into.code, 0, into.stderr);
+      assert.equal(await Deno.readTextFile(join(folder, "log.txt")), refused);
+      // Run with write access to a folder only: the same.
       const out = join(temp, "out");
       const bounded = await run("deno", [
         "run",
