@@ -116,8 +116,17 @@ Deno.test("render: a team's renderer loads in every way the command runs", async
         () => run("deno", ["run", ...read, join(ROOT, "cli/render.ts"), ...args], { cwd: local }),
       ],
       [
+        "deno run <checkout>/cli/render.ts, the package unmapped",
+        () =>
+          run("deno", ["run", ...read, join(ROOT, "cli/render.ts"), ...args], { cwd: unmapped }),
+      ],
+      [
         "deno run <remote>/cli/render.ts",
         () => run("deno", ["run", ...read, `${remote}cli/render.ts`, ...args], { cwd: served }),
+      ],
+      [
+        "deno run <remote>/cli/render.ts, the package unmapped",
+        () => run("deno", ["run", ...read, `${remote}cli/render.ts`, ...args], { cwd: unmapped }),
       ],
     ];
     for (const [name, command] of matrix) {
