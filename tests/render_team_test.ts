@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT, run, taskFrom } from "./_command.ts";
+import { startFakeApi } from "./_managed_agents_server.ts";
 import config from "../deno.json" with { type: "json" };
 
 /** The files `deno publish` would upload, relative to the repository. */
@@ -236,6 +237,46 @@ export const renderers = [{ name: "spy", description: "Tries", render: async () 
         refused,
       );
       assert.equal(await Deno.stat(outside).then(() => true, () => false), false);
+
+      // --session in the worker: the API's variables and host, and still no write access.
+      const key = "sk-ant-api03-team-test-key-000000000000";
+      const api = startFakeApi({
+        apiKey: key,
+        sessions: [{
+          id: "sesn_live",
+          events: [{
+            id: "sevt_1",
+            type: "user.message",
+            content: [{ type: "text", text: "Up?" }],
+          }],
+        }],
+      });
+      try {
+        const session = await run("deno", [
+          "run",
+          "--unstable-worker-options",
+          "--allow-read",
+          "--allow-write",
+          "--allow-net=127.0.0.1",
+          "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL,TRANSCRIPT_WORKER_OPTIONS",
+          join(ROOT, "cli/render.ts"),
+          "--renderer",
+          "spy",
+          "--session",
+          "sesn_live",
+        ], {
+          cwd: local,
+          env: {
+            ANTHROPIC_API_KEY: key,
+            ANTHROPIC_BASE_URL: api.baseUrl,
+            TRANSCRIPT_WORKER_OPTIONS: "1",
+          },
+        });
+        assert.equal(session.code, 0, session.stderr);
+        assert.match(session.stdout, /^env at import done, env done, write refused, net /);
+      } finally {
+        await api.shutdown();
+      }
     });
   } finally {
     await server.shutdown();
