@@ -173,12 +173,11 @@ async function run(
     if (config !== undefined && boundedWorkers()) {
       // A team's module runs with what this run needs, no more: in a worker, write access only
       // under --out; else in this process, what Deno can give up.
-      const target = await outputTarget(command.out);
-      const write = target.kind === "stdout"
-        ? undefined
-        : target.kind === "dir"
-        ? resolve(target.path)
-        : dirname(resolve(target.path));
+      // The folder --out names, or that of the file it names (its temporary file goes there).
+      const out = command.out;
+      const folder = out !== undefined &&
+        (out.endsWith("/") || (await Deno.stat(out).catch(() => undefined))?.isDirectory);
+      const write = out === undefined ? undefined : folder ? resolve(out) : dirname(resolve(out));
       return await runInBoundedWorker(args, { session: command.session !== undefined, write });
     }
     if (config !== undefined) {
