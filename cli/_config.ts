@@ -20,6 +20,7 @@ import { pathToFileURL } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { type Renderer, RendererRegistry } from "../renderers/registry.ts";
 import { UsageError } from "./_args.ts";
+import { useTeamImports } from "./_team_imports.ts";
 
 /** What a project's configuration says of its renderers, nothing imported. */
 export interface RendererConfig {
@@ -136,9 +137,21 @@ async function findRenderer(
   const from = `renderer module ${path} (named in ${configPath})`;
   let module: Record<string, unknown>;
   try {
-    module = await import(pathToFileURL(path).href);
+    // Its imports resolve from the configuration that names it, not the command's own.
+    await useTeamImports(configPath);
+    module = await importPrepared(pathToFileURL(path).href);
   } catch (error) {
-    const why = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    const why = error instanceof Error ? error.message.split("\n")[0]! : String(error);
+    const unmapped = /(?:^|: )Import "([^"]+)" not a dependency|^Relative import path "([^"]+)"/
+      .exec(why);
+    if (unmapped) {
+      const name = unmapped[1] ?? unmapped[2];
+      throw new UsageError(
+        `Cannot load ${from}: it imports "${name}", which ${configPath} does not map: add it to its "imports" (deno add jsr:${name} or npm:${name} from ${
+          dirname(configPath)
+        })`,
+      );
+    }
     throw new UsageError(`Cannot load ${from}: ${why}`);
   }
   if (!Array.isArray(module.renderers)) {
@@ -153,5 +166,26 @@ async function findRenderer(
     return new RendererRegistry().register(renderer as Renderer).resolve(name);
   } catch (error) {
     throw new UsageError(`${(error as Error).message} (from ${from})`);
+  }
+}
+
+/**
+ * Imports `url`. A remote module that the team's import map leads to (an `https:` or `jsr:` URL)
+ * is not among what Deno fetched for the command, and Deno refuses it before any of the team's
+ * code runs ("Loading unprepared module"): it is imported on its own, which fetches it, then the
+ * team's module again.
+ */
+async function importPrepared(url: string): Promise<Record<string, unknown>> {
+  const prepared = new Set<string>();
+  while (true) {
+    try {
+      return await import(url);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : "";
+      const missing = /Loading unprepared module: (\S+?),? imported from/.exec(message)?.[1];
+      if (missing === undefined || prepared.has(missing) || prepared.size >= 100) throw error;
+      prepared.add(missing);
+      await import(missing);
+    }
   }
 }

@@ -28,6 +28,13 @@ import {
 import { RenderRun, type Target } from "./_batch.ts";
 import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
+import {
+  boundedWorkers,
+  dropAccessForTeamCode,
+  runInBoundedWorker,
+  serveTeamRun,
+} from "./_team_access.ts";
+import { dirname, resolve } from "node:path";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
@@ -127,7 +134,7 @@ export async function main(args: string[]): Promise<number> {
         "Cannot read a session from the Managed Agents API without a key: set ANTHROPIC_API_KEY",
       );
     }
-    return await run(command, stderr, caller);
+    return await run(command, stderr, caller, args);
   } catch (error) {
     stderr.clearProgress();
     // `render … | head -1`: the reader has what it wanted.
@@ -146,6 +153,7 @@ async function run(
   command: RenderCommand,
   stderr: Stderr,
   caller: CallerDirectory,
+  args: string[],
 ): Promise<number> {
   const registry = createRegistry();
   if (command.help) {
@@ -162,6 +170,22 @@ async function run(
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
     const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
+    if (config !== undefined && boundedWorkers()) {
+      // A team's module runs with what this run needs, no more: in a worker, write access only
+      // under --out; else in this process, what Deno can give up.
+      // The folder --out names, or that of the file it names (its temporary file goes there).
+      const out = command.out;
+      const folder = out !== undefined &&
+        (out.endsWith("/") || (await Deno.stat(out).catch(() => undefined))?.isDirectory);
+      const write = out === undefined ? undefined : folder ? resolve(out) : dirname(resolve(out));
+      return await runInBoundedWorker(args, { session: command.session !== undefined, write });
+    }
+    if (config !== undefined) {
+      dropAccessForTeamCode({
+        session: command.session !== undefined,
+        out: command.out !== undefined,
+      });
+    }
     renderer = config && await loadConfiguredRenderer(config, command.renderer);
     if (renderer === undefined) {
       const known = [...registry.list().map((r) => r.name), ...(config?.named.keys() ?? [])];
@@ -241,6 +265,8 @@ async function outputTarget(out: string | undefined): Promise<Target> {
   return { kind: "file", path: out };
 }
 
-if (import.meta.main) {
+// In the worker a run with a team's renderer goes on in, the run it is sent (there too, this is
+// the main module).
+if (!serveTeamRun(main) && import.meta.main) {
   Deno.exit(await main(Deno.args));
 }
