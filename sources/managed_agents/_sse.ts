@@ -51,6 +51,8 @@ export async function* sseMessages(
   let id = "";
   let bytes = 0;
   let first = true;
+  /** How much of `buffer` is known to hold no line end. */
+  let scanned = 0;
   try {
     for (;;) {
       const chunk = await readWithin(reader, options.idleMs);
@@ -62,15 +64,21 @@ export async function* sseMessages(
         first = false;
       }
       for (;;) {
-        const end = lineEnd(buffer);
-        if (end === undefined) break;
+        const end = lineEnd(buffer, scanned);
+        if (end === undefined) {
+          // What was scanned holds no line end: the next chunk's scan starts past it.
+          scanned = Math.max(0, buffer.length - 1);
+          break;
+        }
+        scanned = 0;
         const line = buffer.slice(0, end.at);
         buffer = buffer.slice(end.at + end.length);
         if (line === "") {
           if (data.length > 0) yield { event, data: data.join("\n"), id };
           event = null;
           data = [];
-          bytes = new TextEncoder().encode(buffer).byteLength;
+          // What is left of the chunk counts toward the next message (in code units: close enough).
+          bytes = buffer.length;
           continue;
         }
         const colon = line.indexOf(":");
@@ -95,9 +103,12 @@ export async function* sseMessages(
   }
 }
 
-/** Where the first line of `text` ends (CRLF, LF or CR), or undefined when it is not whole yet. */
-function lineEnd(text: string): { at: number; length: number } | undefined {
-  for (let index = 0; index < text.length; index++) {
+/**
+ * Where the first line of `text` ends (CRLF, LF or CR), looking from `from`,
+ * or undefined when it is not whole yet.
+ */
+function lineEnd(text: string, from: number): { at: number; length: number } | undefined {
+  for (let index = from; index < text.length; index++) {
     const char = text.charCodeAt(index);
     if (char === 0x0a) return { at: index, length: 1 };
     if (char === 0x0d) {

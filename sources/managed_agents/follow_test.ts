@@ -291,3 +291,47 @@ Deno.test("fromManagedAgents({ follow: true }) connects again after a quiet time
     await api.shutdown();
   }
 });
+
+Deno.test("fromManagedAgents({ follow: true }) reads a stream only as the consumer asks: a slow one leaves the server's events unsent", async () => {
+  let sent = 0;
+  let n = 0;
+  const filler = "x".repeat(1_000);
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [live()],
+    // A stream with no end: it makes an event each time the connection can take one.
+    intercept: (request) => {
+      if (!request.path.endsWith("/stream")) return undefined;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller): void {
+          const event = { ...message(100 + n++), content: filler };
+          const chunk = new TextEncoder().encode(`data: ${JSON.stringify(event)}\n\n`);
+          sent += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }, { highWaterMark: 0 });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  try {
+    const controller = new AbortController();
+    let taken = 0;
+    const reading = (async () => {
+      for await (const _ of follow(api, { signal: controller.signal })) {
+        if (++taken === 10) {
+          // The consumer stops asking for a while.
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          const held = sent;
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          // Nothing more is read while it does not ask, and what was read is small.
+          assert.equal(sent, held);
+          controller.abort(new Error("enough"));
+        }
+      }
+    })();
+    await assert.rejects(reading, /enough/);
+    assert.ok(sent < 16 * 1024 * 1024, `${sent} bytes were sent to a consumer that took 10 events`);
+  } finally {
+    await api.shutdown();
+  }
+});
