@@ -177,7 +177,7 @@ export async function* clientItems(
  * a `cause` made of those alone (the original may hold the request's
  * headers).
  */
-function clientError(target: ListTarget, error: unknown): ManagedAgentsError {
+export function clientError(target: ListTarget, error: unknown): ManagedAgentsError {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   const rawStatus = (error as { status?: unknown } | null | undefined)?.status;

@@ -200,7 +200,7 @@ function headers(apiKey: string, apiVersion: string, accept: string): Headers {
  */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 
-function isRetryable(status: number): boolean {
+export function isRetryable(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 

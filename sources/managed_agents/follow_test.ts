@@ -124,7 +124,12 @@ Deno.test("fromManagedAgents({ follow: true }) opens no stream for a session tha
   }
 });
 
-Deno.test("fromManagedAgents({ follow: true, scope: 'all' }) follows the threads, those created while following too", async () => {
+Deno.test("fromManagedAgents({ follow: true, scope: 'all' }) follows the threads, those created while following too", async (t) => {
+  await t.step("through the built-in client", () => followThreads({}));
+  await t.step("through the SDK's client", () => followThreads({ sdk: true }));
+});
+
+async function followThreads({ sdk = false }): Promise<void> {
   const session: FakeSession = {
     id: "sesn_live",
     events: [message(1, "user.message")],
@@ -134,7 +139,15 @@ Deno.test("fromManagedAgents({ follow: true, scope: 'all' }) follows the threads
   try {
     const seen: [string | null, string][] = [];
     const tasks: Promise<void>[] = [];
-    for await (const entry of follow(api, { scope: "all" })) {
+    const source = sdk
+      ? fromManagedAgents({
+        sessionId: "sesn_live",
+        client: new Anthropic({ apiKey: KEY, baseURL: api.baseUrl, maxRetries: 0 }).beta.sessions,
+        scope: "all",
+        follow: true,
+      })
+      : follow(api, { scope: "all" });
+    for await (const entry of source) {
       seen.push([entry.thread_id, entry.event.id]);
       const id = entry.event.id;
       if (id === "sevt_1") {
@@ -172,7 +185,7 @@ Deno.test("fromManagedAgents({ follow: true, scope: 'all' }) follows the threads
   } finally {
     await api.shutdown();
   }
-});
+}
 
 Deno.test("fromManagedAgents({ follow: true }) stops at once and closes its stream when the signal aborts", async () => {
   const api = startFakeApi({ apiKey: KEY, sessions: [live()] });
@@ -331,6 +344,28 @@ Deno.test("fromManagedAgents({ follow: true }) reads a stream only as the consum
     })();
     await assert.rejects(reading, /enough/);
     assert.ok(sent < 16 * 1024 * 1024, `${sent} bytes were sent to a consumer that took 10 events`);
+  } finally {
+    await api.shutdown();
+  }
+});
+
+Deno.test("fromManagedAgents({ follow: true, client }) ends at once when the SDK's stream gets a 404", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [live()],
+    intercept: (request) =>
+      request.path.endsWith("/stream") ? apiError(404, "not_found_error", "no stream") : undefined,
+  });
+  try {
+    const client = new Anthropic({ apiKey: KEY, baseURL: api.baseUrl, maxRetries: 0 });
+    const source = fromManagedAgents({
+      sessionId: "sesn_live",
+      client: client.beta.sessions,
+      follow: true,
+    });
+    const error = await failure(Array.fromAsync(source));
+    assert.equal(error.status, 404);
+    assert.equal(streamRequests(api), 1);
   } finally {
     await api.shutdown();
   }

@@ -2,11 +2,17 @@
 // This module is browser compatible.
 
 import { ManagedAgentsError } from "./_error.ts";
-import { type ClientContext, clientItems, type ManagedAgentsClient } from "./_client.ts";
+import {
+  type ClientContext,
+  clientError,
+  clientItems,
+  type ManagedAgentsClient,
+} from "./_client.ts";
 import {
   API_VERSION,
   BETA,
   type HttpContext,
+  isRetryable,
   listError,
   type ListTarget,
   openStream,
@@ -585,7 +591,12 @@ function streamOf(options: Resolved, thread: string | null, signal: AbortSignal)
           : await client.threads.events.stream!(thread, { session_id: sessionId }, request);
       } catch (error) {
         signal.throwIfAborted();
-        // A failure to connect is a drop: followStream tries again, within its retries.
+        // A status that trying again cannot fix (a 404, a 401) ends the follow at once; any
+        // other failure to connect is a drop, which followStream tries again within its retries.
+        const status = (error as { status?: unknown } | null)?.status;
+        if (typeof status === "number" && status >= 400 && !isRetryable(status)) {
+          throw clientError(target, error);
+        }
         throw error instanceof Error ? error : new Error(String(error));
       }
       const iterator = opened[Symbol.asyncIterator]();
