@@ -6,6 +6,7 @@
 // exactly the text the whole-output form returns.
 
 import { toLastLine } from "./_frame.ts";
+import type { CappedText } from "./capped_text.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -55,4 +56,33 @@ export async function* streamWithinBudget(
   // A cut at a line looks back into what was given only when the rest holds no line end.
   const tail = cutAt === "line" ? toLastLine(rest) : rest;
   yield tail + noteText;
+}
+
+/**
+ * A {@linkcode CappedText}'s text (`capped({ cutAt: "line" })`), in chunks:
+ * each piece is pushed, and yielded at once while the pieces so far fit the
+ * head and end at a line (the head keeps them whatever comes next); the rest
+ * is yielded at the end, when the tail is known.
+ */
+export async function* streamCapped(
+  pieces: AsyncIterable<string>,
+  text: CappedText,
+): AsyncGenerator<string> {
+  let givenBytes = 0;
+  let givenChars = 0;
+  let giving = true;
+  for await (const piece of pieces) {
+    text.push(piece);
+    if (!giving) continue;
+    const size = utf8Length(piece);
+    if (givenBytes + size <= text.half && /[\n\r]$/.test(piece)) {
+      givenBytes += size;
+      givenChars += piece.length;
+      yield piece;
+    } else {
+      giving = false;
+    }
+  }
+  const rest = text.capped({ cutAt: "line" }).text.slice(givenChars);
+  if (rest !== "") yield rest;
 }

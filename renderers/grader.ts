@@ -17,7 +17,7 @@ import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
-import { streamWithinBudget } from "./_stream.ts";
+import { streamCapped, streamWithinBudget } from "./_stream.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
@@ -134,9 +134,11 @@ export function renderGrader(source: EntryIterable, options: GraderOptions = {})
  * the items complete: each item's text as soon as it is known (a held
  * message when its thread's next request starts, as in the whole text), for
  * following a live session. Joined, the chunks are exactly
- * {@linkcode renderGrader}'s text for the same source and options. With
- * `keep: "ends"` the text is known only at the end, so it comes in one
- * chunk then. The options are checked when it is called.
+ * {@linkcode renderGrader}'s text for the same source and options. Only
+ * what a cut could still change waits: the items within the cut note's room
+ * of the budget, or with `keep: "ends"` everything past the head's half,
+ * which comes at the end with the tail. The options are checked when it is
+ * called.
  *
  * @param source The session's entries, e.g. a followed session.
  * @param options Budgets and a signal.
@@ -165,10 +167,7 @@ export function streamGrader(
 ): AsyncIterable<string> {
   const { pieces, transcriptBudget, keep } = graderSetup(source, options);
   if (keep === "head") return streamWithinBudget(pieces, transcriptBudget, transcriptNote, "line");
-  return (async function* (): AsyncGenerator<string> {
-    const text = await keepEnds(pieces, transcriptBudget);
-    if (text !== "") yield text;
-  })();
+  return streamCapped(pieces, new CappedText(transcriptBudget));
 }
 
 /** The options checked, and the pieces of the grader's text. */

@@ -8,8 +8,10 @@ import {
   fromNdjson,
   type LogEntry,
   registry,
+  renderDream,
   renderGrader,
   renderJson,
+  streamDream,
   streamGrader,
   streamJson,
 } from "../mod.ts";
@@ -49,6 +51,20 @@ Deno.test("streamGrader() and streamJson() chunks join to renderGrader() and ren
   }
 });
 
+Deno.test("streamDream() chunks join to renderDream()'s text, under every cap", async () => {
+  for (const name of NAMES) {
+    const source = await fixture(name);
+    const whole = (await renderDream(source, { cap: 1_000_000 })).text;
+    const size = new TextEncoder().encode(whole).byteLength;
+    for (const cap of [1_024, 1_500, 2_048, 4_096, size - 1, size, size + 1, 24 * 1024]) {
+      if (cap < 1_024) continue;
+      const chunks = await Array.fromAsync(streamDream(source, { cap }));
+      assert.equal(chunks.join(""), (await renderDream(source, { cap })).text, `${name} ${cap}`);
+      assert.ok(chunks.length > 1, `${name} ${cap}: the head comes before the end`);
+    }
+  }
+});
+
 Deno.test("streamGrader() and streamJson() give out each item before the source yields the next entry", async () => {
   const rows = entries([
     user("Go"),
@@ -57,7 +73,9 @@ Deno.test("streamGrader() and streamJson() give out each item before the source 
     end("sevt_req"),
     agent("Done"),
   ]);
-  for (const stream of [streamGrader, streamJson]) {
+  const graderEnds = (source: AsyncIterable<LogEntry>): AsyncIterable<string> =>
+    streamGrader(source, { keep: "ends" });
+  for (const stream of [streamGrader, streamJson, graderEnds]) {
     let pulled = 0;
     const source = async function* (): AsyncGenerator<LogEntry> {
       for (const row of rows) {
@@ -77,6 +95,8 @@ Deno.test("streamGrader() and streamJson() give out each item before the source 
 Deno.test("the grader and json renderers offer stream(); streamGrader() checks its options when called", () => {
   assert.equal(registry.get("grader").stream, streamGrader);
   assert.equal(registry.get("json").stream, streamJson);
+  assert.equal(registry.get("dream").stream, streamDream);
+  assert.throws(() => streamDream([], { cap: 10 }), RangeError);
   assert.throws(() => streamGrader([], { transcriptBudget: 0 }), RangeError);
   assert.throws(() => streamJson([], { transcriptBudget: 10 }), RangeError);
 });
