@@ -106,9 +106,10 @@ export async function* followStream(
   let drops = 0;
   for (;;) {
     ctx.signal.throwIfAborted();
-    const connection = await stream.connect();
+    let connection: AsyncIterator<Item> | undefined;
     let fresh = false;
     try {
+      connection = await stream.connect();
       for await (const item of stream.list()) {
         if (seen.check(item)) continue;
         fresh = true;
@@ -135,7 +136,7 @@ export async function* followStream(
       drops = fresh ? 1 : drops + 1;
       if (drops > ctx.maxRetries) throw ctx.dropped(stream.target, drops, error);
     } finally {
-      await connection.return?.().catch(() => {});
+      await connection?.return?.().catch(() => {});
     }
     await sleep(backoffDelay(Math.max(0, drops - 1), ctx.retryBaseDelayMs), ctx.signal);
   }

@@ -370,3 +370,37 @@ Deno.test("fromManagedAgents({ follow: true, client }) ends at once when the SDK
     await api.shutdown();
   }
 });
+
+Deno.test("fromManagedAgents({ follow: true, client }) connects again when the SDK's stream gets a 503", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [live()],
+    intercept: (request) =>
+      request.path.endsWith("/stream") && streamRequests(api) === 1
+        ? apiError(503, "overloaded_error", "try later")
+        : undefined,
+  });
+  try {
+    const client = new Anthropic({ apiKey: KEY, baseURL: api.baseUrl, maxRetries: 0 });
+    const tasks: Promise<void>[] = [];
+    const seen: string[] = [];
+    const source = fromManagedAgents({
+      sessionId: "sesn_live",
+      client: client.beta.sessions,
+      follow: true,
+    });
+    for await (const entry of source) {
+      seen.push(entry.event.id as string);
+      if (seen.length === 3) {
+        later(tasks, "the second stream", () => api.openStreams() === 1, () => {
+          api.append("sesn_live", event("sevt_4", "session.status_terminated", at(4)));
+        });
+      }
+    }
+    await Promise.all(tasks);
+    assert.deepEqual(seen, ["sevt_1", "sevt_2", "sevt_3", "sevt_4"]);
+    assert.equal(streamRequests(api), 2);
+  } finally {
+    await api.shutdown();
+  }
+});
