@@ -219,7 +219,8 @@ export interface ManagedAgentsOptions {
   /**
    * How many times a request that got a 429, 500, 502, 503, 504 or 529, a
    * network error or no answer in time is tried again before the listing
-   * fails. Any other status fails at once.
+   * fails. Any other status fails at once. With `follow`, it is also how many
+   * times in a row a stream may drop with nothing new before the follow fails.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}
    */
@@ -240,6 +241,8 @@ export interface ManagedAgentsOptions {
    * request past it is cancelled and counts as a failure that may pass, so
    * it is retried within {@linkcode ManagedAgentsOptions.maxRetries}. A
    * server that never answers or trickles its body cannot hang the listing.
+   * With `follow`, it is also the longest silence of a stream before it is
+   * connected again (and caught up), which counts as no failure.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.timeoutMs}
    */
