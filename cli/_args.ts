@@ -86,6 +86,8 @@ export interface RenderCommand {
   out: string | undefined;
   scope: Scope | undefined;
   session: string | undefined;
+  /** `--follow`, `-f`: go on reading the `--session` as it runs, printing each item. */
+  follow: boolean;
   force: boolean;
   skipInvalid: boolean;
   format: "auto" | "log" | "claude-code";
@@ -121,7 +123,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     out: { type: "string", short: "o" },
     scope: { type: "string" },
     session: { type: "string" },
-    // No short form: `-f` is `--follow` in `deno task facts`.
+    // `-f` is `--follow`, as in `deno task facts`; `--force` has no short form.
+    follow: { type: "boolean", short: "f" },
     force: { type: "boolean" },
     "skip-invalid": { type: "boolean" },
     format: { type: "string" },
@@ -145,11 +148,21 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
   if (values.session !== undefined && positionals.length > 0) {
     throw new UsageError("Cannot read files and --session at once: pass one or the other");
   }
+  const follow = values.follow ?? false;
+  if (follow && values.session === undefined) {
+    throw new UsageError("Cannot follow without a session: --follow takes --session ID");
+  }
+  if (follow && values.out !== undefined) {
+    throw new UsageError(
+      "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
+    );
+  }
   return {
     renderer: values.renderer ?? "grader",
     out: values.out,
     scope,
     session: values.session,
+    follow,
     force: values.force ?? false,
     skipInvalid: values["skip-invalid"] ?? false,
     format,

@@ -33,7 +33,7 @@ import { fileStamp, Manifest } from "./_manifest.ts";
 import { VERSION } from "./_version.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkInput } from "./_inputs.ts";
-import { type Stderr, writeOutput } from "./_terminal.ts";
+import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
 
 /** Where the rendered text goes. */
 export type Target =
@@ -139,7 +139,9 @@ export class RenderRun {
         this.#manifest = await Manifest.load(this.#target.path);
       }
     }
-    if (this.#command.session !== undefined) {
+    if (this.#command.session !== undefined && this.#command.follow) {
+      await this.#follow(this.#command.session);
+    } else if (this.#command.session !== undefined) {
       await this.#session(this.#command.session);
     } else if (this.#renderer.batch !== undefined) {
       await this.#index();
@@ -247,6 +249,41 @@ export class RenderRun {
       await this.#split(this.#entries(source, undefined, tally, undefined), undefined, name);
       if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
     });
+  }
+
+  /**
+   * `--session ID --follow`: the session read as it runs, each chunk of the renderer's
+   * `stream` (each item, as it completes) written whole to standard output before the next
+   * is asked for, until the session ends or Ctrl-C; a renderer without `stream` prints its
+   * whole text at the end.
+   */
+  async #follow(sessionId: string): Promise<void> {
+    const scope = this.#command.scope ?? "session";
+    const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
+    const source = fromManagedAgents({
+      sessionId,
+      scope,
+      follow: true,
+      signal: this.#interrupt.signal,
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+    const name = `session ${excerpt(sessionId)}`;
+    const options = this.#command.rendererOptions;
+    const renderer = this.#renderer;
+    const chunks = renderer.stream?.(source, options) ??
+      (async function* (): AsyncGenerator<string> {
+        yield await renderer.render(source, options);
+      })();
+    try {
+      for await (const chunk of chunks) {
+        // Whole, before the next is asked for: Ctrl-C stops the reading, never a write.
+        await writeOutput(chunk);
+      }
+      this.#counts.rendered++;
+    } catch (error) {
+      if (error instanceof UsageError || error instanceof ClosedOutputError) throw error;
+      if (!this.#stopped) this.#fail(describe(error, name));
+    }
   }
 
   /**

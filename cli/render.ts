@@ -46,6 +46,7 @@ const HELP = `Render agent-session logs as text a model reads.
 Usage:
   deno task render [--renderer NAME] [--out PATH] [--scope session|all] [FILE...|-]
   deno task render [--renderer NAME] [--out PATH] --session sesn_... [--scope all]
+  deno task render [--renderer NAME] --session sesn_... --follow [--scope all]
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
@@ -61,6 +62,9 @@ Options:
       --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY;
                         ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com;
                         its host must be allowed: a missing permission prints the command)
+  -f, --follow          with --session: go on reading the session as it runs, printing
+                        each item on stdout as it completes (json: one NDJSON line each),
+                        until the session terminates or Ctrl-C
       --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
                         thread (the default for files; --session defaults to "session")
       --force           overwrite existing output files whose content differs

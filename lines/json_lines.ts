@@ -65,9 +65,20 @@ function parseLine(
   try {
     return { line, value: JSON.parse(text) };
   } catch (error) {
+    if (SSE_FIELD.test(text)) {
+      return {
+        line,
+        reason: "Cannot parse the line as JSON: it is a line of a server-sent event stream " +
+          "(text/event-stream: `event:` and `data:` lines), not NDJSON; to read a recorded " +
+          "stream, keep the JSON after each `data: `, one a line",
+      };
+    }
     return { line, reason: `Cannot parse the line as JSON: ${parseProblem(error, text)}` };
   }
 }
+
+/** The start of a line of a server-sent event stream: a field the format names, or a comment. */
+const SSE_FIELD = /^(?:(?:event|data|id|retry):|:)/;
 
 /** V8's quote of a line it cannot parse: its first characters, cut before anything could redact them. */
 const V8_QUOTE = /, "[^]*"(?:\.\.\.)? is not valid JSON$/;

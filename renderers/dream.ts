@@ -8,6 +8,7 @@ import { redact } from "../redact/mod.ts";
 import type { Redacted } from "./_redacted.ts";
 import { cutNote, DREAM_EVENT_BUDGET } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
+import { streamCapped } from "./_stream.ts";
 import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
@@ -153,28 +154,10 @@ export async function renderDream(
   source: EntryIterable,
   options: DreamOptions = {},
 ): Promise<Dream> {
-  const cap = options.cap ?? DREAM_TRANSCRIPT_CAP;
-  if (!Number.isSafeInteger(cap) || cap < DREAM_MIN_CAP) {
-    throw new RangeError(
-      `Cannot render a dream: cap must be an integer of at least ${DREAM_MIN_CAP}: ${cap}`,
-    );
-  }
+  const cap = checkCap(options);
   const facts = new DreamFacts();
   const text = new CappedText(cap);
-  const items = conversationItems(facts.observe(oneSession(source, "dream", options.signal)), {
-    view: "dream",
-    itemBudget: DREAM_EVENT_BUDGET,
-    transcriptBudget: Infinity,
-    redact: true,
-    onText: (entry, text) => facts.text(entry, text),
-  });
-  let headed = false;
-  for await (const item of items) {
-    if (!headed) text.push(facts.heading());
-    headed = true;
-    text.push(`\n### ${oneLineField(item.label)}\n\n${framedBody(item)}\n`);
-  }
-  if (!headed && facts.started) text.push(facts.heading());
+  for await (const piece of dreamPieces(source, options, facts)) text.push(piece);
   const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
   return {
     sessionId: facts.sessionId,
@@ -305,6 +288,76 @@ function firstWords(text: string): { line: string; full: boolean; read: number }
 }
 
 /**
+ * Renders a session's dream text ({@linkcode Dream}`.text`) in chunks, for
+ * following a live session: the heading and each item as it completes, while
+ * they fit the head the cap always keeps; past that, the rest (the elision
+ * marker and the tail, if the cap is reached) comes at the end. Joined, the
+ * chunks are exactly {@linkcode renderDream}'s `text` for the same source and
+ * options. The options are checked when it is called.
+ *
+ * @param source One session's entries, e.g. a followed session.
+ * @param options The cap and a signal.
+ * @returns The dream text's chunks.
+ * @throws {RangeError} When `cap` is below {@linkcode DREAM_MIN_CAP}.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderDream, streamDream } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const entries = ["Hi", "Hello"].map((text, i) => ({
+ *   seq: i + 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: `sevt_${i}`, type: i === 0 ? "user.message" : "agent.message", content: text },
+ * }));
+ * const chunks = await Array.fromAsync(streamDream(entries));
+ * assert.ok(chunks.length > 1);
+ * assert.equal(chunks.join(""), (await renderDream(entries)).text);
+ * ```
+ */
+export function streamDream(
+  source: EntryIterable,
+  options: DreamOptions = {},
+): AsyncIterable<string> {
+  const cap = checkCap(options);
+  return streamCapped(dreamPieces(source, options, new DreamFacts()), new CappedText(cap));
+}
+
+/** The dream's pieces: its heading, then each item, as they complete. */
+async function* dreamPieces(
+  source: EntryIterable,
+  options: DreamOptions,
+  facts: DreamFacts,
+): AsyncGenerator<string> {
+  const items = conversationItems(facts.observe(oneSession(source, "dream", options.signal)), {
+    view: "dream",
+    itemBudget: DREAM_EVENT_BUDGET,
+    transcriptBudget: Infinity,
+    redact: true,
+    onText: (entry, text) => facts.text(entry, text),
+  });
+  let headed = false;
+  for await (const item of items) {
+    if (!headed) yield facts.heading();
+    headed = true;
+    yield `\n### ${oneLineField(item.label)}\n\n${framedBody(item)}\n`;
+  }
+  if (!headed && facts.started) yield facts.heading();
+}
+
+/** The checked `cap`. */
+function checkCap(options: DreamOptions): number {
+  const cap = options.cap ?? DREAM_TRANSCRIPT_CAP;
+  if (!Number.isSafeInteger(cap) || cap < DREAM_MIN_CAP) {
+    throw new RangeError(
+      `Cannot render a dream: cap must be an integer of at least ${DREAM_MIN_CAP}: ${cap}`,
+    );
+  }
+  return cap;
+}
+
+/**
  * The `dream` renderer: {@linkcode renderDream}'s markdown under the
  * registry's contract.
  *
@@ -326,6 +379,7 @@ export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
   async render(source, options): Promise<string> {
     return (await renderDream(source, options)).text;
   },
+  stream: streamDream,
   // In a folder, each dream is a page whose front matter holds its INDEX.md row.
   folder: {
     ...dreamFolderIndex,

@@ -17,6 +17,7 @@ import { frameBody } from "./_frame.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
+import { streamCapped, streamWithinBudget } from "./_stream.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
@@ -122,6 +123,58 @@ function transcriptNote(budget: number): string {
  * ```
  */
 export function renderGrader(source: EntryIterable, options: GraderOptions = {}): Promise<string> {
+  const { pieces, transcriptBudget, keep } = graderSetup(source, options);
+  return keep === "head"
+    ? joinWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" })
+    : keepEnds(pieces, transcriptBudget);
+}
+
+/**
+ * Renders a session as {@linkcode renderGrader} does, in chunks given out as
+ * the items complete: each item's text as soon as it is known (a held
+ * message when its thread's next request starts, as in the whole text), for
+ * following a live session. Joined, the chunks are exactly
+ * {@linkcode renderGrader}'s text for the same source and options. Only
+ * what a cut could still change waits: the items within the cut note's room
+ * of the budget, or with `keep: "ends"` everything past the head's half,
+ * which comes at the end with the tail. The options are checked when it is
+ * called.
+ *
+ * @param source The session's entries, e.g. a followed session.
+ * @param options Budgets and a signal.
+ * @returns The transcript's chunks.
+ * @throws {RangeError} When a budget is not a positive integer.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderGrader, streamGrader } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const entries = ["Hi", "Hello"].map((text, i) => ({
+ *   seq: i + 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: `sevt_${i}`, type: i === 0 ? "user.message" : "agent.message", content: text },
+ * }));
+ * const chunks = await Array.fromAsync(streamGrader(entries));
+ * assert.deepEqual(chunks, ["[user]\n  Hi\n", "\n[agent]\n  Hello\n"]);
+ * assert.equal(chunks.join(""), await renderGrader(entries));
+ * ```
+ */
+export function streamGrader(
+  source: EntryIterable,
+  options: GraderOptions = {},
+): AsyncIterable<string> {
+  const { pieces, transcriptBudget, keep } = graderSetup(source, options);
+  if (keep === "head") return streamWithinBudget(pieces, transcriptBudget, transcriptNote, "line");
+  return streamCapped(pieces, new CappedText(transcriptBudget));
+}
+
+/** The options checked, and the pieces of the grader's text. */
+function graderSetup(
+  source: EntryIterable,
+  options: GraderOptions,
+): { pieces: AsyncIterable<string>; transcriptBudget: number; keep: GraderKeep } {
   const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
   const transcriptBudget = positive(
     WHAT,
@@ -148,9 +201,7 @@ export function renderGrader(source: EntryIterable, options: GraderOptions = {})
     keep,
   });
   const pieces = graderPieces(items, itemBudget);
-  return keep === "head"
-    ? joinWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" })
-    : keepEnds(pieces, transcriptBudget);
+  return { pieces, transcriptBudget, keep };
 }
 
 /** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
@@ -204,4 +255,5 @@ export const graderRenderer: Renderer<GraderOptions, "grader"> = {
   optionNames: ["itemBudget", "transcriptBudget", "keep"],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,
+  stream: streamGrader,
 };

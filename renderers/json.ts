@@ -85,12 +85,7 @@ export async function renderJson(
   source: EntryIterable,
   options: JsonOptions = {},
 ): Promise<string> {
-  const budget = options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET;
-  if (budget !== Infinity && !(Number.isSafeInteger(budget) && budget >= JSON_MIN_BUDGET)) {
-    throw new RangeError(
-      `Cannot render json: transcriptBudget must be an integer of at least ${JSON_MIN_BUDGET} or Infinity: ${budget}`,
-    );
-  }
+  const budget = jsonBudget(options);
   const lines: string[] = [];
   const seqs: number[] = [];
   let used = 0;
@@ -112,6 +107,103 @@ export async function renderJson(
     seqs.pop();
     if (used + utf8Length(cut) <= budget) return lines.join("") + cut;
   }
+}
+
+/**
+ * Renders a session's conversation as {@linkcode renderJson} does, one
+ * NDJSON line a chunk, each given out as soon as its item completes, for
+ * following a live session (`| jq` as it runs). Joined, the chunks are
+ * exactly {@linkcode renderJson}'s text for the same source and options: the
+ * lines in the last bytes of the budget (where a cut line could replace
+ * them) are held until it is known whether the budget is passed.
+ *
+ * @param source One session's entries, e.g. a followed session.
+ * @param options The view, the budgets, redaction and a signal.
+ * @returns The lines, one a chunk (the held ones and the cut line together).
+ * @throws {RangeError} When a budget is out of range (when it is called).
+ *
+ * @example Usage
+ * ```ts
+ * import { renderJson, streamJson } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const entries = ["Hi", "Hello"].map((text, i) => ({
+ *   seq: i + 1,
+ *   session_id: "sesn_1",
+ *   thread_id: null,
+ *   event: { id: `sevt_${i}`, type: i === 0 ? "user.message" : "agent.message", content: text },
+ * }));
+ * const chunks = await Array.fromAsync(streamJson(entries));
+ * assert.deepEqual(chunks.map((line) => JSON.parse(line).text), ["Hi", "Hello"]);
+ * assert.equal(chunks.join(""), await renderJson(entries));
+ * ```
+ */
+export function streamJson(
+  source: EntryIterable,
+  options: JsonOptions = {},
+): AsyncIterable<string> {
+  const budget = jsonBudget(options);
+  return (async function* (): AsyncGenerator<string> {
+    // A line whose end leaves room for the longest cut line can never be taken back.
+    const safe = budget - MAX_CUT_LINE;
+    const held: string[] = [];
+    const seqs: number[] = [];
+    let given = 0;
+    let used = 0;
+    let over = false;
+    const iterator = conversation(source, options)[Symbol.asyncIterator]();
+    try {
+      while (true) {
+        const next = await iterator.next();
+        if (next.done) break;
+        const line = itemLine(next.value);
+        used += utf8Length(line);
+        if (held.length === 0 && used <= safe) {
+          given++;
+          yield line;
+          continue;
+        }
+        held.push(line);
+        seqs.push(next.value.seq);
+        if (used > budget) {
+          over = true;
+          break;
+        }
+      }
+    } finally {
+      await iterator.return();
+    }
+    if (!over) {
+      if (held.length > 0) yield held.join("");
+      return;
+    }
+    // Whole lines go from the end until the cut line fits after them, as in renderJson.
+    while (true) {
+      const cut = cutLine(budget, given + held.length - 1, seqs[held.length - 1]!);
+      used -= utf8Length(held.pop()!);
+      seqs.pop();
+      if (used + utf8Length(cut) <= budget) {
+        yield held.join("") + cut;
+        return;
+      }
+    }
+  })();
+}
+
+/** The longest cut line: every number at its widest. */
+const MAX_CUT_LINE = utf8Length(
+  cutLine(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER),
+);
+
+/** The checked `transcriptBudget`. */
+function jsonBudget(options: JsonOptions): number {
+  const budget = options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET;
+  if (budget !== Infinity && !(Number.isSafeInteger(budget) && budget >= JSON_MIN_BUDGET)) {
+    throw new RangeError(
+      `Cannot render json: transcriptBudget must be an integer of at least ${JSON_MIN_BUDGET} or Infinity: ${budget}`,
+    );
+  }
+  return budget;
 }
 
 /** An item's line: its fields in a fixed order. */
@@ -147,4 +239,5 @@ export const jsonRenderer: Renderer<JsonOptions, "json"> = {
   description: "The conversation as NDJSON items for machines (grader view and budgets)",
   extension: ".ndjson",
   render: renderJson,
+  stream: streamJson,
 };

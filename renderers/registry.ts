@@ -39,6 +39,20 @@ export interface Renderer<Options = unknown, Name extends string = string> {
    */
   render(source: EntryIterable, options?: Options): Promise<string>;
   /**
+   * Renders the entries of a source in chunks, each given out as soon as it
+   * is final (an item complete), for following a live session
+   * (`render --follow`). Joined, the chunks should be
+   * {@linkcode Renderer.render}'s text. Without it, a caller that follows
+   * waits for the whole text.
+   *
+   * @param source The entries, e.g. a followed session.
+   * @param options The renderer's options.
+   * @returns The text's chunks.
+   *
+   * @default {undefined}
+   */
+  stream?(source: EntryIterable, options?: Options): AsyncIterable<string>;
+  /**
    * How its output lives in a folder (`render --out DIR`): the page written
    * for each session, the summary read back from a page, and the folder's
    * index built from those summaries. Without it, a folder holds one plain

@@ -65,6 +65,14 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * Blank lines, CRLF line ends and a leading byte order mark are accepted;
  * invalid UTF-8 decodes as U+FFFD.
  *
+ * A recorded session stream reads back: its events as bare events, and its
+ * previews (`event_start` and `event_delta` records, which the API streams
+ * while an event is produced and never stores) skipped, as the stream's
+ * rules say: the event they preview follows with its whole content. A file
+ * of the stream's raw text (`event:` and `data:` lines) is not NDJSON: its
+ * first such line fails (or is reported) as a line of a server-sent event
+ * stream, with how to turn it into NDJSON.
+ *
  * The file is opened when iteration starts, read a chunk at a time, and
  * closed when the iteration ends, however it ends. Time is linear in the
  * input, however long a line; memory holds one chunk and one line, and a
@@ -119,6 +127,22 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  *   "3: the line is over the 80-byte cap",
  * ]);
  * ```
+ *
+ * @example A recorded stream, previews and all
+ * ```ts
+ * import { fromNdjson } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const records = [
+ *   { type: "event_start", event: { type: "agent.message", id: "sevt_2" } },
+ *   { type: "event_delta", event_id: "sevt_2", delta: { type: "content_delta", content: { type: "text", text: "Hel" } } },
+ *   { id: "sevt_2", type: "agent.message", processed_at: null, content: [{ type: "text", text: "Hello" }] },
+ * ];
+ * const text = records.map((record) => JSON.stringify(record) + "\n").join("");
+ * const stream = ReadableStream.from([new TextEncoder().encode(text)]);
+ * const entries = await Array.fromAsync(fromNdjson(stream));
+ * assert.deepEqual(entries.map((e) => [e.seq, e.event.id]), [[3, "sevt_2"]]);
+ * ```
  */
 export async function* fromNdjson(
   input: NdjsonInput,
@@ -139,6 +163,7 @@ export async function* fromNdjson(
   for await (const batch of lines) {
     for (const { line, value, reason, overCap } of batch) {
       const result = reason ?? toEntry(value, line, sessionId);
+      if (result === null) continue;
       if (typeof result !== "string") {
         yield result;
         continue;
@@ -152,8 +177,26 @@ export async function* fromNdjson(
   }
 }
 
-/** One line's value as an entry, or why it is not one. */
-function toEntry(value: unknown, n: number, sessionId: string): LogEntry | string {
+/**
+ * The types of a session stream's previews (`event_start`, `event_delta`):
+ * never stored, and superseded by the event they preview, which carries the
+ * whole content (a preview whose request ended early has none, and its
+ * request's `span.model_request_end` closes it).
+ */
+const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
+
+/** Whether a line's value is a stream preview, bare or in an entry. */
+function isPreview(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  const { type, seq, event } = value as { type?: unknown; seq?: unknown; event?: unknown };
+  if (seq === undefined && typeof type === "string") return PREVIEW_TYPES.has(type);
+  const inner = (event as { type?: unknown } | null | undefined)?.type;
+  return typeof inner === "string" && PREVIEW_TYPES.has(inner);
+}
+
+/** One line's value as an entry, null for a preview, or why it is not an entry. */
+function toEntry(value: unknown, n: number, sessionId: string): LogEntry | string | null {
+  if (isPreview(value)) return null;
   const member = (value as { event?: unknown } | null)?.event;
   if (typeof member === "object" && member !== null && !Array.isArray(member)) {
     const problem = entryProblem(value);

@@ -67,6 +67,17 @@ export interface FakeApi {
   baseUrl: string;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /**
+   * Stores an event of a session (of a thread, when `threadId` names a
+   * child) and sends it to the open streams that show it: a stream
+   * (`…/events/stream`, `…/threads/{tid}/stream`) sends what is appended while
+   * it is open, as server-sent events (`event: <type>`, `data: <json>`).
+   */
+  append(sessionId: string, event: FakeEvent, threadId?: string | null): void;
+  /** Closes every open stream, as a dropped connection would; returns how many. */
+  dropStreams(): number;
+  /** How many streams are open. */
+  openStreams(): number;
   /** Stops the server; await it at the end of each test. */
   shutdown(): Promise<void>;
 }
@@ -77,6 +88,7 @@ const DEFAULT_LIMIT = 1000;
 /** Starts the fake API on 127.0.0.1 on a free port. */
 export function startFakeApi(options: FakeApiOptions): FakeApi {
   const requests: RecordedRequest[] = [];
+  const streams = new Set<OpenStream>();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen(): void {} },
     async (request) => {
@@ -91,14 +103,90 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
       };
       requests.push(recorded);
       const intercepted = await options.intercept?.(recorded, requests.length - 1);
-      return intercepted ?? answer(options, recorded);
+      return intercepted ?? answer(options, recorded, streams);
     },
   );
   return {
     baseUrl: `http://127.0.0.1:${server.addr.port}`,
     requests,
-    shutdown: () => server.shutdown(),
+    append(sessionId, event, threadId = null): void {
+      const session = options.sessions.find((candidate) => candidate.id === sessionId);
+      assert.ok(session !== undefined, `no session ${sessionId}`);
+      const thread = threadId === null
+        ? undefined
+        : session.threads?.find((candidate) => candidate.id === threadId);
+      const child = thread !== undefined && thread.parent_thread_id !== null;
+      (child ? thread.events : session.events).push(event);
+      for (const stream of streams) {
+        if (stream.sessionId === sessionId && stream.threadId === (child ? threadId : null)) {
+          stream.send(event);
+        }
+      }
+    },
+    dropStreams(): number {
+      const count = streams.size;
+      for (const stream of [...streams]) stream.close();
+      return count;
+    },
+    openStreams: () => streams.size,
+    shutdown: async (): Promise<void> => {
+      for (const stream of [...streams]) stream.close();
+      await server.shutdown();
+    },
   };
+}
+
+/** A stream a client holds open. */
+interface OpenStream {
+  sessionId: string;
+  /** Null for the session's own stream (and the primary thread's). */
+  threadId: string | null;
+  send(event: FakeEvent): void;
+  close(): void;
+}
+
+/** A server-sent event stream that sends what is appended while it is open. */
+function openStream(
+  streams: Set<OpenStream>,
+  sessionId: string,
+  threadId: string | null,
+): Response {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const stream: OpenStream = {
+    sessionId,
+    threadId,
+    send(event): void {
+      const type = typeof event.type === "string" ? event.type : "message";
+      try {
+        controller.enqueue(encoder.encode(`event: ${type}\ndata: ${JSON.stringify(event)}\n\n`));
+      } catch {
+        streams.delete(stream);
+      }
+    },
+    close(): void {
+      streams.delete(stream);
+      try {
+        controller.close();
+      } catch {
+        // Already closed or cancelled.
+      }
+    },
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start(given): void {
+      controller = given;
+      // A comment first, as servers do to open the stream at once.
+      given.enqueue(encoder.encode(": open\n\n"));
+    },
+    cancel(): void {
+      streams.delete(stream);
+    },
+  });
+  streams.add(stream);
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
+  });
 }
 
 /** An answer with Anthropic's error body. */
@@ -111,12 +199,34 @@ export function apiError(
   return Response.json({ type: "error", error: { type, message } }, { status, headers });
 }
 
-function answer(options: FakeApiOptions, request: RecordedRequest): Response {
+function answer(
+  options: FakeApiOptions,
+  request: RecordedRequest,
+  streams: Set<OpenStream>,
+): Response {
   if (request.method !== "GET") {
     return apiError(405, "invalid_request_error", `${request.method} is not allowed`);
   }
-  return checkHeaders(options, request.headers) ?? route(options, request);
+  const refused = checkHeaders(options, request.headers);
+  if (refused !== undefined) return refused;
+  const stream = SESSION_STREAM.exec(request.rawPath) ?? THREAD_STREAM.exec(request.rawPath);
+  if (stream !== null) {
+    const sessionId = decodeURIComponent(stream[1]!);
+    const session = options.sessions.find((candidate) => candidate.id === sessionId);
+    if (session === undefined) return apiError(404, "not_found_error", "session not found");
+    const threadId = stream[2] === undefined ? null : decodeURIComponent(stream[2]);
+    const thread = session.threads?.find((candidate) => candidate.id === threadId);
+    if (threadId !== null && thread === undefined) {
+      return apiError(404, "not_found_error", "thread not found");
+    }
+    const child = thread !== undefined && thread.parent_thread_id !== null ? threadId : null;
+    return openStream(streams, sessionId, child);
+  }
+  return route(options, request);
 }
+
+const SESSION_STREAM = /^\/v1\/sessions\/([^/]+)\/events\/stream$/;
+const THREAD_STREAM = /^\/v1\/sessions\/([^/]+)\/threads\/([^/]+)\/stream$/;
 
 function checkHeaders(options: FakeApiOptions, headers: Headers): Response | undefined {
   // The built-in client sends `x-api-key`; the SDK (1.10.0) sends `authorization: Bearer`.

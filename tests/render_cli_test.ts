@@ -68,7 +68,9 @@ Deno.test("render --help lists the options and the renderers", async () => {
 Deno.test("render exits 2 on usage errors, without a stack trace", async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [["--bogus"], /^render: Unknown option "--bogus"\nRun with --help for usage\.\n$/],
-    [["-f"], /^render: Unknown option "-f"\n/],
+    // `-f` is `--follow` (not `--force`), which reads a --session.
+    [["-f"], /^render: Cannot follow without a session: --follow takes --session ID\n/],
+    [["--session", "sesn_1", "--follow", "--out", "x.txt"], /^render: Cannot follow into --out/],
     [["--out"], /^render: Option "--out" needs a value\n/],
     [["--force=yes"], /^render: Option "--force" takes no value\n/],
     [

@@ -68,6 +68,15 @@ export interface ManagedAgentsClient {
       params: { limit?: number },
       options: ManagedAgentsRequestOptions,
     ): AsyncIterable<unknown>;
+    /**
+     * Opens the session's event stream (`GET /v1/sessions/{id}/events/stream`),
+     * resolving once it is open; needed with `follow: true` only.
+     */
+    stream?(
+      sessionId: string,
+      params: Record<string, never>,
+      options: ManagedAgentsRequestOptions,
+    ): PromiseLike<AsyncIterable<unknown>>;
   };
   /** The session's threads and their events. */
   threads: {
@@ -85,6 +94,15 @@ export interface ManagedAgentsClient {
         params: { session_id: string; limit?: number },
         options: ManagedAgentsRequestOptions,
       ): AsyncIterable<unknown>;
+      /**
+       * Opens a thread's event stream (`GET /v1/sessions/{id}/threads/{tid}/stream`),
+       * resolving once it is open; needed with `follow: true` in scope `"all"` only.
+       */
+      stream?(
+        threadId: string,
+        params: { session_id: string },
+        options: ManagedAgentsRequestOptions,
+      ): PromiseLike<AsyncIterable<unknown>>;
     };
   };
 }
@@ -159,7 +177,7 @@ export async function* clientItems(
  * a `cause` made of those alone (the original may hold the request's
  * headers).
  */
-function clientError(target: ListTarget, error: unknown): ManagedAgentsError {
+export function clientError(target: ListTarget, error: unknown): ManagedAgentsError {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   const rawStatus = (error as { status?: unknown } | null | undefined)?.status;

@@ -18,6 +18,12 @@ export interface AttemptOptions {
   timeoutMs: number;
   /** The most decompressed bytes a body may have. */
   maxPageBytes: number;
+  /**
+   * A stream: a 2xx answer is returned as soon as its headers arrive, its
+   * body unread (`text` is `""`); the deadline then covers the headers only.
+   * Any other answer is read whole, as always.
+   */
+  stream?: boolean;
 }
 
 /** How an attempt ended. */
@@ -79,6 +85,7 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
     const redirect = REDIRECTS[response.status];
     const location = response.headers.get("location");
     if (redirect === undefined || location === null) {
+      if (options.stream && response.ok) return { kind: "answer", response, text: "" };
       const text = await readCapped(response, options.maxPageBytes, signal);
       if (typeof text !== "string") return text;
       return { kind: "answer", response, text };

@@ -120,13 +120,39 @@ export async function getJson(
   target: ListTarget,
   params: URLSearchParams,
 ): Promise<unknown> {
-  const url = new URL(`${ctx.baseUrl}${target.path}?${params}`);
+  const { text } = await request(ctx, target, params, false);
+  return parseJson(ctx, target, text);
+}
+
+/**
+ * Opens a server-sent event stream at `target`: the same retries, deadline
+ * (on the headers) and refusals as {@linkcode getJson}, and the 2xx response
+ * returned with its body unread, for the caller to read and cancel.
+ */
+export async function openStream(
+  ctx: HttpContext,
+  target: ListTarget,
+  params: URLSearchParams,
+): Promise<Response> {
+  const { response } = await request(ctx, target, params, true);
+  return response;
+}
+
+async function request(
+  ctx: HttpContext,
+  target: ListTarget,
+  params: URLSearchParams,
+  stream: boolean,
+): Promise<{ response: Response; text: string }> {
+  const query = `${params}`;
+  const url = new URL(`${ctx.baseUrl}${target.path}${query === "" ? "" : `?${query}`}`);
   const options = {
     fetch: ctx.fetch,
-    headers: headers(ctx.apiKey, ctx.apiVersion),
+    headers: headers(ctx.apiKey, ctx.apiVersion, stream ? "text/event-stream" : "application/json"),
     signal: ctx.signal,
     timeoutMs: ctx.timeoutMs,
     maxPageBytes: ctx.maxPageBytes,
+    stream,
   };
   for (let tries = 0;; tries++) {
     ctx.signal?.throwIfAborted();
@@ -148,7 +174,7 @@ export async function getJson(
       continue;
     }
     const { response, text } = outcome;
-    if (response.ok) return parseJson(ctx, target, text);
+    if (response.ok) return { response, text };
     if (isRetryable(response.status) && tries < ctx.maxRetries) {
       await sleep(retryDelay(response.headers, tries, ctx.retryBaseDelayMs), ctx.signal);
       continue;
@@ -157,12 +183,12 @@ export async function getJson(
   }
 }
 
-function headers(apiKey: string, apiVersion: string): Headers {
+function headers(apiKey: string, apiVersion: string, accept: string): Headers {
   return new Headers({
     "x-api-key": apiKey,
     "anthropic-version": apiVersion,
     "anthropic-beta": BETA,
-    "accept": "application/json",
+    "accept": accept,
   });
 }
 
@@ -174,7 +200,7 @@ function headers(apiKey: string, apiVersion: string): Headers {
  */
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
 
-function isRetryable(status: number): boolean {
+export function isRetryable(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
@@ -289,7 +315,7 @@ function retryDelay(headers: Headers, tries: number, baseMs: number): number {
  * {@linkcode MAX_RETRY_DELAY_MS}, times a jitter factor in (0.75, 1] so that
  * clients that failed together do not retry together.
  */
-function backoffDelay(tries: number, baseMs: number): number {
+export function backoffDelay(tries: number, baseMs: number): number {
   const full = Math.min(baseMs * 2 ** tries, MAX_RETRY_DELAY_MS);
   return full * (1 - Math.random() * 0.25);
 }
@@ -314,7 +340,7 @@ function parseRetryAfter(value: string | null): number | undefined {
  * Resolves after `ms`, or rejects with the signal's reason as soon as it
  * aborts; either way no timer or listener is left behind.
  */
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   signal?.throwIfAborted();
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {

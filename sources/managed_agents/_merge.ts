@@ -22,7 +22,7 @@ export interface Merged<T> {
 }
 
 /** A timestamp as exactly comparable parts. */
-interface TimeKey {
+export interface TimeKey {
   /** Whole seconds since the epoch, UTC. */
   seconds: number;
   /** The fraction's digits, right-padded to a fixed width. */
@@ -97,7 +97,7 @@ async function closeAll<T>(
   }
 }
 
-function compareKeys(a: TimeKey, b: TimeKey): number {
+export function compareKeys(a: TimeKey, b: TimeKey): number {
   if (a.seconds !== b.seconds) return a.seconds < b.seconds ? -1 : 1;
   return a.fraction < b.fraction ? -1 : a.fraction > b.fraction ? 1 : 0;
 }
@@ -106,7 +106,7 @@ const FRACTION_DIGITS = 12;
 const RFC_3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /** An RFC 3339 timestamp as a key; undefined for anything else. */
-function timeKey(value: unknown): TimeKey | undefined {
+export function timeKey(value: unknown): TimeKey | undefined {
   if (typeof value !== "string") return undefined;
   const match = RFC_3339.exec(value);
   if (match === null) return undefined;

@@ -49,6 +49,7 @@ Deno.test("MANAGED_AGENTS_DEFAULTS is one frozen object, exported from . and ./m
     "retryBaseDelayMs",
     "timeoutMs",
     "maxPageBytes",
+    "follow",
   ]);
 });
 

@@ -2,10 +2,34 @@
 // This module is browser compatible.
 
 import { ManagedAgentsError } from "./_error.ts";
-import { type ClientContext, clientItems, type ManagedAgentsClient } from "./_client.ts";
-import { API_VERSION, BETA, type HttpContext, type ListTarget } from "./_http.ts";
+import {
+  type ClientContext,
+  clientError,
+  clientItems,
+  type ManagedAgentsClient,
+} from "./_client.ts";
+import {
+  API_VERSION,
+  BETA,
+  type HttpContext,
+  isRetryable,
+  listError,
+  type ListTarget,
+  openStream,
+  quote,
+} from "./_http.ts";
 import { mergeByTime } from "./_merge.ts";
 import { checkEvent, checkThread, isDotSegment, type Item, listItems } from "./_pages.ts";
+import {
+  type FollowContext,
+  type FollowedStream,
+  followStream,
+  PREVIEW_TYPES,
+  raceStreams,
+  SeenEvents,
+  SESSION_END_TYPES,
+} from "./_follow.ts";
+import { SseFailure, sseMessages } from "./_sse.ts";
 import { keyScrubber } from "./_scrub.ts";
 import type { LogEntry, Scope } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";
@@ -48,7 +72,8 @@ export const ANTHROPIC_API_VERSION: "2026-10-21" = API_VERSION;
  * What {@linkcode fromManagedAgents} uses for each of its
  * {@linkcode ManagedAgentsOptions} left out (or `undefined`): the API's base
  * URL, the API version, the page size, the scope, the retries and their
- * first wait, the deadline of an attempt and the cap on a page. The source reads its defaults
+ * first wait, the deadline of an attempt, the cap on a page and whether to
+ * follow the session as it runs. The source reads its defaults
  * from this one frozen object, and the `@default` of each option names its
  * field here.
  *
@@ -91,6 +116,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   retryBaseDelayMs: number;
   timeoutMs: number;
   maxPageBytes: number;
+  follow: boolean;
 }> = Object.freeze({
   baseUrl: "https://api.anthropic.com",
   apiVersion: API_VERSION,
@@ -100,6 +126,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   retryBaseDelayMs: 500,
   timeoutMs: 60_000,
   maxPageBytes: 64 * 1024 * 1024,
+  follow: false,
 });
 
 /**
@@ -192,7 +219,8 @@ export interface ManagedAgentsOptions {
   /**
    * How many times a request that got a 429, 500, 502, 503, 504 or 529, a
    * network error or no answer in time is tried again before the listing
-   * fails. Any other status fails at once.
+   * fails. Any other status fails at once. With `follow`, it is also how many
+   * times in a row a stream may drop with nothing new before the follow fails.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}
    */
@@ -213,6 +241,8 @@ export interface ManagedAgentsOptions {
    * request past it is cancelled and counts as a failure that may pass, so
    * it is retried within {@linkcode ManagedAgentsOptions.maxRetries}. A
    * server that never answers or trickles its body cannot hang the listing.
+   * With `follow`, it is also the longest silence of a stream before it is
+   * connected again (and caught up), which counts as no failure.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.timeoutMs}
    */
@@ -225,12 +255,25 @@ export interface ManagedAgentsOptions {
    * @default {MANAGED_AGENTS_DEFAULTS.maxPageBytes}
    */
   maxPageBytes?: number;
+  /**
+   * Goes on after the stored events: reads the session's event stream
+   * (`GET /v1/sessions/{id}/events/stream`, server-sent events) and, in scope
+   * `"all"`, each thread's (`GET /v1/sessions/{id}/threads/{tid}/stream`),
+   * threads created while following included, and yields each new event as
+   * it arrives, until the session terminates (`session.status_terminated`
+   * or `session.deleted`, which are yielded) or the signal aborts. See
+   * {@linkcode fromManagedAgents}.
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.follow}
+   */
+  follow?: boolean;
 }
 
 /** The options with every default applied and every value checked. */
 interface Resolved {
   sessionId: string;
   scope: Scope;
+  follow: boolean;
   pageSize: number;
   signal: AbortSignal | undefined;
   /** The built-in client, or the caller's. */
@@ -267,6 +310,30 @@ interface Lists {
  * scopes, the thread expansion and the merge are the same, and what the
  * client throws ends the iteration with a {@linkcode ManagedAgentsError}
  * (code `api`), its text redacted.
+ *
+ * With `follow: true` it goes on after the stored events, as a session runs:
+ * it opens the session's event stream (`GET /v1/sessions/{id}/events/stream`,
+ * server-sent events) and, in scope `"all"`, each child thread's
+ * (`GET /v1/sessions/{id}/threads/{tid}/stream`), threads created while it
+ * follows included (seen by their `session.thread_created` event). Once a
+ * stream is open, what was stored since the listing is listed again and
+ * what was already yielded skipped (the seam), then each new event is
+ * yielded as it arrives, in the shape of a listing (`seq` goes on), each
+ * once: by its id, every stream remembering its latest 4,096 ids and the
+ * latest `processed_at` it saw. A stream that drops (it ends, fails, or
+ * sends nothing within `timeoutMs`) is opened again with the listing's
+ * back-off and caught up the same way; one that fails `maxRetries` + 1 times
+ * in a row without a new event ends the iteration with a
+ * {@linkcode ManagedAgentsError}, as a listing does. The follow ends after
+ * the session's `session.status_terminated` or `session.deleted` event (a
+ * session whose listing holds one opens no stream), or when the signal
+ * aborts; either way every connection is closed. It reads a stream only when
+ * the consumer asks for the next entry, so a slow consumer holds the
+ * connection back rather than filling memory. Stream-only previews
+ * (`event_start`, `event_delta`) are skipped: the stored event follows them.
+ * With `client`, its `events.stream` (and in scope `"all"`
+ * `threads.events.stream`) opens the streams; the client retries as it is
+ * configured, and the drops are counted with this module's defaults.
  *
  * `seq` counts the emitted entries from 1. Nothing is fetched until the
  * iteration starts; each stream holds one page at a time; each iteration lists
@@ -351,6 +418,38 @@ interface Lists {
  *   [3, null, "sevt_3"],
  * ]);
  * ```
+ *
+ * @example Following a running session
+ * ```ts
+ * import { fromManagedAgents } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * // A stand-in for the API: one stored event, then a stream that sends the
+ * // stored one again (skipped: it was seen), a new one and the end.
+ * const stored = { id: "sevt_1", type: "user.message", processed_at: null, content: "Go" };
+ * const later = [
+ *   stored,
+ *   { id: "sevt_2", type: "agent.message", processed_at: null, content: "Done" },
+ *   { id: "sevt_3", type: "session.status_terminated", processed_at: null },
+ * ];
+ * const fetchApi: typeof fetch = (input) => {
+ *   if (!new URL(String(input)).pathname.endsWith("/stream")) {
+ *     return Promise.resolve(Response.json({ data: [stored], next_page: null }));
+ *   }
+ *   const sse = later.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+ *   return Promise.resolve(new Response(sse.join("")));
+ * };
+ *
+ * const source = fromManagedAgents({
+ *   sessionId: "sesn_1",
+ *   apiKey: "sk-x",
+ *   fetch: fetchApi,
+ *   follow: true,
+ * });
+ * const seen = [];
+ * for await (const entry of source) seen.push([entry.seq, entry.event.id]);
+ * assert.deepEqual(seen, [[1, "sevt_1"], [2, "sevt_2"], [3, "sevt_3"]]);
+ * ```
  */
 export function fromManagedAgents(options: ManagedAgentsOptions): AsyncIterable<LogEntry> {
   const resolved = resolve(options);
@@ -362,13 +461,228 @@ async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
   const lists = listsOf(options);
   const threads = options.scope === "all" ? await childThreadIds(lists) : [];
   const streams = [lists.events(), ...threads.map((id) => lists.threadEvents(id))];
+  const seen = options.follow ? [null, ...threads].map(() => new SeenEvents()) : [];
+  let ended = false;
   let seq = 0;
   for await (const { stream, item } of mergeByTime<Item>(streams, processedAt)) {
     // Checked here too so that an abort also stops the events of a page in hand.
     options.signal?.throwIfAborted();
     const thread = stream === 0 ? null : threads[stream - 1]!;
+    if (options.follow) {
+      if (seen[stream]!.check(item)) continue;
+      if (stream === 0) {
+        ended ||= SESSION_END_TYPES.has(item.type as string);
+        const created = createdThread(item);
+        if (options.scope === "all" && created !== undefined && !threads.includes(created)) {
+          // Created after the threads were listed: followed from its start.
+          threads.push(created);
+          seen.push(new SeenEvents());
+        }
+      }
+    }
     yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
   }
+  if (!options.follow || ended) return;
+  yield* followed(options, [null, ...threads], seen, seq);
+}
+
+/** The id of the thread a `session.thread_created` event names, if it is one. */
+function createdThread(item: Item): string | undefined {
+  if (item.type !== "session.thread_created") return undefined;
+  const id = item.session_thread_id;
+  return typeof id === "string" && id !== "" && !isDotSegment(id) ? id : undefined;
+}
+
+/**
+ * The events that come after the listing, from the streams of `threads`
+ * (null: the session's own), each remembering what `seen` holds; `seq`
+ * continues from the listing's last.
+ */
+async function* followed(
+  options: Resolved,
+  threads: (string | null)[],
+  seen: SeenEvents[],
+  seq: number,
+): AsyncGenerator<LogEntry> {
+  const { sessionId } = options;
+  const done = new AbortController();
+  const signal = options.signal === undefined
+    ? done.signal
+    : AbortSignal.any([options.signal, done.signal]);
+  const { via } = options;
+  const ctx: FollowContext = "http" in via
+    ? {
+      maxRetries: via.http.maxRetries,
+      retryBaseDelayMs: via.http.retryBaseDelayMs,
+      signal,
+      dropped: (target, times, cause) =>
+        listError(
+          { ...via.http, signal },
+          target,
+          `the stream dropped ${times} times in a row without a new event` +
+            (cause instanceof Error ? `: ${cause.message}` : ""),
+        ),
+    }
+    : {
+      maxRetries: MANAGED_AGENTS_DEFAULTS.maxRetries,
+      retryBaseDelayMs: MANAGED_AGENTS_DEFAULTS.retryBaseDelayMs,
+      signal,
+      dropped: (target, times) =>
+        new ManagedAgentsError(
+          `Cannot list ${target.what}: the stream dropped ${times} times in a row ` +
+            "without a new event",
+          { code: "api", source: target.source },
+        ),
+    };
+  const follow = (thread: string | null, index: number): [string | null, AsyncIterator<Item>] => [
+    thread,
+    followStream(streamOf(options, thread, signal), seen[index]!, ctx),
+  ];
+  const known = new Set(threads);
+  const added: [string | null, AsyncIterator<Item>][] = [];
+  const race = raceStreams<string | null>(
+    threads.map(follow),
+    { take: () => added.splice(0) },
+    () => done.abort(new DOMException("The follow is over", "AbortError")),
+  );
+  for await (const { key: thread, item } of race) {
+    options.signal?.throwIfAborted();
+    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
+    if (thread !== null) continue;
+    if (SESSION_END_TYPES.has(item.type as string)) return;
+    const created = createdThread(item);
+    if (options.scope === "all" && created !== undefined && !known.has(created)) {
+      known.add(created);
+      seen.push(new SeenEvents());
+      added.push(follow(created, seen.length - 1));
+    }
+  }
+}
+
+/** One stream of the session (null: the session's own), through either client. */
+function streamOf(options: Resolved, thread: string | null, signal: AbortSignal): FollowedStream {
+  const { sessionId, pageSize, via } = options;
+  const target = streamTarget(sessionId, thread);
+  if ("http" in via) {
+    const http: HttpContext = { ...via.http, signal };
+    const listTarget = thread === null
+      ? eventsTarget(sessionId)
+      : threadEventsTarget(sessionId, thread);
+    return {
+      thread,
+      target,
+      list: () => listItems(http, listTarget, pageSize, checkEvent),
+      connect: async () => {
+        const response = await openStream(http, target, new URLSearchParams());
+        return streamItems(http, target, response);
+      },
+    };
+  }
+  const ctx = { client: via.client.client, signal };
+  const { client } = ctx;
+  const lists = listsOf({ ...options, via: { client: ctx } });
+  return {
+    thread,
+    target,
+    list: () => thread === null ? lists.events() : lists.threadEvents(thread),
+    connect: async () => {
+      const request = { signal };
+      let opened: AsyncIterable<unknown>;
+      try {
+        opened = thread === null
+          ? await client.events.stream!(sessionId, {}, request)
+          : await client.threads.events.stream!(thread, { session_id: sessionId }, request);
+      } catch (error) {
+        signal.throwIfAborted();
+        // A status that trying again cannot fix (a 404, a 401) ends the follow at once; any
+        // other failure to connect is a drop, which followStream tries again within its retries.
+        const status = (error as { status?: unknown } | null)?.status;
+        if (typeof status === "number" && status >= 400 && !isRetryable(status)) {
+          throw clientError(target, error);
+        }
+        throw error instanceof Error ? error : new Error(String(error));
+      }
+      const iterator = opened[Symbol.asyncIterator]();
+      return {
+        next: async (): Promise<IteratorResult<Item>> => {
+          for (;;) {
+            const next = await iterator.next();
+            if (next.done) return { done: true, value: undefined };
+            const problem = checkEvent(next.value, (value) => JSON.stringify(value.slice(0, 40)));
+            if (problem !== undefined) {
+              throw new ManagedAgentsError(
+                `Cannot list ${target.what}: the client gave an event that is not valid: ` +
+                  problem,
+                { code: "api", source: target.source },
+              );
+            }
+            return { done: false, value: next.value as Item };
+          }
+        },
+        return: async (): Promise<IteratorResult<Item>> => {
+          await iterator.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+/** The events of an open stream of the built-in client. */
+function streamItems(
+  http: HttpContext,
+  target: ListTarget,
+  response: Response,
+): AsyncIterator<Item> {
+  const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  const messages = sseMessages(body, {
+    idleMs: http.timeoutMs,
+    maxMessageBytes: http.maxPageBytes,
+  });
+  let started = false;
+  return {
+    next: async (): Promise<IteratorResult<Item>> => {
+      started = true;
+      for (;;) {
+        let next: IteratorResult<{ event: string | null; data: string }>;
+        try {
+          next = await messages.next();
+        } catch (error) {
+          if (error instanceof SseFailure && error.kind === "too_large") {
+            throw listError(http, target, error.message);
+          }
+          throw error;
+        }
+        if (next.done) return { done: true, value: undefined };
+        const { event, data } = next.value;
+        if (event === "ping") continue;
+        if (event === "error") throw new Error(`the stream sent an error: ${data.slice(0, 300)}`);
+        let value: unknown;
+        try {
+          value = JSON.parse(data);
+        } catch {
+          throw listError(
+            http,
+            target,
+            `the API sent a stream message that is not JSON: ` +
+              quote(http, data),
+          );
+        }
+        const problem = checkEvent(value, (text) => quote(http, text));
+        if (problem !== undefined) {
+          throw listError(http, target, `the API sent a stream message that ${problem}`);
+        }
+        const item = value as Item;
+        if (PREVIEW_TYPES.has(item.type as string)) continue;
+        return { done: false, value: item };
+      }
+    },
+    return: async (): Promise<IteratorResult<Item>> => {
+      await messages.return(undefined);
+      if (!started) await body.cancel().catch(() => {});
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 function processedAt(event: Item): unknown {
@@ -440,6 +754,16 @@ function threadsTarget(sessionId: string): ListTarget {
   return { path: `/v1/${source}`, source, what: `threads of session "${sessionId}"` };
 }
 
+function streamTarget(sessionId: string, threadId: string | null): ListTarget {
+  if (threadId === null) {
+    const source = `${sessionPath(sessionId)}/events/stream`;
+    return { path: `/v1/${source}`, source, what: `events of session "${sessionId}" (streamed)` };
+  }
+  const source = `${sessionPath(sessionId)}/threads/${encodeURIComponent(threadId)}/stream`;
+  const what = `events of thread "${threadId}" of session "${sessionId}" (streamed)`;
+  return { path: `/v1/${source}`, source, what };
+}
+
 function threadEventsTarget(sessionId: string, threadId: string): ListTarget {
   const source = `${sessionPath(sessionId)}/threads/${encodeURIComponent(threadId)}/events`;
   const what = `events of thread "${threadId}" of session "${sessionId}"`;
@@ -475,19 +799,25 @@ function resolve(options: ManagedAgentsOptions): Resolved {
     cannot(`"sessionId" must not be "." or "..", which a URL reads as a step of the path`);
   }
   const pageSize = integerOption(options, "pageSize", 1, cannot);
+  const follow = options.follow ?? MANAGED_AGENTS_DEFAULTS.follow;
+  if (typeof follow !== "boolean") {
+    cannot(`"follow" must be a boolean: current value is ${JSON.stringify(follow)}`);
+  }
   if (options.client !== undefined) {
     return {
       sessionId,
       scope,
+      follow,
       pageSize,
       signal: options.signal,
-      via: { client: { client: clientOf(options, cannot), signal: options.signal } },
+      via: { client: { client: clientOf(options, follow, cannot), signal: options.signal } },
     };
   }
   const apiKey = apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot);
   return {
     sessionId,
     scope,
+    follow,
     pageSize,
     signal: options.signal,
     via: {
@@ -520,7 +850,11 @@ const BUILT_IN_CLIENT_OPTIONS = [
 ] as const;
 
 /** The caller's client, once its shape and the options around it are checked. */
-function clientOf(options: ManagedAgentsOptions, cannot: Cannot): ManagedAgentsClient {
+function clientOf(
+  options: ManagedAgentsOptions,
+  follow: boolean,
+  cannot: Cannot,
+): ManagedAgentsClient {
   const given = BUILT_IN_CLIENT_OPTIONS.filter((name) => options[name] !== undefined);
   if (given.length > 0) {
     cannot(
@@ -538,9 +872,10 @@ function clientOf(options: ManagedAgentsOptions, cannot: Cannot): ManagedAgentsC
     }
     return typeof value === "function";
   };
-  const missing = ["events.list", "threads.list", "threads.events.list"].filter((path) =>
-    !fn(path)
-  );
+  const needed = ["events.list", "threads.list", "threads.events.list"];
+  if (follow) needed.push("events.stream");
+  if (follow && options.scope === "all") needed.push("threads.events.stream");
+  const missing = needed.filter((path) => !fn(path));
   if (missing.length > 0) {
     cannot(
       `"client" is not a sessions client (the SDK's client.beta.sessions): it has no ` +

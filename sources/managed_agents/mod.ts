@@ -9,7 +9,9 @@
  * every renderer consumes; a failure is a {@linkcode ManagedAgentsError} that
  * says what failed and never shows the API key. It lists through its own
  * HTTP client, or through the official SDK's `client.beta.sessions` passed as
- * `client` (typed by its shape, {@linkcode ManagedAgentsClient}).
+ * `client` (typed by its shape, {@linkcode ManagedAgentsClient}). With
+ * `follow: true` it goes on reading the session's event streams as it runs,
+ * each event once, until the session terminates or the signal aborts.
  *
  * ```ts
  * import { fromManagedAgents } from "@brigade/transcript/managed-agents";

@@ -1,0 +1,202 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// Following a session: after the stored events, each stream (the session's,
+// and in scope "all" each thread's) is connected, caught up by listing what
+// was stored since (the seam), then read as it arrives; a dropped stream is
+// connected again and caught up again. Each event is yielded once, by id,
+// within a bounded memory of ids per stream.
+
+import { ManagedAgentsError } from "./_error.ts";
+import { backoffDelay, type ListTarget, sleep } from "./_http.ts";
+import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
+import type { Item } from "./_pages.ts";
+import { SseFailure } from "./_sse.ts";
+
+/** How many ids each stream remembers; older events are told apart by their time. */
+export const FOLLOW_MEMORY = 4_096;
+
+/** The event types after which a session sends nothing more. */
+export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
+  "session.status_terminated",
+  "session.deleted",
+]);
+
+/** The types a stream sends that are previews, never stored: they are skipped. */
+export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
+
+/**
+ * The ids of one stream's events seen so far: the latest
+ * {@linkcode FOLLOW_MEMORY} ids, and the latest time seen. An event with an id
+ * remembered, or one older than the latest time (its id forgotten), was seen.
+ */
+export class SeenEvents {
+  #ids = new Set<string>();
+  #order: string[] = [];
+  #head = 0;
+  #latest: TimeKey | undefined;
+
+  /** Whether `item` was seen; if not, it is remembered now. */
+  check(item: Item): boolean {
+    const id = typeof item.id === "string" ? item.id : undefined;
+    if (id !== undefined && this.#ids.has(id)) return true;
+    const key = timeKey(item.processed_at);
+    if (key !== undefined && this.#latest !== undefined && compareKeys(key, this.#latest) < 0) {
+      // Older than what was seen, and not remembered: forgotten, so seen.
+      if (this.#order.length - this.#head >= FOLLOW_MEMORY) return true;
+    }
+    if (key !== undefined && (this.#latest === undefined || compareKeys(key, this.#latest) > 0)) {
+      this.#latest = key;
+    }
+    if (id !== undefined) {
+      this.#ids.add(id);
+      this.#order.push(id);
+      if (this.#order.length - this.#head > FOLLOW_MEMORY) {
+        this.#ids.delete(this.#order[this.#head]!);
+        this.#head++;
+        if (this.#head > FOLLOW_MEMORY) {
+          this.#order = this.#order.slice(this.#head);
+          this.#head = 0;
+        }
+      }
+    }
+    return false;
+  }
+}
+
+/** One stream of a session, as the follower reads it. */
+export interface FollowedStream {
+  /** The thread whose stream it is; null for the session's (the primary thread). */
+  thread: string | null;
+  /** The stored events, listed afresh (the catch-up after each connection). */
+  list(): AsyncIterable<Item>;
+  /**
+   * Connects (with the listing's retries and deadline), resolving once the
+   * stream is open; the iterator yields its events, ends when the stream
+   * ends, and throws on a failure that may pass (a drop) or one that will not
+   * ({@linkcode ManagedAgentsError}).
+   */
+  connect(): Promise<AsyncIterator<Item>>;
+  /** Names the stream in errors. */
+  target: ListTarget;
+}
+
+/** How the follower retries and stops. */
+export interface FollowContext {
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  /** Aborts when the caller aborts or the follow is over. */
+  signal: AbortSignal;
+  /** Makes the error that ends the follow of a stream that keeps failing. */
+  dropped(target: ListTarget, times: number, cause: unknown): ManagedAgentsError;
+}
+
+/**
+ * The new events of one stream, forever (until the session ends or the
+ * signal aborts): connect, catch up, read, and again after a drop. A stream
+ * that drops {@linkcode FollowContext.maxRetries} + 1 times in a row without
+ * a new event ends with an error; a stream that was only quiet for the
+ * deadline is connected again at once and counts as no drop.
+ */
+export async function* followStream(
+  stream: FollowedStream,
+  seen: SeenEvents,
+  ctx: FollowContext,
+): AsyncGenerator<Item> {
+  let drops = 0;
+  for (;;) {
+    ctx.signal.throwIfAborted();
+    let connection: AsyncIterator<Item> | undefined;
+    let fresh = false;
+    try {
+      connection = await stream.connect();
+      for await (const item of stream.list()) {
+        if (seen.check(item)) continue;
+        fresh = true;
+        yield item;
+      }
+      for (;;) {
+        const next = await connection.next();
+        if (next.done) break;
+        const item = next.value;
+        if (typeof item.type === "string" && PREVIEW_TYPES.has(item.type)) continue;
+        if (seen.check(item)) continue;
+        fresh = true;
+        drops = 0;
+        yield item;
+      }
+      if (fresh) drops = 0;
+      else drops++;
+      if (drops > ctx.maxRetries) throw ctx.dropped(stream.target, drops, undefined);
+    } catch (error) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      if (error instanceof ManagedAgentsError) throw error;
+      // A quiet session is no failure: connect again at once, catching up as always.
+      if (error instanceof SseFailure && error.kind === "idle") continue;
+      drops = fresh ? 1 : drops + 1;
+      if (drops > ctx.maxRetries) throw ctx.dropped(stream.target, drops, error);
+    } finally {
+      await connection?.return?.().catch(() => {});
+    }
+    await sleep(backoffDelay(Math.max(0, drops - 1), ctx.retryBaseDelayMs), ctx.signal);
+  }
+}
+
+/** One result of {@linkcode raceStreams}: the item and the stream's key. */
+export interface Raced<K> {
+  key: K;
+  item: Item;
+}
+
+/**
+ * Yields the items of several streams as they come, pulling each stream only
+ * after its last item was taken (so at most one item a stream is held), with
+ * streams added while it runs through `add`. Ends when every stream has
+ * ended; throws the first failure. The streams are closed by the caller
+ * (aborting their signal).
+ */
+export async function* raceStreams<K>(
+  initial: Iterable<[K, AsyncIterator<Item>]>,
+  added: { take(): [K, AsyncIterator<Item>][] },
+  stop: () => void,
+): AsyncGenerator<Raced<K>> {
+  type Pending = Promise<{ slot: number; result: IteratorResult<Item> }>;
+  const slots: { key: K; iterator: AsyncIterator<Item>; pending: Pending | undefined }[] = [];
+  const start = (slot: number): void => {
+    const entry = slots[slot]!;
+    entry.pending = entry.iterator.next().then((result) => ({ slot, result }));
+    // A stream that fails while another's item is being used is reported at the next race.
+    entry.pending.catch(() => {});
+  };
+  const addAll = (list: Iterable<[K, AsyncIterator<Item>]>): void => {
+    for (const [key, iterator] of list) {
+      slots.push({ key, iterator, pending: undefined });
+      start(slots.length - 1);
+    }
+  };
+  const live = (): Pending[] =>
+    slots.flatMap((slot) => slot.pending === undefined ? [] : [slot.pending]);
+  try {
+    addAll(initial);
+    for (;;) {
+      addAll(added.take());
+      const racing = live();
+      if (racing.length === 0) return;
+      const { slot, result } = await Promise.race(racing);
+      const entry = slots[slot]!;
+      if (result.done) {
+        entry.pending = undefined;
+        continue;
+      }
+      entry.pending = undefined;
+      yield { key: entry.key, item: result.value };
+      start(slot);
+    }
+  } finally {
+    // Every stream stops reading (its connection closes) before this ends,
+    // so that nothing is left running after the follow.
+    stop();
+    await Promise.allSettled(live());
+    await Promise.allSettled(slots.map((slot) => slot.iterator.return?.()));
+  }
+}

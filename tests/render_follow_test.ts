@@ -1,0 +1,164 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// `deno task render --session ID --follow`: each item on stdout as it completes, while the
+// session runs, until it terminates (exit 0) or Ctrl-C (exit 130, only whole items printed).
+// The task may reach api.anthropic.com only, so, as a user pointing ANTHROPIC_BASE_URL at a
+// gateway does, the test runs the command the refusal prints.
+
+import assert from "node:assert/strict";
+import { taskFrom, userEnv } from "./_command.ts";
+import { type FakeApi, startFakeApi } from "./_managed_agents_server.ts";
+
+const KEY = "sk-ant-api03-follow-test-key-000000000000";
+const POSIX = Deno.build.os !== "windows";
+
+function text(id: string, type: string, words: string): Record<string, unknown> {
+  return { id, type, processed_at: null, content: [{ type: "text", text: words }] };
+}
+
+/** The command `deno task render ARGS` prints when its permission does not cover the gateway. */
+async function printedCommand(api: FakeApi, args: string[], cwd: string): Promise<string[]> {
+  const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl };
+  const refused = await taskFrom("render", args, { cwd, env });
+  assert.equal(refused.code, 2, refused.stderr);
+  const printed = refused.stderr.match(/^ {2}(deno run .*)$/m)?.[1];
+  assert.ok(printed, refused.stderr);
+  assert.ok(printed.endsWith(args.join(" ")), printed);
+  const [, ...rest] = printed.split(" ");
+  return rest;
+}
+
+/** Reads a child's stdout line by line. */
+class Lines {
+  readonly #reader: ReadableStreamDefaultReader<string>;
+  #buffer = "";
+  /** Everything read so far. */
+  all = "";
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  }
+  /** The next whole line (without its newline); undefined at the end. */
+  async next(): Promise<string | undefined> {
+    for (;;) {
+      const end = this.#buffer.indexOf("\n");
+      if (end !== -1) {
+        const line = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 1);
+        return line;
+      }
+      const { done, value } = await this.#reader.read();
+      if (done) return undefined;
+      this.#buffer += value;
+      this.all += value;
+    }
+  }
+  /** The rest, to the end. */
+  async rest(): Promise<string> {
+    let rest = this.#buffer;
+    this.#buffer = "";
+    for (;;) {
+      const { done, value } = await this.#reader.read();
+      if (done) return rest;
+      rest += value;
+      this.all += value;
+    }
+  }
+}
+
+async function until(what: string, condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 20_000) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+Deno.test("render --session ID --follow --renderer json prints each item as NDJSON while the session runs, and ends with it", async () => {
+  const api = startFakeApi({
+    apiKey: KEY,
+    sessions: [{ id: "sesn_follow", events: [text("sevt_1", "user.message", "Start")] }],
+  });
+  const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+  try {
+    const args = await printedCommand(
+      api,
+      ["--session", "sesn_follow", "--follow", "--renderer", "json"],
+      dir,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: dir,
+      env: userEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl }),
+      clearEnv: true,
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const stderr = new Response(child.stderr).text();
+    const lines = new Lines(child.stdout);
+    // The stored item, before the server has sent anything more.
+    const first = JSON.parse((await lines.next())!);
+    assert.deepEqual([first.kind, first.from, first.text], ["message", "user", "Start"]);
+    await until("the stream", () => api.openStreams() === 1);
+    api.append("sesn_follow", text("sevt_2", "agent.message", "Working on it"));
+    const second = JSON.parse((await lines.next())!);
+    assert.deepEqual([second.from, second.text, second.seq], ["agent", "Working on it", 2]);
+    // The last one the server sends.
+    api.append("sesn_follow", text("sevt_3", "agent.message", "Done"));
+    api.append("sesn_follow", {
+      id: "sevt_4",
+      type: "session.status_terminated",
+      processed_at: null,
+    });
+    const rest = await lines.rest();
+    const { code } = await child.status;
+    assert.equal(code, 0, await stderr);
+    assert.equal(await stderr, "");
+    assert.deepEqual(
+      rest.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).text),
+      ["Done"],
+    );
+  } finally {
+    await api.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test({
+  name: "render --session ID -f: Ctrl-C stops the follow with exit 130, every item printed whole",
+  ignore: !POSIX,
+  fn: async () => {
+    const api = startFakeApi({
+      apiKey: KEY,
+      sessions: [{
+        id: "sesn_follow",
+        events: [text("sevt_1", "user.message", "Start"), text("sevt_2", "agent.message", "On it")],
+      }],
+    });
+    const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+    try {
+      const args = await printedCommand(api, ["--session", "sesn_follow", "-f"], dir);
+      const child = new Deno.Command(Deno.execPath(), {
+        args,
+        cwd: dir,
+        env: userEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl }),
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const stderr = new Response(child.stderr).text();
+      const lines = new Lines(child.stdout);
+      assert.equal(await lines.next(), "[user]");
+      assert.equal(await lines.next(), "  Start");
+      await until("the stream", () => api.openStreams() === 1);
+      child.kill("SIGINT");
+      const rest = await lines.rest();
+      const { code } = await child.status;
+      assert.equal(code, 130, await stderr);
+      assert.equal(lines.all, "[user]\n  Start\n\n[agent]\n  On it\n");
+      assert.equal(rest, "\n[agent]\n  On it\n");
+      assert.match(await stderr, /^render: interrupted by SIGINT/);
+    } finally {
+      await api.shutdown();
+    }
+    await Deno.remove(dir, { recursive: true });
+  },
+});
