@@ -12,6 +12,7 @@ import { utf8Length } from "./utf8.ts";
 import { cutNote } from "./budget.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
+import { type Html, markup, trusted } from "./_html.ts";
 
 /** The page's budget and redaction (items come already cut to the item budget). */
 export interface PageSettings {
@@ -37,19 +38,6 @@ export const SUMMARY_META = "brigade-transcript-session";
 
 const PALETTE_SIZE = 8;
 const FIRST_USER_CODE_POINTS = 200;
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-}
-
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 /**
  * Text from the log as the page shows it: redacted first (so a cut can never
@@ -80,17 +68,18 @@ export function contentSecurityPolicy(): Promise<string> {
 }
 
 /** The head of every page: charset, policy, no referrer, the title, the stylesheet. */
-export async function pageHead(title: string, meta = ""): Promise<string> {
-  return `<!DOCTYPE html>
+export async function pageHead(title: string, meta?: Html): Promise<Html> {
+  // The policy and the stylesheet are this module's own fixed text (quotes and all).
+  return markup`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${await contentSecurityPolicy()}">
+<meta http-equiv="Content-Security-Policy" content="${trusted(await contentSecurityPolicy())}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-${meta}<title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}</style>
+${meta}<title>${title}</title>
+<style>${trusted(PAGE_STYLE)}</style>
 </head>
 `;
 }
@@ -102,7 +91,7 @@ ${meta}<title>${escapeHtml(title)}</title>
  */
 export class PageBuilder {
   #settings: PageSettings;
-  #parts: string[] = [];
+  #parts: Html[] = [];
   #used = 0;
   #items = 0;
   #turns = 0;
@@ -160,43 +149,40 @@ export class PageBuilder {
       firstUser: this.#firstUser,
       cut: this.#cut,
     };
-    const meta = `<meta name="${SUMMARY_META}" content="${escapeHtml(JSON.stringify(summary))}">\n`;
+    const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
     const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
-    const note = this.#cut
-      ? `<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`
-      : "";
-    const empty = this.#items === 0 && !this.#cut
-      ? `<p class="note">This session has no conversation to show.</p>\n`
-      : "";
-    return `${await pageHead(title, meta)}<body>
+    const note = this.#cut &&
+      markup`<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`;
+    const empty = this.#items === 0 && !this.#cut &&
+      markup`<p class="note">This session has no conversation to show.</p>\n`;
+    const page = markup`${await pageHead(title, meta)}<body>
 ${this.#header(summary)}<main>
-${this.#parts.join("")}${empty}${note}</main>
+${this.#parts}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
     } · no scripts, no remote loads</p></footer>
 </body>
 </html>
 `;
+    return page.toString();
   }
 
-  #header(summary: PageSummary): string {
+  #header(summary: PageSummary): Html {
     const started = summary.startedAt === ""
       ? "unknown"
-      : `<time datetime="${escapeHtml(summary.startedAt)}">${
-        escapeHtml(readableTime(summary.startedAt))
-      }</time>`;
-    const fact = (name: string, value: string): string =>
-      `<div><dt>${name}</dt><dd>${value}</dd></div>`;
+      : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
+    const fact = (name: string, value: Html | string | number): Html =>
+      markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
     const threads = [...this.#threads.values()].map(({ slot, name }) =>
-      `<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${escapeHtml(name)}</li>`
-    ).join("");
-    return `<header class="top">
+      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}</li>`
+    );
+    return markup`<header class="top">
 <p class="kicker">Agent session</p>
-<h1>${summary.sessionId === "" ? "Empty session" : escapeHtml(summary.sessionId)}</h1>
-<dl class="facts">${fact("Started", started)}${fact("Turns", String(summary.turns))}${
-      fact("Threads", String(summary.threads))
+<h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
+<dl class="facts">${fact("Started", started)}${fact("Turns", summary.turns)}${
+      fact("Threads", summary.threads)
     }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}</dl>
-${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
+${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
 `;
   }
 
@@ -222,25 +208,24 @@ ${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul
     return thread;
   }
 
-  #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): string {
-    const label = escapeHtml(shownText(item.label, false));
+  #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): Html {
+    const label = shownText(item.label, false);
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
-    const badge = error ? `<span class="badge">error</span>` : "";
+    const badge = error && markup`<span class="badge">error</span>`;
     const when = item.processedAt ? timeTag(shownText(item.processedAt, false)) : "";
-    const meta = `<span class="meta">${
-      item.thread === null ? "" : `<span class="thread">${escapeHtml(thread.name)}</span>`
+    const meta = markup`<span class="meta">${
+      item.thread !== null && markup`<span class="thread">${thread.name}</span>`
     }${when}<span class="seq">#${item.seq}</span></span>`;
     const body = bodyMarkup(text);
     if (item.kind === "tool_call" || item.kind === "tool_result") {
-      const preview = escapeHtml(previewLine(text.kept));
-      return `<details class="${classes}" id="item-${this.#items}"${error ? " open" : ""}>` +
-        `<summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${meta}</summary>` +
-        `${body}</details>\n`;
+      const preview = previewLine(text.kept);
+      return markup`<details class="${classes}" id="item-${this.#items}"${
+        error && markup` open`
+      }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${meta}</summary>${body}</details>\n`;
     }
-    return `<article class="${classes}" id="item-${this.#items}">` +
-      `<h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2>${body}</article>\n`;
+    return markup`<article class="${classes}" id="item-${this.#items}"><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2>${body}</article>\n`;
   }
 }
 
@@ -264,11 +249,10 @@ export function pageText(item: ConversationItem): CutText {
 }
 
 /** An item's text, then, when it was cut, the grader's note, apart so it reads as a note. */
-function bodyMarkup(text: CutText): string {
-  const note = text.cutBytes > 0
-    ? `<p class="note cut">[cut: ${text.cutBytes} more bytes]</p>`
-    : "";
-  return `<div class="text">${escapeHtml(text.kept)}</div>${note}`;
+function bodyMarkup(text: CutText): Html {
+  const note = text.cutBytes > 0 &&
+    markup`<p class="note cut">[cut: ${text.cutBytes} more bytes]</p>`;
+  return markup`<div class="text">${text.kept}</div>${note}`;
 }
 
 /** `2026-09-14T10:02:12.904Z` as `2026-09-14 10:02:12 UTC`; any other text as it is. */
@@ -278,9 +262,9 @@ export function readableTime(at: string): string {
   return `${match[1]} ${match[2]} ${match[3] === "Z" ? "UTC" : match[3]}`;
 }
 
-function timeTag(at: string): string {
+function timeTag(at: string): Html {
   const clock = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(at)?.[1] ?? at;
-  return `<time datetime="${escapeHtml(at)}" title="${escapeHtml(at)}">${escapeHtml(clock)}</time>`;
+  return markup`<time datetime="${at}" title="${at}">${clock}</time>`;
 }
 
 /** The first line of a tool's text, short, for a folded block's summary. */

@@ -11,13 +11,8 @@
  * @module
  */
 
-import {
-  escapeHtml,
-  pageHead,
-  type PageSummary,
-  readableTime,
-  SUMMARY_META,
-} from "./_html_page.ts";
+import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_html_page.ts";
+import { type Html, markup } from "./_html.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
@@ -57,32 +52,33 @@ function isSummary(value: unknown): value is PageSummary {
     count(v.threads) && count(v.items);
 }
 
-function started(at: string): string {
+function started(at: string): Html | string {
   if (at === "") return "unknown";
-  return `<time datetime="${escapeHtml(at)}">${escapeHtml(readableTime(at))}</time>`;
+  return markup`<time datetime="${at}">${readableTime(at)}</time>`;
 }
 
 /** The index page: one table row per session page, each linking to it. */
 export async function indexPage(pages: IndexedPage[]): Promise<string> {
   const rows = pages.map(({ name, summary }, i) => {
     const id = summary.sessionId === "" ? "(empty session)" : summary.sessionId;
-    return `<tr><td class="num">${i + 1}</td>` +
-      `<td><a href="${escapeHtml(encodeURIComponent(name))}">${escapeHtml(id)}</a></td>` +
-      `<td>${started(summary.startedAt)}</td><td class="num">${summary.turns}</td>` +
-      `<td class="num">${summary.threads}</td>` +
-      `<td class="num">${summary.items}${summary.cut ? " (cut)" : ""}</td>` +
-      `<td>${escapeHtml(summary.firstUser)}</td></tr>\n`;
-  }).join("");
+    return markup`<tr><td class="num">${i + 1}</td><td><a href="${
+      encodeURIComponent(name)
+    }">${id}</a></td><td>${
+      started(summary.startedAt)
+    }</td><td class="num">${summary.turns}</td><td class="num">${summary.threads}</td><td class="num">${summary.items}${
+      summary.cut ? " (cut)" : ""
+    }</td><td>${summary.firstUser}</td></tr>\n`;
+  });
   const body = pages.length === 0
-    ? `<p class="note">No session pages in this folder.</p>\n`
-    : `<table>
+    ? markup`<p class="note">No session pages in this folder.</p>\n`
+    : markup`<table>
 <caption class="kicker">Sessions</caption>
 <thead><tr><th scope="col">#</th><th scope="col">Session</th><th scope="col">Started</th><th scope="col">Turns</th><th scope="col">Threads</th><th scope="col">Items</th><th scope="col">First user message</th></tr></thead>
 <tbody>
 ${rows}</tbody>
 </table>
 `;
-  return `${await pageHead("Index of sessions")}<body>
+  const page = markup`${await pageHead("Index of sessions")}<body>
 <header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
 <dl class="facts"><div><dt>Sessions</dt><dd>${pages.length}</dd></div></dl></header>
 <main>
@@ -91,4 +87,5 @@ ${body}</main>
 </body>
 </html>
 `;
+  return page.toString();
 }
