@@ -11,13 +11,21 @@ import { redact as redactSecrets } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import { cutNote } from "./budget.ts";
 import type { ConversationItem } from "./conversation_item.ts";
+import type * as Bodies from "./_html_body.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 
-/** The page's budget and redaction (items come already cut to the item budget). */
+/** The page's budgets, redaction and body builders (items come already cut to the item budget). */
 export interface PageSettings {
+  /** The most UTF-8 bytes of item markup on the page: every byte of a block counts. */
   transcriptBudget: number;
+  /** The most UTF-8 bytes of one item's text (an edit's diff is cut to it here). */
+  itemBudget: number;
   redact: boolean;
+  /** The body builders (`_html_body.ts`, loaded when a page is first rendered). */
+  bodies: typeof Bodies;
+  /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
+  inputOf?: (seq: number) => unknown;
 }
 
 /** What the header says of the session; also what an index row of the page needs. */
@@ -37,6 +45,10 @@ export interface PageSummary {
 export const SUMMARY_META = "brigade-transcript-session";
 
 const PALETTE_SIZE = 8;
+/** The most threads the header names; the rest are counted. */
+const THREADS_LISTED = 32;
+/** The most code points of a thread's name in the header and on an item. */
+const THREAD_NAME_CODE_POINTS = 80;
 const FIRST_USER_CODE_POINTS = 200;
 
 /**
@@ -97,6 +109,8 @@ export class PageBuilder {
   #turns = 0;
   #firstUser = "";
   #cut = false;
+  /** The day of the latest item with a time: an item of another day shows its date. */
+  #lastDay = "";
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
 
@@ -116,20 +130,27 @@ export class PageBuilder {
    */
   add(item: ConversationItem): boolean {
     if (this.#cut) return false;
+    if (isEmptyReply(item)) return true;
     const text = pageText(item);
-    const size = utf8Length(text.kept);
+    const known = this.#threads.has(item.thread ?? "");
+    const thread = this.#thread(item);
+    const lastDay = this.#lastDay;
+    const block = this.#block(item, text, thread, this.#items + 1);
+    // Every byte of the block counts: label, names and markup, not only the text.
+    const size = utf8Length(block.toString());
     if (this.#used + size > this.#settings.transcriptBudget) {
+      if (!known) this.#threads.delete(item.thread ?? "");
+      this.#lastDay = lastDay;
       this.#cut = true;
       return false;
     }
     this.#used += size;
     this.#items++;
-    const thread = this.#thread(item);
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
       if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
     }
-    this.#parts.push(this.#block(item, text, thread));
+    this.#parts.push(block);
     return true;
   }
 
@@ -173,9 +194,13 @@ ${this.#parts}${empty}${note}</main>
       : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
     const fact = (name: string, value: Html | string | number): Html =>
       markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
-    const threads = [...this.#threads.values()].map(({ slot, name }) =>
+    const all = [...this.#threads.values()];
+    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name }) =>
       markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}</li>`
     );
+    if (all.length > THREADS_LISTED) {
+      threads.push(markup`<li>and ${all.length - THREADS_LISTED} more</li>`);
+    }
     return markup`<header class="top">
 <p class="kicker">Agent session</p>
 <h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
@@ -194,38 +219,131 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
       const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
         (PALETTE_SIZE - 1));
       // Thread ids, speakers, labels and times come from the kit, redacted when the page is.
-      const name = key === "" ? "agent (primary thread)" : shownText(key, false);
+      const name = key === "" ? "agent (primary thread)" : shortName(shownText(key, false));
       thread = { slot, name, named: key === "" };
       this.#threads.set(key, thread);
     }
     if (!thread.named) {
       const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
       if (speaker !== undefined) {
-        thread.name = shownText(speaker, false);
+        thread.name = shortName(shownText(speaker, false));
         thread.named = true;
       }
     }
     return thread;
   }
 
-  #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): Html {
+  #block(
+    item: ConversationItem,
+    text: CutText,
+    thread: { slot: number; name: string },
+    number: number,
+  ): Html {
     const label = shownText(item.label, false);
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
     const badge = error && markup`<span class="badge">error</span>`;
-    const when = item.processedAt ? timeTag(shownText(item.processedAt, false)) : "";
+    const when = item.processedAt ? this.#timeTag(shownText(item.processedAt, false)) : "";
+    const id = `item-${number}`;
+    const body = this.#body(item, text);
+    const seq = `entry seq ${item.seq}`;
+    // A summary is a control: a link inside it would be a control in a control.
+    const num = body.folded === undefined
+      ? markup`<a class="seq" href="#${id}" title="${seq}">#${number}</a>`
+      : markup`<span class="seq" title="${seq}">#${number}</span>`;
     const meta = markup`<span class="meta">${
       item.thread !== null && markup`<span class="thread">${thread.name}</span>`
-    }${when}<span class="seq">#${item.seq}</span></span>`;
-    const body = bodyMarkup(text);
-    if (item.kind === "tool_call" || item.kind === "tool_result") {
-      const preview = previewLine(text.kept);
-      return markup`<details class="${classes}" id="item-${this.#items}"${
+    }${when}${num}</span>`;
+    const note = body.cutBytes > 0 &&
+      markup`<p class="note cut">[cut: ${body.cutBytes} more bytes]</p>`;
+    if (body.folded !== undefined) {
+      const preview = previewLine(body.folded);
+      const size = markup`<span class="size">${sizeText(body.bytes, body.lines)}</span>`;
+      return markup`<details class="${classes}" id="${id}"${
         error && markup` open`
-      }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${meta}</summary>${body}</details>\n`;
+      }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${size}${meta}</summary><div class="text">${body.html}</div>${note}</details>\n`;
     }
-    return markup`<article class="${classes}" id="item-${this.#items}"><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2>${body}</article>\n`;
+    return markup`<article class="${classes}" id="${id}"><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2><div class="text${
+      body.plain ? " plain" : ""
+    }">${body.html}</div>${note}</article>\n`;
+  }
+
+  /**
+   * An item's body: Markdown for what people and agents say, a diff or a
+   * file for an edit or a write, monospace for other tool input and output,
+   * plain text for the rest. A folded body says what its summary previews.
+   */
+  #body(item: ConversationItem, text: CutText): {
+    html: Html;
+    cutBytes: number;
+    plain?: boolean;
+    folded?: string;
+    bytes: number;
+    lines: number;
+  } {
+    const { bodies } = this.#settings;
+    const size = bodies.sizeOf(text.kept);
+    switch (item.kind) {
+      case "message":
+      case "thread_message":
+        return {
+          html: bodies.markdownHtml(text.kept, `item-${this.#items + 1}-`),
+          cutBytes: text.cutBytes,
+          ...size,
+        };
+      case "tool_call": {
+        const tool = item.tool ?? "";
+        if (bodies.WHOLE_INPUT_TOOLS.has(tool)) {
+          const input = this.#settings.inputOf?.(item.seq);
+          const whole = bodies.toolCallBody(tool, input, {
+            redact: this.#settings.redact,
+            itemBudget: this.#settings.itemBudget,
+          });
+          if (whole !== undefined) {
+            return { ...whole, folded: previewOf(input, this.#settings.redact) ?? text.kept };
+          }
+        }
+        const shown = bodies.inputText(item.tool, text.kept, text.cutBytes === 0);
+        return {
+          html: bodies.codeBlock(shown),
+          cutBytes: text.cutBytes,
+          folded: shown,
+          ...bodies.sizeOf(shown),
+        };
+      }
+      case "tool_result":
+        return {
+          html: bodies.codeBlock(text.kept),
+          cutBytes: text.cutBytes,
+          folded: text.kept,
+          ...size,
+        };
+      case "system":
+        if (text.kept.startsWith(COMPACTION)) {
+          return {
+            html: bodies.markdownHtml(
+              text.kept.slice(COMPACTION.length),
+              `item-${this.#items + 1}-`,
+            ),
+            cutBytes: text.cutBytes,
+            folded: "Compaction summary",
+            ...size,
+          };
+        }
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true, ...size };
+      default:
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true, ...size };
+    }
+  }
+
+  /** An item's time: the clock, and the date too when the day is not the previous item's. */
+  #timeTag(at: string): Html {
+    const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(at);
+    const day = match?.[1] ?? "";
+    const shown = match === null ? at : day !== this.#lastDay ? `${day} ${match[2]}` : match[2]!;
+    if (day !== "") this.#lastDay = day;
+    return markup`<time datetime="${at}" title="${at}">${shown}</time>`;
   }
 }
 
@@ -248,13 +366,6 @@ export function pageText(item: ConversationItem): CutText {
   return { kept: shownText(kept, false), cutBytes: item.cutBytes };
 }
 
-/** An item's text, then, when it was cut, the grader's note, apart so it reads as a note. */
-function bodyMarkup(text: CutText): Html {
-  const note = text.cutBytes > 0 &&
-    markup`<p class="note cut">[cut: ${text.cutBytes} more bytes]</p>`;
-  return markup`<div class="text">${text.kept}</div>${note}`;
-}
-
 /** `2026-09-14T10:02:12.904Z` as `2026-09-14 10:02:12 UTC`; any other text as it is. */
 export function readableTime(at: string): string {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(at);
@@ -262,16 +373,38 @@ export function readableTime(at: string): string {
   return `${match[1]} ${match[2]} ${match[3] === "Z" ? "UTC" : match[3]}`;
 }
 
-function timeTag(at: string): Html {
-  const clock = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(at)?.[1] ?? at;
-  return markup`<time datetime="${at}" title="${at}">${clock}</time>`;
-}
-
 /** The first line of a tool's text, short, for a folded block's summary. */
 function previewLine(text: string): string {
   const line = text.trimStart().split("\n", 1)[0] ?? "";
   const points = [...line];
   return points.length > 80 ? `${points.slice(0, 79).join("")}…` : line;
+}
+
+/** What the kit says of a message with no text: the page leaves such a reply out. */
+function isEmptyReply(item: ConversationItem): boolean {
+  return item.kind === "message" && item.cutBytes === 0 && item.text === "(no content)";
+}
+
+/** How a compaction's summary starts (the Claude Code source's system message). */
+const COMPACTION = "Compaction summary:\n";
+
+/** The size a folded block's summary names. */
+function sizeText(bytes: number, lines: number): string {
+  const size = bytes < 1_000 ? `${bytes} B` : `${(bytes / 1_000).toFixed(1)} kB`;
+  return `${lines} ${lines === 1 ? "line" : "lines"}, ${size}`;
+}
+
+/** The path an edit or a write names, for its summary. */
+function previewOf(input: unknown, redact: boolean): string | undefined {
+  const path = (input as { file_path?: unknown } | null)?.file_path;
+  return typeof path === "string" ? shownText(path, redact) : undefined;
+}
+
+function shortName(name: string): string {
+  const points = [...name];
+  return points.length > THREAD_NAME_CODE_POINTS
+    ? `${points.slice(0, THREAD_NAME_CODE_POINTS - 1).join("")}…`
+    : name;
 }
 
 function firstUserLine(text: string): string {

@@ -129,9 +129,36 @@ export async function renderHtml(
     options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
   );
   const redact = options.redact ?? true;
-  const page = new PageBuilder({ transcriptBudget, redact });
+  // The Markdown parser and the diff library load with the first page, never with `.`.
+  const bodies = await import("./_html_body.ts");
+  const inputs = new Map<number, unknown>();
+  const page = new PageBuilder({
+    transcriptBudget,
+    itemBudget,
+    redact,
+    bodies,
+    inputOf: (seq) => {
+      const input = inputs.get(seq);
+      inputs.delete(seq);
+      return input;
+    },
+  });
   const session = { id: "", startedAt: "" };
-  const entries = watched(oneSession(source, "html", options.signal), session);
+  const entries = watched(
+    oneSession(source, "html", options.signal),
+    session,
+    (entry) => {
+      const event = entry.event as { type: string; name?: unknown; input?: unknown };
+      if (
+        event.type === "agent.tool_use" && typeof event.name === "string" &&
+        bodies.WHOLE_INPUT_TOOLS.has(event.name)
+      ) {
+        inputs.set(entry.seq, event.input);
+        // A call's item follows its entry closely: keep the latest few inputs only.
+        if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
+      }
+    },
+  );
   // The kit redacts before it cuts, and drops what the transcript budget could never show.
   const items = conversationItems(entries, {
     view: "grader",
@@ -146,12 +173,17 @@ export async function renderHtml(
   return await page.finish(session.id, session.startedAt);
 }
 
-/** Passes entries on, noting the session id and the first time stamp seen. */
+/** How many whole tool inputs (edits, writes) wait for their item. */
+const INPUTS_KEPT = 16;
+
+/** Passes entries on, noting the session id and the first time stamp seen, showing each to `see`. */
 async function* watched(
   entries: AsyncIterable<LogEntry>,
   session: { id: string; startedAt: string },
+  see: (entry: LogEntry) => void,
 ): AsyncGenerator<LogEntry, void, undefined> {
   for await (const entry of entries) {
+    see(entry);
     session.id = entry.session_id;
     const at = (entry.event as { processed_at?: unknown }).processed_at;
     if (session.startedAt === "" && typeof at === "string") session.startedAt = at;

@@ -13,6 +13,7 @@ import {
 } from "../mod.ts";
 import { conversation } from "../renderers/conversation.ts";
 import { pageText, shownText } from "../renderers/_html_page.ts";
+import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/_html_body.ts";
 import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
 import {
   type Browser,
@@ -48,7 +49,7 @@ Deno.test("renderHtml() escapes every text and forbids scripts and remote loads"
   assert.doesNotMatch(page, /<script|<img|<\/details><\/details>/);
   assert.match(
     page,
-    /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; &#39;too&#39;/,
+    /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; (?:'|&#39;)too(?:'|&#39;)/,
   );
   assert.match(page, /<h1>sesn_&lt;b&gt;<\/h1>/);
   const csp = page.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)?.[1];
@@ -90,7 +91,7 @@ Deno.test("renderHtml() cuts a long body with the grader's note, and the page at
     );
     assert.match(
       page,
-      /<div class="text">éé<\/div><p class="note cut">\[cut: 16 more bytes\]<\/p>/,
+      /<div class="text"><p>éé<\/p><\/div><p class="note cut">\[cut: 16 more bytes\]<\/p>/,
     );
   });
   await t.step("the transcript budget ends the page with a note and stops the source", async () => {
@@ -106,14 +107,21 @@ Deno.test("renderHtml() cuts a long body with the grader's note, and the page at
         };
       }
     }
-    const page = await renderHtml(source(), { transcriptBudget: 1_000 });
-    assert.equal(page.match(/class="item /g)?.length, 10);
+    // Every byte of an item's markup counts, not only its 100 bytes of text.
+    const page = await renderHtml(source(), { transcriptBudget: 5_000 });
+    const shown = page.match(/class="item /g)?.length ?? 0;
+    assert.ok(shown >= 5 && shown < 50, `${shown} items`);
+    const items = page.slice(
+      page.indexOf("<main>\n") + 7,
+      page.indexOf('<p class="note transcript-cut"'),
+    );
+    assert.ok(new TextEncoder().encode(items).byteLength <= 5_000);
     assert.match(
       page,
-      /\[transcript cut: the 1000-byte budget is reached; the rest of the session is not shown\]/,
+      /\[transcript cut: the 5000-byte budget is reached; the rest of the session is not shown\]/,
     );
-    assert.match(page, /<dt>Items<\/dt><dd>10 \(cut\)<\/dd>/);
-    assert.ok(pulled < 20, `the source was pulled ${pulled} times`);
+    assert.match(page, new RegExp(`<dt>Items</dt><dd>${shown} \\(cut\\)</dd>`));
+    assert.ok(pulled < shown + 10, `the source was pulled ${pulled} times`);
   });
   await t.step("a budget that is not a positive integer is a RangeError", async () => {
     await assert.rejects(renderHtml([], { itemBudget: 0 }), RangeError);
@@ -219,14 +227,45 @@ function shownItems(page: Page): Promise<Shown[]> {
   })()`);
 }
 
-/** What the page should show of each item: the kit's items, redacted, escaped, cut. */
+/** Marks a text the page renders (Markdown, a diff) rather than shows as it is. */
+const RENDERED = "(rendered)";
+
+/**
+ * What the page should show of each item: the kit's items, redacted, escaped,
+ * cut; empty replies left out. Plain prose and monospace blocks are compared
+ * whitespace-collapsed; Markdown and diffs are checked elsewhere.
+ */
 async function expectedItems(source: AsyncIterable<LogEntry>, redact = true): Promise<Shown[]> {
   const shown: Shown[] = [];
   const items = conversation(source, { itemBudget: HTML_ITEM_BUDGET, redact });
   for await (const item of items) {
-    shown.push({ who: shownText(item.label, redact), text: pageText(item).kept });
+    if (item.kind === "message" && item.text === "(no content)") continue;
+    const { kept, cutBytes } = pageText(item);
+    let text = kept;
+    if (item.kind === "message" || item.kind === "thread_message") {
+      if (!isPlainProse(kept)) text = RENDERED;
+    } else if (item.kind === "tool_call") {
+      text = WHOLE_INPUT_TOOLS.has(item.tool ?? "")
+        ? RENDERED
+        : inputText(item.tool, kept, cutBytes === 0);
+    } else if (item.kind === "system" && kept.startsWith("Compaction summary:\n")) {
+      text = RENDERED;
+    }
+    shown.push({ who: shownText(item.label, redact), text: collapsed(text) });
   }
   return shown;
+}
+
+function collapsed(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** The page's items, texts whitespace-collapsed, those the expectation marks rendered as such. */
+async function comparable(page: Page, expected: Shown[]): Promise<Shown[]> {
+  return (await shownItems(page)).map((item, i) => ({
+    who: item.who,
+    text: expected[i]?.text === RENDERED ? RENDERED : collapsed(item.text ?? ""),
+  }));
 }
 
 /** The serious and critical accessibility violations axe-core finds in the live page. */
@@ -265,7 +304,7 @@ browserTest("each fixture: every item on the page, nothing ran or left, axe-core
       const expected = await expectedItems(source());
       assert.ok(expected.length > 0);
       await withPage(browser, html, async (page, url) => {
-        assert.deepEqual(await shownItems(page), expected);
+        assert.deepEqual(await comparable(page, expected), expected);
         assert.equal(await page.evaluate("document.scripts.length"), 0);
         assert.deepEqual(requestsThatLeft(page, url), []);
         assert.deepEqual(await seriousViolations(page), []);
@@ -276,7 +315,7 @@ browserTest("each fixture: every item on the page, nothing ran or left, axe-core
     const [, source] = FIXTURES[0]!;
     const expected = await expectedItems(source());
     await withPage(browser, await renderHtml(source()), async (page) => {
-      assert.deepEqual(await shownItems(page), expected);
+      assert.deepEqual(await comparable(page, expected), expected);
     }, { scripts: false });
   });
   await t.step("the dark colour scheme passes axe-core too", async () => {
@@ -368,8 +407,17 @@ const SENTINEL = `({
   title: document.title,
 })`;
 
-/** Clicks every link, as a curious reader would. */
-const CLICK_LINKS = `[...document.querySelectorAll("a")].forEach((a) => a.click()); true`;
+/**
+ * Clicks every link a page should not have, as a curious reader would: any but a web or mail
+ * link (which leaves the page by the reader's choice, as its text says) and an item's anchor.
+ */
+const CLICK_LINKS = `[...document.querySelectorAll("a")]
+  .filter((a) => !/^(?:https?:|mailto:|#item-[0-9]+$)/.test(a.getAttribute("href") ?? ""))
+  .forEach((a) => a.click()); true`;
+
+/** Links to anything but the web, mail or an item of the page. */
+const UNSAFE_LINKS = `[...document.querySelectorAll("a")]
+  .filter((a) => !/^(?:https?:|mailto:|#item-[0-9]+$)/.test(a.getAttribute("href") ?? "")).length`;
 
 browserTest(
   "a hostile session stays inert text: nothing runs, loads or breaks out",
@@ -383,18 +431,20 @@ browserTest(
           pwned: null,
           title: "Session sesn_hostile",
         });
-        assert.deepEqual(await shownItems(page), await expectedItems(fromEntriesAsync(session)));
+        const expected = await expectedItems(fromEntriesAsync(session));
+        assert.deepEqual(await comparable(page, expected), expected);
         assert.deepEqual(
           await page.evaluate(`({
           scripts: document.scripts.length,
-          links: document.querySelectorAll("a, img, iframe, link, svg, [style]").length,
+          links: ${UNSAFE_LINKS},
+          loads: document.querySelectorAll("img, iframe, link, svg, [style]").length,
           styles: document.querySelectorAll("style").length,
           handlers: [...document.querySelectorAll("*")].filter((el) =>
             [...el.attributes].some((a) => a.name.startsWith("on"))).length,
           details: document.querySelectorAll("details").length,
           blocks: document.querySelectorAll("main > .item").length,
         })`),
-          { scripts: 0, links: 0, styles: 1, handlers: 0, details: 3, blocks: 8 },
+          { scripts: 0, links: 0, loads: 0, styles: 1, handlers: 0, details: 3, blocks: 8 },
         );
         assert.deepEqual(requestsThatLeft(page, url), []);
         assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
