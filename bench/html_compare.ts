@@ -8,8 +8,11 @@
  * renderer's cost per byte of log), against `JSON.parse` of every line read
  * the same way. After a warmup, the cases run round-robin, N times each; it
  * prints a markdown table of medians, the log bytes read and the page size.
+ * With `--baseline=PATH`, the `mod.ts` of another checkout (say, the commit
+ * before a change, from `git archive`) runs the same render cases in the same
+ * rounds, so a busy machine slows both alike.
  *
- * Run: `deno task bench:html [--runs=N]`
+ * Run: `deno task bench:html [--runs=N] [--baseline=/tmp/before/mod.ts]`
  *
  * @module
  */
@@ -55,6 +58,13 @@ async function main(args: string[]): Promise<void> {
     console.error(`html_compare: --runs must be a positive integer: ${runsArg}`);
     Deno.exit(2);
   }
+  const baselineArg = args.find((arg) => arg.startsWith("--baseline="));
+  const baseline = baselineArg === undefined ? undefined : (await import(
+    new URL(baselineArg.slice("--baseline=".length), `file://${Deno.cwd()}/`).href
+  )) as {
+    renderHtml: typeof renderHtml;
+    fromNdjson: typeof fromNdjson;
+  };
   const small = 10_000;
   const large = 1_000_000;
   for (const size of [small, large]) await ensureLogInfo(size);
@@ -73,6 +83,22 @@ async function main(args: string[]): Promise<void> {
       times: [],
     },
   ];
+  if (baseline !== undefined) {
+    cases.push(
+      {
+        size: small,
+        name: "baseline renderHtml, whole session",
+        run: (path) => baseline.renderHtml(baseline.fromNdjson(path), { transcriptBudget: WHOLE }),
+        times: [],
+      },
+      {
+        size: large,
+        name: "baseline renderHtml, default budgets",
+        run: (path) => baseline.renderHtml(baseline.fromNdjson(path)),
+        times: [],
+      },
+    );
+  }
   console.error(`warmup, then ${runs} runs of each case…`);
   for (const c of cases) await c.run(logPath(c.size));
   for (let round = 0; round < runs; round++) {

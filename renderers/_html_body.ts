@@ -2,14 +2,18 @@
 // This module is browser compatible.
 
 // The bodies of a session page's items: Markdown for messages (CommonMark and
-// GitHub's tables, task lists, strikethrough and autolinks, through micromark
-// with raw HTML off and unsafe link protocols dropped), unified diffs for
+// GitHub's tables, task lists and strikethrough, through micromark with raw
+// HTML off and unsafe link protocols dropped; GitHub's bare-URL links and
+// footnotes are left out: the first doubles the parser's time, the second
+// would give ids that clash between items), unified diffs for
 // edits, code blocks for written files, monospace blocks for tool output. The
 // html renderer loads this module on first use, so `.` imports no third-party
 // code until a page is rendered.
 
 import { micromark } from "micromark";
-import { gfm, gfmHtml } from "micromark-extension-gfm";
+import { gfmStrikethrough, gfmStrikethroughHtml } from "micromark-extension-gfm-strikethrough";
+import { gfmTable, gfmTableHtml } from "micromark-extension-gfm-table";
+import { gfmTaskListItem, gfmTaskListItemHtml } from "micromark-extension-gfm-task-list-item";
 import { structuredPatch } from "diff";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { visibleControls } from "../redact/excerpt.ts";
@@ -32,7 +36,7 @@ export interface BodySettings {
  * a line that starts a list, a heading underline or a code block, an edge
  * space (a hard break), an autolink's start.
  */
-const SYNTAX_CHARS = /[\\`*_#>[\]!<&|~=\t]|https?:|www\.|@/;
+const SYNTAX_CHARS = /[\\*_#>[\]!<&|~=\t]|^```|\n```/;
 /** A line that starts with a space, a list marker or a number and `.`; a trailing space; a third newline. */
 const SYNTAX_LINES = /(?:^|\n)(?: |[-+]|\d+[.)])| (?:\n|$)|\n\n\n|^\n|\n$/;
 
@@ -44,28 +48,147 @@ export function isPlainProse(text: string): boolean {
   return !SYNTAX_CHARS.test(text) && !SYNTAX_LINES.test(text);
 }
 
+/** Extensions made once: building them is a good part of a short message's parse. */
+let extensions:
+  | { syntax: ReturnType<typeof gfmTable>[]; html: ReturnType<typeof gfmTableHtml>[] }
+  | undefined;
+
 /**
  * A message as HTML: Markdown through micromark (raw HTML shown as text,
  * `javascript:` and `data:` links not links, images named and never loaded,
  * headings below the item's own), plain prose straight to paragraphs.
  *
  * @param text The message, redacted and its controls made visible.
- * @param prefix What this item's footnote ids start with (unique on the page).
  */
-export function markdownHtml(text: string, prefix: string): Html {
+export function markdownHtml(text: string): Html {
   if (isPlainProse(text)) return plainParagraphs(text);
+  return proseAndFences(text) ?? parsedHtml(text);
+}
+
+/** Which way {@linkcode markdownHtml} takes for a text: a fast path, or the parser. */
+export function markdownPath(text: string): "plain" | "fences" | "parser" {
+  return isPlainProse(text) ? "plain" : proseAndFences(text) !== undefined ? "fences" : "parser";
+}
+
+/** A message through the parser, whatever it holds (the fast paths give the same). */
+export function parsedHtml(text: string): Html {
+  extensions ??= {
+    syntax: [gfmTable(), gfmStrikethrough(), gfmTaskListItem()],
+    html: [gfmTableHtml(), gfmStrikethroughHtml(), gfmTaskListItemHtml()],
+  };
+  // Raw HTML and unsafe protocols are off: micromark's defaults, said out loud.
   const out = micromark(text, {
-    extensions: [gfm()],
-    htmlExtensions: [gfmHtml({ clobberPrefix: prefix })],
+    extensions: extensions.syntax,
+    htmlExtensions: extensions.html,
+    allowDangerousHtml: false,
+    allowDangerousProtocol: false,
   });
   // micromark escapes every text it writes, so its own tags are the only `<` in `out`.
   return trusted(tidy(out));
 }
 
-/** Paragraphs split on blank lines, escaped, as micromark writes them. */
+/**
+ * Plain prose around fenced code blocks (an opening fence of backticks at a
+ * line's start, a language, the code, a closing fence), as
+ * micromark writes it; undefined when anything else needs the parser.
+ */
+function proseAndFences(text: string): Html | undefined {
+  const lines = text.split("\n");
+  const blocks: Html[] = [];
+  let prose: string[] = [];
+  const flush = (): boolean => {
+    let first = 0;
+    let last = prose.length;
+    while (first < last && prose[first] === "") first++;
+    while (last > first && prose[last - 1] === "") last--;
+    prose = prose.slice(first, last);
+    if (prose.length === 0) return true;
+    const paragraphs = prose.join("\n");
+    prose = [];
+    if (!isPlainProse(paragraphs)) return false;
+    blocks.push(plainParagraphs(paragraphs));
+    return true;
+  };
+  for (let i = 0; i < lines.length;) {
+    const open = /^(`{3,})([^`]*)$/.exec(lines[i]!);
+    if (open === null) {
+      prose.push(lines[i++]!);
+      continue;
+    }
+    if (!flush()) return undefined;
+    const info = open[2]!.trim();
+    // An escape or a character reference in the info string is decoded by the parser.
+    if (/[\\&]/.test(info)) return undefined;
+    const fence = open[1]!.length;
+    let close = i + 1;
+    while (close < lines.length) {
+      const run = /^ {0,3}(`+) *$/.exec(lines[close]!);
+      if (run !== null && run[1]!.length >= fence) break;
+      close++;
+    }
+    // A fence left open runs to the end, where the parser has its own ways: leave it the parser.
+    if (close === lines.length) return undefined;
+    const code = lines.slice(i + 1, close);
+    const body = code.length === 0 ? "" : `${code.join("\n")}\n`;
+    const lang = info.split(/[ \t]/, 1)[0]!;
+    blocks.push(
+      lang === ""
+        ? markup`<pre class="code"><code>${body}</code></pre>`
+        : markup`<div class="fenced"><p class="lang">${lang}</p><pre class="code"><code>${body}</code></pre></div>`,
+    );
+    i = close + 1;
+  }
+  if (!flush()) return undefined;
+  // The parser keeps the text's last line end after its last block.
+  const end = text.endsWith("\n") && blocks.length > 0 ? "\n" : "";
+  return markup`${blocks.map((block, i) => markup`${i > 0 ? "\n" : ""}${block}`)}${end}`;
+}
+
+/** Paragraphs split on blank lines, escaped, their code spans made, as micromark writes them. */
 function plainParagraphs(text: string): Html {
   const paragraphs = text.split("\n\n").filter((p) => p !== "");
-  return markup`${paragraphs.map((p, i) => markup`${i > 0 ? "\n" : ""}<p>${p}</p>`)}`;
+  return markup`${
+    paragraphs.map((p, i) =>
+      markup`${i > 0 ? "\n" : ""}<p>${p.includes("`") ? codeSpans(p) : p}</p>`
+    )
+  }`;
+}
+
+/**
+ * A paragraph's code spans, as CommonMark reads them: a run of backticks
+ * opens a span that the next run of the same length closes (else it is
+ * text); inside, line ends are spaces, and one space is taken off each end
+ * when both ends have one and the span is not all spaces.
+ */
+function codeSpans(paragraph: string): Html[] {
+  const parts: Html[] = [];
+  let text = 0;
+  let at = paragraph.indexOf("`");
+  while (at !== -1) {
+    let end = at;
+    while (paragraph[end] === "`") end++;
+    const run = end - at;
+    let close = paragraph.indexOf("`", end);
+    while (close !== -1) {
+      let closeEnd = close;
+      while (paragraph[closeEnd] === "`") closeEnd++;
+      if (closeEnd - close === run) break;
+      close = paragraph.indexOf("`", closeEnd);
+    }
+    if (close === -1) {
+      at = paragraph.indexOf("`", end);
+      continue;
+    }
+    let code = paragraph.slice(end, close).replaceAll("\n", " ");
+    if (code.length > 1 && code.startsWith(" ") && code.endsWith(" ") && code.trim() !== "") {
+      code = code.slice(1, -1);
+    }
+    parts.push(markup`${paragraph.slice(text, at)}<code>${code}</code>`);
+    text = close + run;
+    at = paragraph.indexOf("`", text);
+  }
+  parts.push(markup`${paragraph.slice(text)}`);
+  return parts;
 }
 
 /**

@@ -2,11 +2,9 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { micromark } from "micromark";
-import { gfm, gfmHtml } from "micromark-extension-gfm";
-import { inputText, isPlainProse, markdownHtml, toolCallBody } from "./_html_body.ts";
+import { inputText, isPlainProse, markdownHtml, parsedHtml, toolCallBody } from "./_html_body.ts";
 
-const md = (text: string): string => markdownHtml(text, "p-").toString();
+const md = (text: string): string => markdownHtml(text).toString();
 const settings = { redact: true, itemBudget: 8_000 };
 
 Deno.test("markdownHtml() renders CommonMark and GitHub's tables, task lists, strikethrough", () => {
@@ -57,25 +55,48 @@ Deno.test("markdownHtml() shows raw HTML as text and makes no unsafe link, image
 
 Deno.test("markdownHtml() skips the parser for plain prose and gives what the parser gives", () => {
   assert.ok(isPlainProse("Just words.\nAnother line.\n\nA new paragraph."));
+  assert.ok(isPlainProse("Run `deno test` first."));
+  // A bare address is text (GitHub's bare-URL links are left out); `<https://…>` is a link.
+  assert.ok(isPlainProse("See https://example.com or mail a@b.c."));
+  assert.equal(
+    md("Run `deno test` and `` a`b ``."),
+    "<p>Run <code>deno test</code> and <code>a`b</code>.</p>",
+  );
+  assert.ok(!isPlainProse("```\ncode\n```"));
   for (
     const text of [
       "a *b*",
       "- item",
       "1. item",
       "  indented",
-      "see https://x.y",
       "a\\b",
       "x\n\n\ny",
     ]
   ) {
     assert.ok(!isPlainProse(text), text);
   }
-  const parser = (text: string): string =>
-    micromark(text, { extensions: [gfm()], htmlExtensions: [gfmHtml()] });
+  const parser = (text: string): string => parsedHtml(text).toString();
   fc.assert(
     fc.property(
       fc.array(
-        fc.constantFrom("a", "B", " ", "\n", ".", ",", "'", '"', "é", "1", "-", ")", "?", "中"),
+        fc.constantFrom(
+          "a",
+          "B",
+          " ",
+          "\n",
+          ".",
+          ",",
+          "'",
+          '"',
+          "é",
+          "1",
+          "-",
+          ")",
+          "?",
+          "中",
+          "`",
+          "``",
+        ),
         {
           maxLength: 40,
         },
@@ -85,7 +106,7 @@ Deno.test("markdownHtml() skips the parser for plain prose and gives what the pa
         assert.equal(md(text).replaceAll("&#39;", "'"), parser(text), JSON.stringify(text));
       },
     ),
-    { numRuns: 2_000 },
+    { numRuns: 5_000 },
   );
 });
 
@@ -138,4 +159,43 @@ Deno.test("inputText() indents whole JSON, shows Bash as a command line, control
     "$ ls\\x1b\n# List",
   );
   assert.equal(inputText("x", '{"a":"\\u202e"}', true), '{\n  "a": "\\u202e"\n}');
+});
+
+Deno.test("markdownHtml() skips the parser for prose around fenced code and gives what it gives", () => {
+  const text =
+    "Here:\n\n```ts\nconst a = 1 < 2 && `x`;\n\tindented\n```\nAfter `it`.\n\n```\nno lang\n```\n";
+  assert.equal(md(text), parsedHtml(text).toString());
+  assert.match(md(text), /<div class="fenced"><p class="lang">ts<\/p>/);
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.constantFrom(
+          "a",
+          " ",
+          "\n",
+          "\n\n",
+          "`",
+          "```",
+          "````",
+          "```ts",
+          "``` js x",
+          "<",
+          "&",
+          "\t",
+          "   ```",
+          "é",
+          ".",
+        ),
+        { maxLength: 30 },
+      ).map((chars) => chars.join("")),
+      (text) => {
+        assert.equal(
+          md(text).replaceAll("&#39;", "'"),
+          parsedHtml(text).toString(),
+          JSON.stringify(text),
+        );
+      },
+    ),
+    { numRuns: 5_000 },
+  );
 });

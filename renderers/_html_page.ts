@@ -259,7 +259,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
       markup`<p class="note cut">[cut: ${body.cutBytes} more bytes]</p>`;
     if (body.folded !== undefined) {
       const preview = previewLine(body.folded);
-      const size = markup`<span class="size">${sizeText(body.bytes, body.lines)}</span>`;
+      const size = markup`<span class="size">${sizeText(body.bytes ?? 0, body.lines ?? 0)}</span>`;
       return markup`<details class="${classes}" id="${id}"${
         error && markup` open`
       }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${size}${meta}</summary><div class="text">${body.html}</div>${note}</details>\n`;
@@ -279,18 +279,16 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     cutBytes: number;
     plain?: boolean;
     folded?: string;
-    bytes: number;
-    lines: number;
+    bytes?: number;
+    lines?: number;
   } {
     const { bodies } = this.#settings;
-    const size = bodies.sizeOf(text.kept);
     switch (item.kind) {
       case "message":
       case "thread_message":
         return {
-          html: bodies.markdownHtml(text.kept, `item-${this.#items + 1}-`),
+          html: bodies.markdownHtml(text.kept),
           cutBytes: text.cutBytes,
-          ...size,
         };
       case "tool_call": {
         const tool = item.tool ?? "";
@@ -317,23 +315,20 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
           html: bodies.codeBlock(text.kept),
           cutBytes: text.cutBytes,
           folded: text.kept,
-          ...size,
+          ...bodies.sizeOf(text.kept),
         };
       case "system":
         if (text.kept.startsWith(COMPACTION)) {
           return {
-            html: bodies.markdownHtml(
-              text.kept.slice(COMPACTION.length),
-              `item-${this.#items + 1}-`,
-            ),
+            html: bodies.markdownHtml(text.kept.slice(COMPACTION.length)),
             cutBytes: text.cutBytes,
             folded: "Compaction summary",
-            ...size,
+            ...bodies.sizeOf(text.kept),
           };
         }
-        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true, ...size };
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
       default:
-        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true, ...size };
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
     }
   }
 
@@ -375,7 +370,10 @@ export function readableTime(at: string): string {
 
 /** The first line of a tool's text, short, for a folded block's summary. */
 function previewLine(text: string): string {
-  const line = text.trimStart().split("\n", 1)[0] ?? "";
+  const start = text.search(/\S/);
+  if (start === -1) return "";
+  const end = text.indexOf("\n", start);
+  const line = text.slice(start, Math.min(end === -1 ? text.length : end, start + 400));
   const points = [...line];
   return points.length > 80 ? `${points.slice(0, 79).join("")}…` : line;
 }

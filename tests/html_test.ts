@@ -243,7 +243,7 @@ async function expectedItems(source: AsyncIterable<LogEntry>, redact = true): Pr
     const { kept, cutBytes } = pageText(item);
     let text = kept;
     if (item.kind === "message" || item.kind === "thread_message") {
-      if (!isPlainProse(kept)) text = RENDERED;
+      if (!isPlainProse(kept) || kept.includes("`")) text = RENDERED;
     } else if (item.kind === "tool_call") {
       text = WHOLE_INPUT_TOOLS.has(item.tool ?? "")
         ? RENDERED
