@@ -13,6 +13,8 @@
 
 import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_html_page.ts";
 import { type Html, markup } from "./_html.ts";
+import { redact } from "../redact/mod.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
@@ -29,7 +31,13 @@ const ENTITIES: Record<string, string> = {
   "&#39;": "'",
 };
 
-/** The summary a page carries; undefined when the text is not a session page of ours. */
+/**
+ * The summary a page carries; undefined when the text is not a session page of
+ * ours. A page in the folder may have been planted or edited: its texts are
+ * read as untrusted, redacted again, their controls (bidi overrides, line
+ * breaks) made visible, and cut (a session id and a time to 200 code points,
+ * the first user message to its 200).
+ */
 export function pageSummary(html: string): PageSummary | undefined {
   const head = html.slice(0, html.indexOf("</head>") >>> 0);
   const match = head.match(new RegExp(`<meta name="${SUMMARY_META}" content="([^"]*)">`));
@@ -40,7 +48,28 @@ export function pageSummary(html: string): PageSummary | undefined {
   } catch {
     return undefined;
   }
-  return isSummary(value) ? value : undefined;
+  if (!isSummary(value)) return undefined;
+  return {
+    sessionId: untrusted(value.sessionId),
+    startedAt: untrusted(value.startedAt),
+    turns: value.turns,
+    threads: value.threads,
+    items: value.items,
+    firstUser: untrusted(value.firstUser),
+    cut: value.cut,
+  };
+}
+
+/** The most code points of a text read back from a page. */
+const READ_BACK_CODE_POINTS = 200;
+
+/** A text read back from a page, made safe to show: redacted, controls visible, cut. */
+function untrusted(text: string): string {
+  const shown = visibleControls(redact(text), { oneLine: true });
+  const points = [...shown.slice(0, 4 * READ_BACK_CODE_POINTS)];
+  return points.length > READ_BACK_CODE_POINTS
+    ? points.slice(0, READ_BACK_CODE_POINTS).join("")
+    : shown;
 }
 
 function isSummary(value: unknown): value is PageSummary {

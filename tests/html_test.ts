@@ -15,6 +15,7 @@ import { conversation } from "../renderers/conversation.ts";
 import { pageText, shownText } from "../renderers/_html_page.ts";
 import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/_html_body.ts";
 import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
+import { indexPage, pageSummary } from "../renderers/html_index.ts";
 import {
   type Browser,
   findChromium,
@@ -540,6 +541,29 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+Deno.test("pageSummary() reads a planted page's texts as untrusted: redacted, controls visible, cut", async () => {
+  const planted = {
+    sessionId: "sesn_\u202eevil\n",
+    startedAt: `2026\x1b[31m`,
+    turns: 1,
+    threads: 1,
+    items: 2,
+    firstUser: `key ${SECRET} ${"x".repeat(500)}`,
+    cut: false,
+  };
+  const page = `<head><meta name="brigade-transcript-session" content="${
+    JSON.stringify(planted).replaceAll("&", "&amp;").replaceAll('"', "&quot;")
+  }"></head>`;
+  const summary = pageSummary(page)!;
+  assert.equal(summary.sessionId, "sesn_\\u202eevil\\n");
+  assert.equal(summary.startedAt, "2026\\x1b[31m");
+  assert.ok(!summary.firstUser.includes(SECRET));
+  assert.ok(summary.firstUser.startsWith("key [REDACTED_SECRET] xxx"));
+  assert.equal([...summary.firstUser].length, 200);
+  const index = await indexPage([{ name: "p.html", summary }]);
+  assert.ok(!index.includes("\u202e") && !index.includes(SECRET));
+});
 
 Deno.test("deno task render --renderer html writes one page, the same renderHtml gives", async () => {
   await withTempDir(async (dir) => {
