@@ -28,6 +28,12 @@ export interface PageSettings {
   inputOf?: (seq: number) => unknown;
 }
 
+/** The agent's thinking, as the page shows it: an item the kit does not make. */
+export type ThinkingItem = Omit<ConversationItem, "kind"> & { kind: "thinking" };
+
+/** What the page shows: the kit's items, and thinking. */
+export type PageItem = ConversationItem | ThinkingItem;
+
 /** What the header says of the session; also what an index row of the page needs. */
 export interface PageSummary {
   sessionId: string;
@@ -128,7 +134,7 @@ export class PageBuilder {
    * Adds an item; returns false once the transcript budget is full (the item
    * that overflowed it is not shown, and the page ends with a note).
    */
-  add(item: ConversationItem): boolean {
+  add(item: PageItem): boolean {
     if (this.#cut) return false;
     if (isEmptyReply(item)) return true;
     const text = pageText(item);
@@ -212,7 +218,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
   }
 
   /** The thread's palette slot, learning its name from the item when it tells one. */
-  #thread(item: ConversationItem): { slot: number; name: string } {
+  #thread(item: PageItem): { slot: number; name: string } {
     const key = item.thread ?? "";
     let thread = this.#threads.get(key);
     if (thread === undefined) {
@@ -234,7 +240,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
   }
 
   #block(
-    item: ConversationItem,
+    item: PageItem,
     text: CutText,
     thread: { slot: number; name: string },
     number: number,
@@ -274,7 +280,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
    * file for an edit or a write, monospace for other tool input and output,
    * plain text for the rest. A folded body says what its summary previews.
    */
-  #body(item: ConversationItem, text: CutText): {
+  #body(item: PageItem, text: CutText): {
     html: Html;
     cutBytes: number;
     plain?: boolean;
@@ -317,6 +323,13 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
           folded: text.kept,
           ...bodies.sizeOf(text.kept),
         };
+      case "thinking":
+        return {
+          html: bodies.markdownHtml(text.kept),
+          cutBytes: text.cutBytes,
+          folded: text.kept,
+          ...bodies.sizeOf(text.kept),
+        };
       case "system":
         if (text.kept.startsWith(COMPACTION)) {
           return {
@@ -353,7 +366,7 @@ export interface CutText {
  * sets it apart), line ends normalized and control characters made visible.
  * The kit has already redacted it when the page redacts.
  */
-export function pageText(item: ConversationItem): CutText {
+export function pageText(item: PageItem): CutText {
   const note = item.cutBytes > 0 ? cutNote(item.cutBytes) : "";
   const kept = note !== "" && item.text.endsWith(note)
     ? item.text.slice(0, -note.length)
@@ -379,7 +392,7 @@ function previewLine(text: string): string {
 }
 
 /** What the kit says of a message with no text: the page leaves such a reply out. */
-function isEmptyReply(item: ConversationItem): boolean {
+function isEmptyReply(item: PageItem): boolean {
   return item.kind === "message" && item.cutBytes === 0 && item.text === "(no content)";
 }
 

@@ -97,6 +97,8 @@ a.seq:hover, a.seq:focus { text-decoration: underline; }
 .from-user { background: var(--user-bg); }
 .k-thread_message { border-style: dashed; border-left-style: solid; }
 .k-system { color: var(--muted); font-style: italic; }
+.k-thinking { border-left-style: dotted; }
+.k-thinking .text { color: var(--muted); }
 details.item { padding: .4rem .85rem; }
 summary { cursor: pointer; font-weight: 500; }
 summary::-webkit-details-marker { display: none; }

@@ -4,7 +4,9 @@
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
 import { conversationItems } from "./_conversation.ts";
-import { PageBuilder } from "./_html_page.ts";
+import { PageBuilder, type ThinkingItem } from "./_html_page.ts";
+import { cutBodyParts } from "./budget.ts";
+import { redact as redactSecrets } from "../redact/mod.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
@@ -62,6 +64,14 @@ export interface HtmlOptions {
    * @default {HTML_TRANSCRIPT_BUDGET}
    */
   transcriptBudget?: number;
+  /**
+   * Show the agent's thinking, where the log records its text (a Claude Code
+   * transcript read with `fromClaudeCode(…, { thinking: true })`), folded
+   * where it happened. `false` leaves it out.
+   *
+   * @default {true}
+   */
+  thinking?: boolean;
   /**
    * Replace secret-shaped text with `[REDACTED_SECRET]` (see `redact`). Pages
    * get shared: turn it off only for a page that stays with you.
@@ -144,11 +154,25 @@ export async function renderHtml(
     },
   });
   const session = { id: "", startedAt: "" };
+  const showThinking = options.thinking ?? true;
+  const thinking: ThinkingItem[] = [];
   const entries = watched(
     oneSession(source, "html", options.signal),
     session,
     (entry) => {
-      const event = entry.event as { type: string; name?: unknown; input?: unknown };
+      const event = entry.event as {
+        type: string;
+        name?: unknown;
+        input?: unknown;
+        thinking?: unknown;
+        processed_at?: unknown;
+      };
+      if (showThinking && event.type === "agent.thinking" && typeof event.thinking === "string") {
+        // The kit makes no item of it: the page places it before the next item the kit yields.
+        thinking.push(thinkingItem(entry, event.thinking, itemBudget, redact));
+        if (thinking.length > INPUTS_KEPT) thinking.shift();
+        return;
+      }
       if (
         event.type === "agent.tool_use" && typeof event.name === "string" &&
         bodies.WHOLE_INPUT_TOOLS.has(event.name)
@@ -167,10 +191,42 @@ export async function renderHtml(
     redact,
     onDropped: () => page.cutShort(),
   });
+  let full = false;
   for await (const item of items) {
-    if (!page.add(item)) break; // leaving the loop stops the source too
+    while (thinking.length > 0 && thinking[0]!.seq < item.seq && !full) {
+      full = !page.add(thinking.shift()!);
+    }
+    if (full || !page.add(item)) break; // leaving the loop stops the source too
   }
+  while (thinking.length > 0 && !full) full = !page.add(thinking.shift()!);
   return await page.finish(session.id, session.startedAt);
+}
+
+/** Thinking as the page shows it: redacted when the page is, cut to the item budget. */
+function thinkingItem(
+  entry: LogEntry,
+  text: string,
+  itemBudget: number,
+  redact: boolean,
+): ThinkingItem {
+  const { head, cutBytes } = cutBodyParts(redact ? redactSecrets(text) : text, itemBudget);
+  const at = (entry.event as { processed_at?: unknown }).processed_at;
+  const thread = entry.thread_id === null
+    ? null
+    : redact
+    ? redactSecrets(entry.thread_id)
+    : entry.thread_id;
+  return {
+    kind: "thinking",
+    from: "agent",
+    to: "agent",
+    label: "agent thinking",
+    text: head,
+    cutBytes,
+    thread,
+    seq: entry.seq,
+    processedAt: typeof at === "string" ? (redact ? redactSecrets(at) : at) : null,
+  };
 }
 
 /** How many whole tool inputs (edits, writes) wait for their item. */
@@ -206,7 +262,7 @@ async function* watched(
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
-  optionNames: ["itemBudget", "transcriptBudget", "redact"],
+  optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
   description: "A self-contained HTML page of the session for people (redacted, no scripts)",
   extension: ".html",
   render: renderHtml,

@@ -25,6 +25,7 @@ import {
   withBrowser,
 } from "./_browser.ts";
 import { asEvent } from "../events/_fields.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -455,6 +456,138 @@ browserTest(
   },
 );
 
+/** A session with what the page renders: Markdown, an edit, a written file, thinking; all hostile. */
+function renderedSession(origin: string): LogEntry[] {
+  const load = (what: string): string =>
+    `<img src="${origin}/${what}" onerror="window.__pwned='${what}'">`;
+  const events: Array<Record<string, unknown>> = [
+    {
+      type: "user.message",
+      content: "Make the table:\n\n| name | done |\n|---|---|\n| ~~old~~ new | yes |\n\n" +
+        "- [x] parse\n- [ ] render\n\n```ts\nconst answer = 42;\n```",
+    },
+    { type: "agent.thinking", thinking: `First I *think*. ${load("thinking")}` },
+    {
+      type: "agent.message",
+      content: [
+        `<script>window.__pwned = "script"</script>`,
+        `text ${load("inline")} more`,
+        `[js](javascript:void(window.__pwned='js')) [data](data:text/html,<script>alert(1)</script>)`,
+        `![pic](${origin}/md-image) <javascript:void(window.__pwned='auto')>`,
+        `| ${load("cell")} | <b onclick="window.__pwned='b'">b</b> |\n|---|---|\n| x | y |`,
+        '```js" onload="window.__pwned=\'info\'"><img src=x onerror=alert(1)>\ncode\n```',
+      ].join("\n\n"),
+    },
+    {
+      type: "agent.tool_use",
+      id: "toolu_edit",
+      name: "Edit",
+      input: {
+        file_path: `src/${load("path")}.ts`,
+        old_string: "keep\nconst a = 1;\nend",
+        new_string: `keep\nconst a = "</span></code></pre>${load("diff")}";\nend`,
+      },
+    },
+    { type: "agent.tool_result", tool_use_id: "toolu_edit", content: "ok" },
+    {
+      type: "agent.tool_use",
+      id: "toolu_write",
+      name: "Write",
+      input: { file_path: `${load("write-path")}.md`, content: `# Notes\n${load("write")}` },
+    },
+    { type: "agent.tool_use", id: "toolu_read", name: "Read", input: { file_path: "a.ts" } },
+    { type: "agent.tool_result", tool_use_id: "toolu_read", content: `1\t${load("read")}` },
+  ];
+  return events.map((event, i) => ({
+    seq: i + 1,
+    session_id: "sesn_rendered",
+    thread_id: null,
+    event: asEvent({ id: `e${i + 1}`, processed_at: "2026-09-14T10:00:00Z", ...event }),
+  }));
+}
+
+browserTest(
+  "Markdown, a diff, a file, code and folded thinking in the live DOM; their hostile texts stay inert",
+  async (browser, t) => {
+    await withLoopback(async (origin, hits) => {
+      const html = await renderHtml(renderedSession(origin));
+      await withPage(browser, html, async (page, url) => {
+        await t.step("the live DOM shows each element", async () => {
+          assert.deepEqual(
+            await page.evaluate(`({
+              table: [...document.querySelectorAll("main table")].map((table) =>
+                [...table.querySelectorAll("th")].map((th) => th.textContent)),
+              struck: document.querySelector("main td del")?.textContent,
+              tasks: [...document.querySelectorAll(".task")].map((e) => e.getAttribute("aria-label")),
+              lang: document.querySelector(".fenced .lang")?.textContent,
+              code: document.querySelector(".fenced pre.code code")?.textContent,
+              removed: [...document.querySelectorAll(".diff .del")].map((e) => e.textContent),
+              added: [...document.querySelectorAll(".diff .add")].map((e) => e.textContent),
+              path: document.querySelector(".diff .path")?.textContent,
+              file: document.querySelector(".file pre.code")?.textContent,
+              thinking: [...document.querySelectorAll("details.k-thinking")].map((d) => d.open),
+            })`),
+            {
+              table: [["name", "done"], [
+                `<img src="${origin}/cell" onerror="window.__pwned='cell'">`,
+                `<b onclick="window.__pwned='b'">b</b>`,
+              ]],
+              struck: "old",
+              tasks: ["done", "not done"],
+              lang: "ts",
+              code: "const answer = 42;\n",
+              removed: ["-const a = 1;"],
+              added: [
+                `+const a = "</span></code></pre><img src="${origin}/diff" onerror="window.__pwned='diff'">";`,
+              ],
+              path: `src/<img src="${origin}/path" onerror="window.__pwned='path'">.ts`,
+              file: `# Notes\n<img src="${origin}/write" onerror="window.__pwned='write'">`,
+              thinking: [false],
+            },
+          );
+          assert.match(
+            await page.evaluate<string>(
+              `getComputedStyle(document.querySelector(".diff pre.code")).fontFamily`,
+            ),
+            /monospace/,
+          );
+        });
+        await t.step("nothing ran, loaded or left, every link clicked", async () => {
+          await page.evaluate(
+            `for (const d of document.querySelectorAll("details")) d.open = true; true`,
+          );
+          await page.evaluate(CLICK_LINKS);
+          assert.deepEqual(await page.evaluate(SENTINEL), {
+            pwned: null,
+            title: "Session sesn_rendered",
+          });
+          assert.deepEqual(
+            await page.evaluate(`({
+              scripts: document.scripts.length,
+              links: ${UNSAFE_LINKS},
+              loads: document.querySelectorAll("img, iframe, link, svg, input, [style]").length,
+              handlers: [...document.querySelectorAll("*")].filter((el) =>
+                [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+            })`),
+            { scripts: 0, links: 0, loads: 0, handlers: 0 },
+          );
+          assert.deepEqual(requestsThatLeft(page, url), []);
+          assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
+          assert.deepEqual(hits, []);
+        });
+        for (const scheme of ["light", "dark"]) {
+          await t.step(`axe-core finds nothing serious, folds open, ${scheme}`, async () => {
+            await page.send("Emulation.setEmulatedMedia", {
+              features: [{ name: "prefers-color-scheme", value: scheme }],
+            });
+            assert.deepEqual(await seriousViolations(page), []);
+          });
+        }
+      });
+    });
+  },
+);
+
 browserTest("the checks catch a page that does not escape (the same texts as raw HTML)", async (
   browser,
   t,
@@ -540,6 +673,77 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+Deno.test("renderHtml() folds the agent's thinking where it happened; thinking: false leaves it out", async () => {
+  const log = (): LogEntry[] =>
+    entries("sesn_1", [
+      { id: "e1", type: "user.message", content: "Fix it." },
+      asEvent({ id: "e2", type: "agent.thinking", thinking: `The *bug* is here. ${SECRET}` }),
+      asEvent({ id: "e3", type: "agent.thinking" }), // a marker with no text: nothing to show
+      { id: "e4", type: "agent.message", content: "Fixed." },
+    ]);
+  const page = await renderHtml(log());
+  const blocks = [...page.matchAll(/<(?:article|details) class="item k-(\w+)/g)].map((m) => m[1]);
+  assert.deepEqual(blocks, ["message", "thinking", "message"]);
+  assert.match(
+    page,
+    /<details class="item k-thinking t0" id="item-2"><summary><span class="who">agent thinking<\/span>/,
+  );
+  assert.match(page, /<p>The <em>bug<\/em> is here. \[REDACTED_SECRET\]<\/p>/);
+  assert.match(page, /<dt>Items<\/dt><dd>3<\/dd>/);
+  const without = await renderHtml(log(), { thinking: false });
+  assert.doesNotMatch(without, /class="item k-thinking/);
+  assert.match(without, /<dt>Items<\/dt><dd>2<\/dd>/);
+});
+
+Deno.test("renderHtml() of real Claude Code transcripts: each Edit is a diff of its old and new text", async () => {
+  const real = new URL("fixtures/claude_code/real/", ROOT);
+  let edits = 0;
+  for await (const { name } of Deno.readDir(real)) {
+    if (!name.endsWith(".jsonl")) continue;
+    const path = new URL(name, real).pathname;
+    const inputs: Array<{ old_string: string; new_string: string }> = [];
+    for await (const entry of fromClaudeCode(path)) {
+      const event = entry.event as { type: string; name?: string; input?: unknown };
+      if (event.type === "agent.tool_use" && event.name === "Edit") {
+        inputs.push(event.input as { old_string: string; new_string: string });
+      }
+    }
+    const page = await renderHtml(fromClaudeCode(path), {
+      redact: false,
+      itemBudget: 1_000_000,
+      transcriptBudget: 100_000_000,
+    });
+    const diffs = [...page.matchAll(/<div class="diff">([\s\S]*?)<\/div>/g)].map((m) => m[1]!);
+    assert.equal(diffs.length, inputs.length, name);
+    for (const [i, input] of inputs.entries()) {
+      const lines = [...diffs[i]!.matchAll(/<span class="(\w+)">([^\n]*)<\/span>\n/g)]
+        .map((m) => [m[1]!, unescape(m[2]!)] as const);
+      const old = visibleControls(input.old_string).split("\n");
+      const now = visibleControls(input.new_string).split("\n");
+      let hunk: { old: number; new: number } | undefined;
+      for (const [kind, line] of lines) {
+        if (kind === "hunk") {
+          const [, o, n] = /^@@ -(\d+),\d+ \+(\d+),\d+ @@$/.exec(line)!;
+          hunk = { old: Number(o) - 1, new: Number(n) - 1 };
+          continue;
+        }
+        const text = line.slice(1);
+        if (kind !== "add") assert.equal(text, old[hunk!.old++], `${name}: edit ${i}, removed`);
+        if (kind !== "del") assert.equal(text, now[hunk!.new++], `${name}: edit ${i}, added`);
+      }
+      edits++;
+    }
+  }
+  assert.ok(edits >= 10, `${edits} edits`);
+});
+
+function unescape(html: string): string {
+  return html.replace(
+    /&(lt|gt|quot|#39|amp);/g,
+    (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!,
+  );
 }
 
 Deno.test("pageSummary() reads a planted page's texts as untrusted: redacted, controls visible, cut", async () => {
