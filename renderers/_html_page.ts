@@ -312,7 +312,8 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
         return {
           html: bodies.codeBlock(shown),
           cutBytes: text.cutBytes,
-          folded: shown,
+          // The summary previews the call on one line: the kit's JSON, or Bash's command line.
+          folded: tool === "Bash" ? shown : text.kept,
           ...bodies.sizeOf(shown),
         };
       }

@@ -82,11 +82,13 @@ main { display: flex; flex-direction: column; gap: .6rem; }
   border-radius: 4px 4px 0 0; background: var(--card); color: var(--muted); font-size: .75rem;
   font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace;
 }
+.text .lang, .text .path { margin: 0; }
 .lang + pre.code, .path + pre.code { border-radius: 0 0 4px 4px; }
-.diff .add { display: block; background: var(--add-bg); }
-.diff .del { display: block; background: var(--del-bg); }
-.diff .ctx { display: block; }
-.diff .hunk { display: block; color: var(--muted); }
+.text li:has(> .task) { list-style: none; margin-left: -1.1rem; }
+.diff .add, .diff .del, .diff .ctx, .diff .hunk { display: inline-block; width: 100%; }
+.diff .add { background: var(--add-bg); }
+.diff .del { background: var(--del-bg); }
+.diff .hunk { color: var(--muted); }
 .text table { width: auto; font-size: .9rem; }
 .task { font-size: 1.05em; }
 .image, .link-removed { color: var(--muted); }

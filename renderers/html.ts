@@ -36,9 +36,9 @@ const WHAT = "render the html page";
 export const HTML_ITEM_BUDGET: number = 8_000;
 
 /**
- * The most UTF-8 bytes of item text on one session page (the markup around it
- * not counted). The page ends with a note there, and the source is no longer
- * read.
+ * The most UTF-8 bytes of items on one session page: every byte of an item's
+ * block counts (its label, names, markup and text), so no log can grow a page
+ * past it. The page ends with a note there, and the source is no longer read.
  *
  * @example Usage
  * ```ts
@@ -59,7 +59,7 @@ export interface HtmlOptions {
    */
   itemBudget?: number;
   /**
-   * The most UTF-8 bytes of item text on the page; the page ends with a note there.
+   * The most UTF-8 bytes of items on the page, markup included; the page ends with a note there.
    *
    * @default {HTML_TRANSCRIPT_BUDGET}
    */
@@ -91,22 +91,36 @@ export interface HtmlOptions {
  * Renders one session as a self-contained HTML page for people to read: a
  * header with the session id, start time, turns and threads; then each
  * conversation item in the grader's order (every thread, messages where the
- * model read them), labelled with its speaker, threads told apart by colour
- * and by name, tool calls and results folded into `<details>` with the tool
- * in the summary, errors marked (and unfolded).
+ * model read them), numbered (`#N` links to its anchor `item-N`), labelled
+ * with its speaker, its time (and date, when the day changes), threads told
+ * apart by colour and by name, errors marked (and unfolded).
+ *
+ * Messages are Markdown (CommonMark with GitHub's tables, task lists and
+ * strikethrough): raw HTML in them is shown as text, a `javascript:` or
+ * `data:` link is not a link, an image is named and never loaded, fenced code
+ * sits in a monospace block labelled with its language. Tool calls and
+ * results fold into `<details>` with the tool, a preview and their size in
+ * the summary: an `Edit` or `MultiEdit` (Claude Code's) as a unified diff of
+ * its old and new text, a `Write` as the file's content under its path, a
+ * `Bash` call as its command line, other input as indented JSON, results in
+ * monospace. The agent's thinking, where the log records its text, is folded
+ * where it happened; a compaction's summary is folded; an empty reply is left
+ * out.
  *
  * Safe to share and to open: secrets are redacted unless `redact: false`;
- * every text from the log is escaped, with control characters made visible;
- * the page has no script and its Content-Security-Policy forbids scripts and
- * every remote load, so a `<script>`, an `<img onerror>` or a `javascript:`
- * link in a message is shown as text and stays inert. Its style is inline and
- * uses system fonts: the page reads the same offline.
+ * every text from the log is escaped (the page is built only through an
+ * escaping template), with control characters made visible; the page has no
+ * script and its Content-Security-Policy forbids scripts and every remote
+ * load, so a `<script>`, an `<img onerror>` or a `javascript:` link in a
+ * message stays inert. Its style is inline and uses system fonts: the page
+ * reads the same offline. The Markdown parser and the diff library are loaded
+ * with the first page rendered, not when `.` is imported.
  *
  * The page carries its header facts as JSON in a
  * `<meta name="brigade-transcript-session">`, for a folder index to read back.
  *
  * @param source The session's entries (one session).
- * @param options Budgets, redaction and a signal.
+ * @param options Budgets, redaction, thinking and a signal.
  * @returns The page.
  * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
  * session appears (`second_session`).

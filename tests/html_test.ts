@@ -218,11 +218,11 @@ interface Shown {
   text: string | null;
 }
 
-/** What the page shows of each item, opening folded blocks as a reader would. */
+/** What the page shows of each item the kit makes (thinking is the page's own), folds opened. */
 function shownItems(page: Page): Promise<Shown[]> {
   return page.evaluate(`(() => {
     for (const details of document.querySelectorAll("details")) details.open = true;
-    return [...document.querySelectorAll("main > .item")].map((item) => ({
+    return [...document.querySelectorAll("main > .item:not(.k-thinking)")].map((item) => ({
       who: item.querySelector(".who")?.innerText ?? null,
       text: item.querySelector(":scope > .text")?.innerText ?? null,
     }));
@@ -293,6 +293,13 @@ const FIXTURES: Array<[string, () => AsyncIterable<LogEntry>]> = [
   [
     "claude_code/example.jsonl",
     () => fromClaudeCode(new URL("fixtures/claude_code/example.jsonl", ROOT).pathname),
+  ],
+  [
+    "claude_code/edits.jsonl, thinking shown",
+    () =>
+      fromClaudeCode(new URL("fixtures/claude_code/edits.jsonl", ROOT).pathname, {
+        thinking: true,
+      }),
   ],
 ];
 
