@@ -14,7 +14,7 @@ import {
 import { conversation } from "../renderers/conversation.ts";
 import { pageText, shownText } from "../renderers/_html_page.ts";
 import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/_html_body.ts";
-import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
+import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET } from "../renderers/html.ts";
 import { indexPage, pageSummary } from "../renderers/html_index.ts";
 import {
   type Browser,
@@ -681,6 +681,51 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+Deno.test("renderHtml() counts every byte of an item, labels and markup too, and caps the thread list", async (t) => {
+  await t.step(
+    "500,000 calls of a 250-character tool named with '&': a page within its budget",
+    async () => {
+      let pulled = 0;
+      async function* calls(): AsyncGenerator<LogEntry> {
+        for (let i = 1; i <= 500_000; i++) {
+          pulled++;
+          yield {
+            seq: i,
+            session_id: "sesn_1",
+            thread_id: null,
+            event: asEvent({
+              id: `e${i}`,
+              type: "agent.tool_use",
+              name: "&".repeat(250),
+              input: {},
+            }),
+          };
+        }
+      }
+      const page = await renderHtml(calls());
+      const items = page.slice(
+        page.indexOf("<main>\n") + 7,
+        page.indexOf('<p class="note transcript-cut"'),
+      );
+      assert.ok(new TextEncoder().encode(items).byteLength <= HTML_TRANSCRIPT_BUDGET);
+      assert.ok(new TextEncoder().encode(page).byteLength < HTML_TRANSCRIPT_BUDGET + 20_000);
+      assert.ok(pulled < 5_000, `${pulled} entries pulled`);
+    },
+  );
+  await t.step("a thousand threads: the header names 32 and counts the rest", async () => {
+    const log: LogEntry[] = Array.from({ length: 1_000 }, (_, i) => ({
+      seq: i + 1,
+      session_id: "sesn_1",
+      thread_id: `sthr_${i}`,
+      event: asEvent({ id: `e${i}`, type: "agent.message", content: "hi" }),
+    }));
+    const page = await renderHtml(log);
+    const header = page.slice(page.indexOf("<header"), page.indexOf("</header>"));
+    assert.equal(header.match(/<li class="t\d">/g)?.length, 32);
+    assert.match(header, /<li>and 968 more<\/li>/);
+  });
+});
 
 Deno.test("renderHtml() folds the agent's thinking where it happened; thinking: false leaves it out", async () => {
   const log = (): LogEntry[] =>
