@@ -147,6 +147,18 @@ Deno.test("toolCallBody() shows each edit of a MultiEdit, a Write's file, and ke
     content: "KEY=sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789",
   }, settings)!;
   assert.match(secret.html.toString(), /\[REDACTED_SECRET\]/);
+  // An edit whose lines all differ: given up on in bounded time, the old lines then the new.
+  const lines = (n: number, c: string): string =>
+    Array.from({ length: n }, (_, i) => `${c}${i % 7}`).join("\n");
+  const started = performance.now();
+  const whole = toolCallBody("Edit", {
+    file_path: "f",
+    old_string: lines(1_000, "a"),
+    new_string: lines(1_000, "b"),
+  }, settings)!.html.toString();
+  assert.ok(performance.now() - started < 1_000);
+  assert.match(whole, /too many changes to align/);
+  assert.equal(whole.match(/class="del"/g)?.length, 1_000);
   assert.equal(toolCallBody("Edit", { file_path: "x" }, settings), undefined);
   assert.equal(toolCallBody("Read", { file_path: "x" }, settings), undefined);
 });
