@@ -62,7 +62,24 @@ let extensions:
  */
 export function markdownHtml(text: string): Html {
   if (isPlainProse(text)) return plainParagraphs(text);
-  return proseAndFences(text) ?? parsedHtml(text);
+  const fast = proseAndFences(text);
+  if (fast !== undefined) return fast;
+  // The parser's time grows with the square of some runs (emphasis marks, nested quotes):
+  // a text dense with them is shown as it is written.
+  if (delimiters(text) > MAX_DELIMITERS) return markup`<p class="as-written">${text}</p>`;
+  return parsedHtml(text);
+}
+
+/**
+ * The most emphasis, link, quote and strikethrough marks outside fenced code
+ * the parser is given: 500 `*` take it some 30 ms, 4,000 half a second.
+ */
+const MAX_DELIMITERS = 500;
+
+/** The marks of a text whose parse time is not linear, fenced code left out. */
+function delimiters(text: string): number {
+  const outside = text.replace(/^(`{3,})[^`\n]*\n[\s\S]*?\n\1`*[ ]*$/gm, "");
+  return outside.match(/[*_[\]>~]/g)?.length ?? 0;
 }
 
 /** Which way {@linkcode markdownHtml} takes for a text: a fast path, or the parser. */

@@ -211,3 +211,15 @@ Deno.test("markdownHtml() skips the parser for prose around fenced code and give
     { numRuns: 5_000 },
   );
 });
+
+Deno.test("markdownHtml() shows a text dense with emphasis or quote marks as written, in bounded time", () => {
+  for (const text of ["*a".repeat(4_000), ">".repeat(8_000) + " a", "~~a".repeat(2_600)]) {
+    const started = performance.now();
+    const html = md(text);
+    assert.ok(performance.now() - started < 200, text.slice(0, 10));
+    assert.ok(html.startsWith('<p class="as-written">'), text.slice(0, 10));
+  }
+  // Marks inside fenced code do not count: a long snake_case listing is still Markdown.
+  const code = "Here:\n\n- one\n\n```py\n" + "a_b_c = d_e_f\n".repeat(300) + "```";
+  assert.match(md(code), /<div class="fenced"><p class="lang">py<\/p>/);
+});

@@ -64,7 +64,7 @@ main { display: flex; flex-direction: column; gap: .6rem; }
 .thread { display: inline-flex; align-items: center; gap: .3rem; }
 .thread::before { content: ""; width: .55rem; height: .55rem; border-radius: 50%; background: var(--c); }
 .text { margin-top: .35rem; overflow-wrap: anywhere; }
-.text.plain { white-space: pre-wrap; }
+.text.plain, .as-written { white-space: pre-wrap; }
 .text > :first-child { margin-top: 0; }
 .text > :last-child { margin-bottom: 0; }
 .text p, .text ul, .text ol, .text blockquote, .text table, .fenced, .diff, .file { margin: .45rem 0; }
