@@ -184,7 +184,8 @@ export async function renderHtml(
       if (showThinking && event.type === "agent.thinking" && typeof event.thinking === "string") {
         // The kit makes no item of it: the page places it before the next item the kit yields.
         thinking.push(thinkingItem(entry, event.thinking, itemBudget, redact));
-        if (thinking.length > INPUTS_KEPT) thinking.shift();
+        // No item came since: the oldest goes on the page now (a full page refuses it).
+        if (thinking.length > INPUTS_KEPT) page.add(thinking.shift()!);
         return;
       }
       if (

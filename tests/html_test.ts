@@ -744,6 +744,19 @@ Deno.test("renderHtml() folds the agent's thinking where it happened; thinking: 
   );
   assert.match(page, /<p>The <em>bug<\/em> is here. \[REDACTED_SECRET\]<\/p>/);
   assert.match(page, /<dt>Items<\/dt><dd>3<\/dd>/);
+  // Forty thoughts in a row, then a reply: all shown, in order.
+  const many = await renderHtml(entries("sesn_1", [
+    ...Array.from(
+      { length: 40 },
+      (_, i) => asEvent({ id: `t${i}`, type: "agent.thinking", thinking: `thought ${i}` }),
+    ),
+    { id: "m", type: "agent.message", content: "Done." },
+  ]));
+  assert.deepEqual(
+    [...many.matchAll(/<p>thought (\d+)<\/p>/g)].map((m) => Number(m[1])),
+    Array.from({ length: 40 }, (_, i) => i),
+  );
+  assert.match(many, /<dt>Items<\/dt><dd>41<\/dd>/);
   const without = await renderHtml(log(), { thinking: false });
   assert.doesNotMatch(without, /class="item k-thinking/);
   assert.match(without, /<dt>Items<\/dt><dd>2<\/dd>/);
