@@ -2,18 +2,14 @@
 // This module is browser compatible.
 
 // The bodies of a session page's items: Markdown for messages (CommonMark and
-// GitHub's tables, task lists and strikethrough, through micromark with raw
-// HTML off and unsafe link protocols dropped; GitHub's bare-URL links and
-// footnotes are left out: the first doubles the parser's time, the second
-// would give ids that clash between items), unified diffs for
+// GitHub's tables, task lists and strikethrough, through markdown-it with raw
+// HTML off and its link check on, so `javascript:`, `vbscript:`, `file:` and
+// `data:` links stay text; bare URLs are not made links), unified diffs for
 // edits, code blocks for written files, monospace blocks for tool output. The
 // html renderer loads this module on first use, so `.` imports no third-party
 // code until a page is rendered.
 
-import { micromark } from "micromark";
-import { gfmStrikethrough, gfmStrikethroughHtml } from "micromark-extension-gfm-strikethrough";
-import { gfmTable, gfmTableHtml } from "micromark-extension-gfm-table";
-import { gfmTaskListItem, gfmTaskListItemHtml } from "micromark-extension-gfm-task-list-item";
+import MarkdownIt from "markdown-it";
 import { structuredPatch } from "diff";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { visibleControls } from "../redact/excerpt.ts";
@@ -48,13 +44,14 @@ export function isPlainProse(text: string): boolean {
   return !SYNTAX_CHARS.test(text) && !SYNTAX_LINES.test(text);
 }
 
-/** Extensions made once: building them is a good part of a short message's parse. */
-let extensions:
-  | { syntax: ReturnType<typeof gfmTable>[]; html: ReturnType<typeof gfmTableHtml>[] }
-  | undefined;
+/**
+ * The parser, made once: raw HTML off (shown as text), bare URLs not linked,
+ * no typographic replacements; tables and strikethrough are built in.
+ */
+let parser: ReturnType<typeof MarkdownIt> | undefined;
 
 /**
- * A message as HTML: Markdown through micromark (raw HTML shown as text,
+ * A message as HTML: Markdown through markdown-it (raw HTML shown as text,
  * `javascript:` and `data:` links not links, images named and never loaded,
  * headings below the item's own), plain prose straight to paragraphs.
  *
@@ -64,22 +61,22 @@ export function markdownHtml(text: string): Html {
   if (isPlainProse(text)) return plainParagraphs(text);
   const fast = proseAndFences(text);
   if (fast !== undefined) return fast;
-  // The parser's time grows with the square of some runs (emphasis marks, nested quotes):
-  // a text dense with them is shown as it is written.
+  // The parser's time grows faster than the text with some runs (emphasis, link and
+  // strikethrough marks): a text dense with them is shown as it is written.
   if (delimiters(text) > MAX_DELIMITERS) return markup`<p class="as-written">${text}</p>`;
   return parsedHtml(text);
 }
 
 /**
- * The most emphasis, link, quote and strikethrough marks outside fenced code
- * the parser is given: 500 `*` take it some 30 ms, 4,000 half a second.
+ * The most emphasis, link and strikethrough marks outside fenced code the
+ * parser is given: 1,000 take it some 3 ms here, 2,000 about 14 ms.
  */
-const MAX_DELIMITERS = 500;
+const MAX_DELIMITERS = 1_000;
 
 /** The marks of a text whose parse time is not linear, fenced code left out. */
 function delimiters(text: string): number {
   const outside = text.replace(/^(`{3,})[^`\n]*\n[\s\S]*?\n\1`*[ ]*$/gm, "");
-  return outside.match(/[*_[\]>~]/g)?.length ?? 0;
+  return outside.match(/[*_[\]~]/g)?.length ?? 0;
 }
 
 /** Which way {@linkcode markdownHtml} takes for a text: a fast path, or the parser. */
@@ -89,25 +86,15 @@ export function markdownPath(text: string): "plain" | "fences" | "parser" {
 
 /** A message through the parser, whatever it holds (the fast paths give the same). */
 export function parsedHtml(text: string): Html {
-  extensions ??= {
-    syntax: [gfmTable(), gfmStrikethrough(), gfmTaskListItem()],
-    html: [gfmTableHtml(), gfmStrikethroughHtml(), gfmTaskListItemHtml()],
-  };
-  // Raw HTML and unsafe protocols are off: micromark's defaults, said out loud.
-  const out = micromark(text, {
-    extensions: extensions.syntax,
-    htmlExtensions: extensions.html,
-    allowDangerousHtml: false,
-    allowDangerousProtocol: false,
-  });
-  // micromark escapes every text it writes, so its own tags are the only `<` in `out`.
-  return trusted(tidy(out));
+  parser ??= new MarkdownIt("default", { html: false, linkify: false, typographer: false });
+  // markdown-it escapes every text it writes, so its own tags are the only `<` in its output.
+  return trusted(tidy(parser.render(text)));
 }
 
 /**
  * Plain prose around fenced code blocks (an opening fence of backticks at a
  * line's start, a language, the code, a closing fence), as
- * micromark writes it; undefined when anything else needs the parser.
+ * the parser writes it; undefined when anything else needs the parser.
  */
 function proseAndFences(text: string): Html | undefined {
   const lines = text.split("\n");
@@ -156,12 +143,10 @@ function proseAndFences(text: string): Html | undefined {
     i = close + 1;
   }
   if (!flush()) return undefined;
-  // The parser keeps the text's last line end after its last block.
-  const end = text.endsWith("\n") && blocks.length > 0 ? "\n" : "";
-  return markup`${blocks.map((block, i) => markup`${i > 0 ? "\n" : ""}${block}`)}${end}`;
+  return markup`${blocks.map((block, i) => markup`${i > 0 ? "\n" : ""}${block}`)}`;
 }
 
-/** Paragraphs split on blank lines, escaped, their code spans made, as micromark writes them. */
+/** Paragraphs split on blank lines, escaped, their code spans made, as the parser writes them. */
 function plainParagraphs(text: string): Html {
   const paragraphs = text.split("\n\n").filter((p) => p !== "");
   return markup`${
@@ -209,10 +194,10 @@ function codeSpans(paragraph: string): Html[] {
 }
 
 /**
- * micromark's output made fit for the page: headings start below the item's
- * `<h2>`, a link whose protocol was refused (`href=""`) is plain text, an
- * image is named but never loaded, a task box is a symbol rather than a
- * form control, and fenced code is labelled with its language.
+ * The parser's output made fit for the page: headings start below the item's
+ * `<h2>`, an image is named but never loaded, a table's alignment is a class
+ * (the policy refuses `style=""`), a task box (`[x]` opening a list item) is a
+ * symbol, fenced code is labelled with its language.
  */
 function tidy(out: string): string {
   return out
@@ -220,23 +205,24 @@ function tidy(out: string): string {
       /<(\/?)h([1-6])>/g,
       (_, close: string, level: string) => `<${close}h${Math.min(6, Number(level) + 2)}>`,
     )
-    .replace(/<a href="">([\s\S]*?)<\/a>/g, '<span class="link-removed">$1</span>')
     .replace(
-      /<img src="([^"]*)" alt="([^"]*)"(?: title="[^"]*")? \/>/g,
-      '<span class="image">[image: $2]</span>',
+      /<img src="[^"]*" alt="([^"]*)"(?: title="[^"]*")?>/g,
+      '<span class="image">[image: $1]</span>',
     )
+    .replace(/ style="text-align:(left|right|center)"/g, ' class="align-$1"')
     .replace(
-      /<input type="checkbox" disabled=""( checked="")? \/>/g,
-      (_, checked?: string) =>
-        checked
-          ? '<span class="task" role="img" aria-label="done">☑</span>'
-          : '<span class="task" role="img" aria-label="not done">☐</span>',
+      /(<li>(?:\n?<p>)?)\[([ xX])\] /g,
+      (_, open: string, box: string) =>
+        box === " "
+          ? `${open}<span class="task" role="img" aria-label="not done">☐</span> `
+          : `${open}<span class="task" role="img" aria-label="done">☑</span> `,
     )
     .replace(
       /<pre><code class="language-([^"]*)">([\s\S]*?)<\/code><\/pre>/g,
       '<div class="fenced"><p class="lang">$1</p><pre class="code"><code>$2</code></pre></div>',
     )
-    .replace(/<pre><code>/g, '<pre class="code"><code>');
+    .replace(/<pre><code>/g, '<pre class="code"><code>')
+    .trimEnd();
 }
 
 // ---------------------------------------------------------------- tools

@@ -13,7 +13,7 @@ Deno.test("markdownHtml() renders CommonMark and GitHub's tables, task lists, st
       "- [x] done\n- [ ] todo\n\n```ts\nconst x = 1;\n```\n",
   );
   assert.match(html, /<h3>Head<\/h3>/); // below the item's own <h2>
-  assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <del>gone<\/del> <code>code<\/code>/);
+  assert.match(html, /<strong>bold<\/strong> <em>em<\/em> <s>gone<\/s> <code>code<\/code>/);
   assert.match(html, /<table>[\s\S]*<th>a<\/th>[\s\S]*<td>2<\/td>[\s\S]*<\/table>/);
   assert.match(html, /<span class="task" role="img" aria-label="done">☑<\/span> done/);
   assert.match(html, /<span class="task" role="img" aria-label="not done">☐<\/span> todo/);
@@ -22,6 +22,11 @@ Deno.test("markdownHtml() renders CommonMark and GitHub's tables, task lists, st
     /<div class="fenced"><p class="lang">ts<\/p><pre class="code"><code>const x = 1;\n<\/code><\/pre><\/div>/,
   );
   assert.doesNotMatch(html, /<input/);
+  // A column's alignment is a class: the page's policy ignores style attributes.
+  assert.match(
+    md("| a | b |\n|:-|-:|\n| 1 | 2 |"),
+    /<th class="align-left">a<\/th>\n<th class="align-right">b/,
+  );
 });
 
 Deno.test("markdownHtml() shows raw HTML as text and makes no unsafe link, image or attribute", () => {
@@ -45,7 +50,8 @@ Deno.test("markdownHtml() shows raw HTML as text and makes no unsafe link, image
       assert.match(href[1]!, /^(?:https?:|mailto:)/, text);
     }
   }
-  assert.match(md("[click](javascript:alert(1))"), /<span class="link-removed">click<\/span>/);
+  assert.equal(md("[click](javascript:alert(1))"), "<p>[click](javascript:alert(1))</p>");
+  assert.equal(md("[d](data:text/html,x)"), "<p>[d](data:text/html,x)</p>");
   assert.match(
     md("![img](http://example.com/x.png)"),
     /<span class="image">\[image: img\]<\/span>/,
@@ -212,8 +218,8 @@ Deno.test("markdownHtml() skips the parser for prose around fenced code and give
   );
 });
 
-Deno.test("markdownHtml() shows a text dense with emphasis or quote marks as written, in bounded time", () => {
-  for (const text of ["*a".repeat(4_000), ">".repeat(8_000) + " a", "~~a".repeat(2_600)]) {
+Deno.test("markdownHtml() shows a text dense with emphasis or link marks as written, in bounded time", () => {
+  for (const text of ["*a".repeat(4_000), "[".repeat(8_000), "~~a".repeat(2_600)]) {
     const started = performance.now();
     const html = md(text);
     assert.ok(performance.now() - started < 200, text.slice(0, 10));

@@ -90,9 +90,9 @@ main { display: flex; flex-direction: column; gap: .6rem; }
 .diff .del { background: var(--del-bg); }
 .diff .hunk { color: var(--muted); }
 .text table { width: auto; font-size: .9rem; }
+.align-left { text-align: left; } .align-right { text-align: right; } .align-center { text-align: center; }
 .task { font-size: 1.05em; }
-.image, .link-removed { color: var(--muted); }
-.link-removed { text-decoration: line-through; }
+.image { color: var(--muted); }
 .size { color: var(--muted); font-weight: 400; font-size: .8rem; }
 a.seq { color: var(--muted); text-decoration: none; }
 a.seq:hover, a.seq:focus { text-decoration: underline; }

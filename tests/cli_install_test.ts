@@ -33,11 +33,13 @@ Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
     "fast-check": fastCheck,
     "axe-core": axeCore,
     yaml,
+    micromark,
     "@anthropic-ai/sdk": sdk,
     ...imports
   } = devConfig.imports;
   assert.equal(sdk, "npm:@anthropic-ai/sdk@1.10.0");
   assert.ok(fastCheck?.startsWith("npm:fast-check@"));
+  assert.ok(micromark?.startsWith("npm:micromark@"));
   assert.ok(axeCore?.startsWith("npm:axe-core@"));
   assert.ok(yaml?.startsWith("npm:yaml@"));
   assert.deepEqual(imports, config.imports);
@@ -45,7 +47,7 @@ Deno.test("deno.dev.json is deno.json plus the test-only packages", () => {
   assert.deepEqual(devConfig.exclude, config.exclude);
   const packages = Object.values(config.imports);
   assert.ok(
-    !packages.some((s) => /fast-check|axe-core|npm:yaml@|anthropic-ai/.test(s)),
+    !packages.some((s) => /fast-check|axe-core|npm:yaml@|npm:micromark@|anthropic-ai/.test(s)),
   );
 });
 

@@ -524,7 +524,7 @@ browserTest(
             await page.evaluate(`({
               table: [...document.querySelectorAll("main table")].map((table) =>
                 [...table.querySelectorAll("th")].map((th) => th.textContent)),
-              struck: document.querySelector("main td del")?.textContent,
+              struck: document.querySelector("main td s")?.textContent,
               tasks: [...document.querySelectorAll(".task")].map((e) => e.getAttribute("aria-label")),
               lang: document.querySelector(".fenced .lang")?.textContent,
               code: document.querySelector(".fenced pre.code code")?.textContent,
