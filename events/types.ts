@@ -204,10 +204,19 @@ export interface AgentMessageEvent extends EventEnvelope {
   content: Content;
 }
 
-/** `agent.thinking`: a progress marker; the thinking itself is never exposed. */
+/**
+ * `agent.thinking`: a progress marker; Managed Agents never exposes the
+ * thinking itself.
+ */
 export interface AgentThinkingEvent extends EventEnvelope {
   /** Event discriminator. */
   type: "agent.thinking";
+  /**
+   * The thinking's text, where the source records it: a Claude Code
+   * transcript's `thinking` blocks, read with `fromClaudeCode(…, { thinking: true })`.
+   * Only the html renderer shows it.
+   */
+  thinking?: string;
 }
 
 /** The fields of the three tool-call events. */

@@ -11,13 +11,28 @@ import { redact as redactSecrets } from "../redact/mod.ts";
 import { utf8Length } from "./utf8.ts";
 import { cutNote } from "./budget.ts";
 import type { ConversationItem } from "./conversation_item.ts";
+import type * as Bodies from "./_html_body.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
+import { type Html, markup, trusted } from "./_html.ts";
 
-/** The page's budget and redaction (items come already cut to the item budget). */
+/** The page's budgets, redaction and body builders (items come already cut to the item budget). */
 export interface PageSettings {
+  /** The most UTF-8 bytes of item markup on the page: every byte of a block counts. */
   transcriptBudget: number;
+  /** The most UTF-8 bytes of one item's text (an edit's diff is cut to it here). */
+  itemBudget: number;
   redact: boolean;
+  /** The body builders (`_html_body.ts`, loaded when a page is first rendered). */
+  bodies: typeof Bodies;
+  /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
+  inputOf?: (seq: number) => unknown;
 }
+
+/** The agent's thinking, as the page shows it: an item the kit does not make. */
+export type ThinkingItem = Omit<ConversationItem, "kind"> & { kind: "thinking" };
+
+/** What the page shows: the kit's items, and thinking. */
+export type PageItem = ConversationItem | ThinkingItem;
 
 /** What the header says of the session; also what an index row of the page needs. */
 export interface PageSummary {
@@ -36,20 +51,11 @@ export interface PageSummary {
 export const SUMMARY_META = "brigade-transcript-session";
 
 const PALETTE_SIZE = 8;
+/** The most threads the header names; the rest are counted. */
+const THREADS_LISTED = 32;
+/** The most code points of a thread's name in the header and on an item. */
+const THREAD_NAME_CODE_POINTS = 80;
 const FIRST_USER_CODE_POINTS = 200;
-
-/** Escapes text for an element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]!);
-}
-
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 /**
  * Text from the log as the page shows it: redacted first (so a cut can never
@@ -80,17 +86,18 @@ export function contentSecurityPolicy(): Promise<string> {
 }
 
 /** The head of every page: charset, policy, no referrer, the title, the stylesheet. */
-export async function pageHead(title: string, meta = ""): Promise<string> {
-  return `<!DOCTYPE html>
+export async function pageHead(title: string, meta?: Html): Promise<Html> {
+  // The policy and the stylesheet are this module's own fixed text (quotes and all).
+  return markup`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${await contentSecurityPolicy()}">
+<meta http-equiv="Content-Security-Policy" content="${trusted(await contentSecurityPolicy())}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-${meta}<title>${escapeHtml(title)}</title>
-<style>${PAGE_STYLE}</style>
+${meta}<title>${title}</title>
+<style>${trusted(PAGE_STYLE)}</style>
 </head>
 `;
 }
@@ -102,12 +109,14 @@ ${meta}<title>${escapeHtml(title)}</title>
  */
 export class PageBuilder {
   #settings: PageSettings;
-  #parts: string[] = [];
+  #parts: Html[] = [];
   #used = 0;
   #items = 0;
   #turns = 0;
   #firstUser = "";
   #cut = false;
+  /** The day of the latest item with a time: an item of another day shows its date. */
+  #lastDay = "";
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
 
@@ -125,22 +134,29 @@ export class PageBuilder {
    * Adds an item; returns false once the transcript budget is full (the item
    * that overflowed it is not shown, and the page ends with a note).
    */
-  add(item: ConversationItem): boolean {
+  add(item: PageItem): boolean {
     if (this.#cut) return false;
+    if (isEmptyReply(item)) return true;
     const text = pageText(item);
-    const size = utf8Length(text.kept);
+    const known = this.#threads.has(item.thread ?? "");
+    const thread = this.#thread(item);
+    const lastDay = this.#lastDay;
+    const block = this.#block(item, text, thread, this.#items + 1);
+    // Every byte of the block counts: label, names and markup, not only the text.
+    const size = utf8Length(block.toString());
     if (this.#used + size > this.#settings.transcriptBudget) {
+      if (!known) this.#threads.delete(item.thread ?? "");
+      this.#lastDay = lastDay;
       this.#cut = true;
       return false;
     }
     this.#used += size;
     this.#items++;
-    const thread = this.#thread(item);
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
       if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
     }
-    this.#parts.push(this.#block(item, text, thread));
+    this.#parts.push(block);
     return true;
   }
 
@@ -160,87 +176,183 @@ export class PageBuilder {
       firstUser: this.#firstUser,
       cut: this.#cut,
     };
-    const meta = `<meta name="${SUMMARY_META}" content="${escapeHtml(JSON.stringify(summary))}">\n`;
+    const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
     const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
-    const note = this.#cut
-      ? `<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`
-      : "";
-    const empty = this.#items === 0 && !this.#cut
-      ? `<p class="note">This session has no conversation to show.</p>\n`
-      : "";
-    return `${await pageHead(title, meta)}<body>
+    const note = this.#cut &&
+      markup`<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`;
+    const empty = this.#items === 0 && !this.#cut &&
+      markup`<p class="note">This session has no conversation to show.</p>\n`;
+    const page = markup`${await pageHead(title, meta)}<body>
 ${this.#header(summary)}<main>
-${this.#parts.join("")}${empty}${note}</main>
+${this.#parts}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
     } · no scripts, no remote loads</p></footer>
 </body>
 </html>
 `;
+    return page.toString();
   }
 
-  #header(summary: PageSummary): string {
+  #header(summary: PageSummary): Html {
     const started = summary.startedAt === ""
       ? "unknown"
-      : `<time datetime="${escapeHtml(summary.startedAt)}">${
-        escapeHtml(readableTime(summary.startedAt))
-      }</time>`;
-    const fact = (name: string, value: string): string =>
-      `<div><dt>${name}</dt><dd>${value}</dd></div>`;
-    const threads = [...this.#threads.values()].map(({ slot, name }) =>
-      `<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${escapeHtml(name)}</li>`
-    ).join("");
-    return `<header class="top">
+      : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
+    const fact = (name: string, value: Html | string | number): Html =>
+      markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
+    const all = [...this.#threads.values()];
+    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name }) =>
+      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}</li>`
+    );
+    if (all.length > THREADS_LISTED) {
+      threads.push(markup`<li>and ${all.length - THREADS_LISTED} more</li>`);
+    }
+    return markup`<header class="top">
 <p class="kicker">Agent session</p>
-<h1>${summary.sessionId === "" ? "Empty session" : escapeHtml(summary.sessionId)}</h1>
-<dl class="facts">${fact("Started", started)}${fact("Turns", String(summary.turns))}${
-      fact("Threads", String(summary.threads))
+<h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
+<dl class="facts">${fact("Started", started)}${fact("Turns", summary.turns)}${
+      fact("Threads", summary.threads)
     }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}</dl>
-${threads === "" ? "" : `<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
+${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
 `;
   }
 
   /** The thread's palette slot, learning its name from the item when it tells one. */
-  #thread(item: ConversationItem): { slot: number; name: string } {
+  #thread(item: PageItem): { slot: number; name: string } {
     const key = item.thread ?? "";
     let thread = this.#threads.get(key);
     if (thread === undefined) {
       const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
         (PALETTE_SIZE - 1));
       // Thread ids, speakers, labels and times come from the kit, redacted when the page is.
-      const name = key === "" ? "agent (primary thread)" : shownText(key, false);
+      const name = key === "" ? "agent (primary thread)" : shortName(shownText(key, false));
       thread = { slot, name, named: key === "" };
       this.#threads.set(key, thread);
     }
     if (!thread.named) {
       const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
       if (speaker !== undefined) {
-        thread.name = shownText(speaker, false);
+        thread.name = shortName(shownText(speaker, false));
         thread.named = true;
       }
     }
     return thread;
   }
 
-  #block(item: ConversationItem, text: CutText, thread: { slot: number; name: string }): string {
-    const label = escapeHtml(shownText(item.label, false));
+  #block(
+    item: PageItem,
+    text: CutText,
+    thread: { slot: number; name: string },
+    number: number,
+  ): Html {
+    const label = shownText(item.label, false);
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
-    const badge = error ? `<span class="badge">error</span>` : "";
-    const when = item.processedAt ? timeTag(shownText(item.processedAt, false)) : "";
-    const meta = `<span class="meta">${
-      item.thread === null ? "" : `<span class="thread">${escapeHtml(thread.name)}</span>`
-    }${when}<span class="seq">#${item.seq}</span></span>`;
-    const body = bodyMarkup(text);
-    if (item.kind === "tool_call" || item.kind === "tool_result") {
-      const preview = escapeHtml(previewLine(text.kept));
-      return `<details class="${classes}" id="item-${this.#items}"${error ? " open" : ""}>` +
-        `<summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${meta}</summary>` +
-        `${body}</details>\n`;
+    const badge = error && markup`<span class="badge">error</span>`;
+    const when = item.processedAt ? this.#timeTag(shownText(item.processedAt, false)) : "";
+    const id = `item-${number}`;
+    const body = this.#body(item, text);
+    const seq = `entry seq ${item.seq}`;
+    // A summary is a control: a link inside it would be a control in a control.
+    const num = body.folded === undefined
+      ? markup`<a class="seq" href="#${id}" title="${seq}">#${number}</a>`
+      : markup`<span class="seq" title="${seq}">#${number}</span>`;
+    const meta = markup`<span class="meta">${
+      item.thread !== null && markup`<span class="thread">${thread.name}</span>`
+    }${when}${num}</span>`;
+    const note = body.cutBytes > 0 &&
+      markup`<p class="note cut">[cut: ${body.cutBytes} more bytes]</p>`;
+    if (body.folded !== undefined) {
+      const preview = previewLine(body.folded);
+      const size = markup`<span class="size">${sizeText(body.bytes ?? 0, body.lines ?? 0)}</span>`;
+      return markup`<details class="${classes}" id="${id}"${
+        error && markup` open`
+      }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${size}${meta}</summary><div class="text">${body.html}</div>${note}</details>\n`;
     }
-    return `<article class="${classes}" id="item-${this.#items}">` +
-      `<h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2>${body}</article>\n`;
+    return markup`<article class="${classes}" id="${id}"><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2><div class="text${
+      body.plain ? " plain" : ""
+    }">${body.html}</div>${note}</article>\n`;
+  }
+
+  /**
+   * An item's body: Markdown for what people and agents say, a diff or a
+   * file for an edit or a write, monospace for other tool input and output,
+   * plain text for the rest. A folded body says what its summary previews.
+   */
+  #body(item: PageItem, text: CutText): {
+    html: Html;
+    cutBytes: number;
+    plain?: boolean;
+    folded?: string;
+    bytes?: number;
+    lines?: number;
+  } {
+    const { bodies } = this.#settings;
+    switch (item.kind) {
+      case "message":
+      case "thread_message":
+        return {
+          html: bodies.markdownHtml(text.kept),
+          cutBytes: text.cutBytes,
+        };
+      case "tool_call": {
+        const tool = item.tool ?? "";
+        if (bodies.WHOLE_INPUT_TOOLS.has(tool)) {
+          const input = this.#settings.inputOf?.(item.seq);
+          const whole = bodies.toolCallBody(tool, input, {
+            redact: this.#settings.redact,
+            itemBudget: this.#settings.itemBudget,
+          });
+          if (whole !== undefined) {
+            return { ...whole, folded: previewOf(input, this.#settings.redact) ?? text.kept };
+          }
+        }
+        const shown = bodies.inputText(item.tool, text.kept, text.cutBytes === 0);
+        return {
+          html: bodies.codeBlock(shown),
+          cutBytes: text.cutBytes,
+          // The summary previews the call on one line: the kit's JSON, or Bash's command line.
+          folded: tool === "Bash" ? shown : text.kept,
+          ...bodies.sizeOf(shown),
+        };
+      }
+      case "tool_result":
+        return {
+          html: bodies.codeBlock(text.kept),
+          cutBytes: text.cutBytes,
+          folded: text.kept,
+          ...bodies.sizeOf(text.kept),
+        };
+      case "thinking":
+        return {
+          html: bodies.markdownHtml(text.kept),
+          cutBytes: text.cutBytes,
+          folded: text.kept,
+          ...bodies.sizeOf(text.kept),
+        };
+      case "system":
+        if (text.kept.startsWith(COMPACTION)) {
+          return {
+            html: bodies.markdownHtml(text.kept.slice(COMPACTION.length)),
+            cutBytes: text.cutBytes,
+            folded: "Compaction summary",
+            ...bodies.sizeOf(text.kept),
+          };
+        }
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
+      default:
+        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
+    }
+  }
+
+  /** An item's time: the clock, and the date too when the day is not the previous item's. */
+  #timeTag(at: string): Html {
+    const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(at);
+    const day = match?.[1] ?? "";
+    const shown = match === null ? at : day !== this.#lastDay ? `${day} ${match[2]}` : match[2]!;
+    if (day !== "") this.#lastDay = day;
+    return markup`<time datetime="${at}" title="${at}">${shown}</time>`;
   }
 }
 
@@ -255,20 +367,12 @@ export interface CutText {
  * sets it apart), line ends normalized and control characters made visible.
  * The kit has already redacted it when the page redacts.
  */
-export function pageText(item: ConversationItem): CutText {
+export function pageText(item: PageItem): CutText {
   const note = item.cutBytes > 0 ? cutNote(item.cutBytes) : "";
   const kept = note !== "" && item.text.endsWith(note)
     ? item.text.slice(0, -note.length)
     : item.text;
   return { kept: shownText(kept, false), cutBytes: item.cutBytes };
-}
-
-/** An item's text, then, when it was cut, the grader's note, apart so it reads as a note. */
-function bodyMarkup(text: CutText): string {
-  const note = text.cutBytes > 0
-    ? `<p class="note cut">[cut: ${text.cutBytes} more bytes]</p>`
-    : "";
-  return `<div class="text">${escapeHtml(text.kept)}</div>${note}`;
 }
 
 /** `2026-09-14T10:02:12.904Z` as `2026-09-14 10:02:12 UTC`; any other text as it is. */
@@ -278,16 +382,41 @@ export function readableTime(at: string): string {
   return `${match[1]} ${match[2]} ${match[3] === "Z" ? "UTC" : match[3]}`;
 }
 
-function timeTag(at: string): string {
-  const clock = /^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d)/.exec(at)?.[1] ?? at;
-  return `<time datetime="${escapeHtml(at)}" title="${escapeHtml(at)}">${escapeHtml(clock)}</time>`;
-}
-
 /** The first line of a tool's text, short, for a folded block's summary. */
 function previewLine(text: string): string {
-  const line = text.trimStart().split("\n", 1)[0] ?? "";
+  const start = text.search(/\S/);
+  if (start === -1) return "";
+  const end = text.indexOf("\n", start);
+  const line = text.slice(start, Math.min(end === -1 ? text.length : end, start + 400));
   const points = [...line];
   return points.length > 80 ? `${points.slice(0, 79).join("")}…` : line;
+}
+
+/** What the kit says of a message with no text: the page leaves such a reply out. */
+function isEmptyReply(item: PageItem): boolean {
+  return item.kind === "message" && item.cutBytes === 0 && item.text === "(no content)";
+}
+
+/** How a compaction's summary starts (the Claude Code source's system message). */
+const COMPACTION = "Compaction summary:\n";
+
+/** The size a folded block's summary names. */
+function sizeText(bytes: number, lines: number): string {
+  const size = bytes < 1_000 ? `${bytes} B` : `${(bytes / 1_000).toFixed(1)} kB`;
+  return `${lines} ${lines === 1 ? "line" : "lines"}, ${size}`;
+}
+
+/** The path an edit or a write names, for its summary. */
+function previewOf(input: unknown, redact: boolean): string | undefined {
+  const path = (input as { file_path?: unknown } | null)?.file_path;
+  return typeof path === "string" ? shownText(path, redact) : undefined;
+}
+
+function shortName(name: string): string {
+  const points = [...name];
+  return points.length > THREAD_NAME_CODE_POINTS
+    ? `${points.slice(0, THREAD_NAME_CODE_POINTS - 1).join("")}…`
+    : name;
 }
 
 function firstUserLine(text: string): string {

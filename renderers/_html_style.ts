@@ -11,6 +11,7 @@ export const PAGE_STYLE: string = `
 :root {
   --bg: #f4f5f7; --card: #ffffff; --fg: #1f2328; --muted: #57606a; --line: #d0d7de;
   --code-bg: #f6f8fa; --user-bg: #eef4ff; --error: #cf222e; --error-bg: #fff0f0;
+  --add-bg: #dafbe1; --del-bg: #ffebe9;
   --t0: #0969da; --t1: #8250df; --t2: #1a7f37; --t3: #bc4c00;
   --t4: #bf3989; --t5: #0a7c86; --t6: #6e7781; --t7: #9a6700;
   color-scheme: light dark;
@@ -19,6 +20,7 @@ export const PAGE_STYLE: string = `
   :root {
     --bg: #0d1117; --card: #161b22; --fg: #e6edf3; --muted: #9198a1; --line: #30363d;
     --code-bg: #10151c; --user-bg: #132339; --error: #ff7b72; --error-bg: #2d1416;
+    --add-bg: #12361f; --del-bg: #3c1618;
     --t0: #4493f8; --t1: #ab7df8; --t2: #3fb950; --t3: #f0883e;
     --t4: #f778ba; --t5: #39c5cf; --t6: #9198a1; --t7: #d29922;
   }
@@ -29,7 +31,7 @@ body {
   margin: 0 auto; max-width: 58rem; padding: 1.5rem 1rem 3rem;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif;
 }
-code, .k-tool_call .text, .k-tool_result .text, .seq, time {
+code, pre, .seq, time {
   font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, "DejaVu Sans Mono", monospace;
 }
 .top { margin-bottom: 1.25rem; }
@@ -61,10 +63,44 @@ main { display: flex; flex-direction: column; gap: .6rem; }
 .meta { margin-left: auto; display: inline-flex; gap: .6rem; color: var(--muted); font-weight: 400; font-size: .8rem; }
 .thread { display: inline-flex; align-items: center; gap: .3rem; }
 .thread::before { content: ""; width: .55rem; height: .55rem; border-radius: 50%; background: var(--c); }
-.text { margin-top: .35rem; white-space: pre-wrap; overflow-wrap: anywhere; }
+.text { margin-top: .35rem; overflow-wrap: anywhere; }
+.text.plain, .as-written { white-space: pre-wrap; }
+.text > :first-child { margin-top: 0; }
+.text > :last-child { margin-bottom: 0; }
+.text p, .text ul, .text ol, .text blockquote, .text table, .fenced, .diff, .file { margin: .45rem 0; }
+.text h3, .text h4, .text h5, .text h6 { margin: .7rem 0 .35rem; font-size: 1rem; }
+.text blockquote { padding-left: .75rem; border-left: 3px solid var(--line); color: var(--muted); }
+.text code { padding: .05rem .25rem; border-radius: 3px; background: var(--code-bg); font-size: .88em; }
+.text pre.code {
+  margin: 0; padding: .5rem .65rem; overflow-x: auto; white-space: pre-wrap;
+  background: var(--code-bg); border: 1px solid var(--line); border-radius: 4px;
+  font-size: .82rem; line-height: 1.45;
+}
+.text pre.code code { padding: 0; background: none; font-size: inherit; }
+.lang, .path {
+  margin: 0; padding: .15rem .65rem; border: 1px solid var(--line); border-bottom: 0;
+  border-radius: 4px 4px 0 0; background: var(--card); color: var(--muted); font-size: .75rem;
+  font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace;
+}
+.text .lang, .text .path { margin: 0; }
+.lang + pre.code, .path + pre.code { border-radius: 0 0 4px 4px; }
+.text li:has(> .task) { list-style: none; margin-left: -1.1rem; }
+.diff .add, .diff .del, .diff .ctx, .diff .hunk { display: inline-block; width: 100%; }
+.diff .add { background: var(--add-bg); }
+.diff .del { background: var(--del-bg); }
+.diff .hunk { color: var(--muted); }
+.text table { width: auto; font-size: .9rem; }
+.align-left { text-align: left; } .align-right { text-align: right; } .align-center { text-align: center; }
+.task { font-size: 1.05em; }
+.image { color: var(--muted); }
+.size { color: var(--muted); font-weight: 400; font-size: .8rem; }
+a.seq { color: var(--muted); text-decoration: none; }
+a.seq:hover, a.seq:focus { text-decoration: underline; }
 .from-user { background: var(--user-bg); }
 .k-thread_message { border-style: dashed; border-left-style: solid; }
 .k-system { color: var(--muted); font-style: italic; }
+.k-thinking { border-left-style: dotted; }
+.k-thinking .text { color: var(--muted); }
 details.item { padding: .4rem .85rem; }
 summary { cursor: pointer; font-weight: 500; }
 summary::-webkit-details-marker { display: none; }
@@ -76,10 +112,6 @@ summary .who { font-weight: 600; }
   color: var(--muted); font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; font-size: .8rem;
 }
 details[open] .preview { visibility: hidden; }
-.k-tool_call .text, .k-tool_result .text {
-  background: var(--code-bg); border: 1px solid var(--line); border-radius: 4px;
-  padding: .5rem .65rem; font-size: .82rem; line-height: 1.45;
-}
 .is-error { border-left-color: var(--error); background: var(--error-bg); }
 .badge {
   padding: 0 .45rem; border-radius: 4px; background: var(--error); color: #ffffff;

@@ -4,7 +4,9 @@
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
 import { conversationItems } from "./_conversation.ts";
-import { PageBuilder } from "./_html_page.ts";
+import { PageBuilder, type ThinkingItem } from "./_html_page.ts";
+import { cutBodyParts } from "./budget.ts";
+import { redact as redactSecrets } from "../redact/mod.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
@@ -35,9 +37,9 @@ const WHAT = "render the html page";
 export const HTML_ITEM_BUDGET: number = 8_000;
 
 /**
- * The most UTF-8 bytes of item text on one session page (the markup around it
- * not counted). The page ends with a note there, and the source is no longer
- * read.
+ * The most UTF-8 bytes of items on one session page: every byte of an item's
+ * block counts (its label, names, markup and text), so no log can grow a page
+ * past it. The page ends with a note there, and the source is no longer read.
  *
  * @example Usage
  * ```ts
@@ -58,11 +60,19 @@ export interface HtmlOptions {
    */
   itemBudget?: number;
   /**
-   * The most UTF-8 bytes of item text on the page; the page ends with a note there.
+   * The most UTF-8 bytes of items on the page, markup included; the page ends with a note there.
    *
    * @default {HTML_TRANSCRIPT_BUDGET}
    */
   transcriptBudget?: number;
+  /**
+   * Show the agent's thinking, where the log records its text (a Claude Code
+   * transcript read with `fromClaudeCode(…, { thinking: true })`), folded
+   * where it happened. `false` leaves it out.
+   *
+   * @default {true}
+   */
+  thinking?: boolean;
   /**
    * Replace secret-shaped text with `[REDACTED_SECRET]` (see `redact`). Pages
    * get shared: turn it off only for a page that stays with you.
@@ -82,22 +92,36 @@ export interface HtmlOptions {
  * Renders one session as a self-contained HTML page for people to read: a
  * header with the session id, start time, turns and threads; then each
  * conversation item in the grader's order (every thread, messages where the
- * model read them), labelled with its speaker, threads told apart by colour
- * and by name, tool calls and results folded into `<details>` with the tool
- * in the summary, errors marked (and unfolded).
+ * model read them), numbered (`#N` links to its anchor `item-N`), labelled
+ * with its speaker, its time (and date, when the day changes), threads told
+ * apart by colour and by name, errors marked (and unfolded).
+ *
+ * Messages are Markdown (CommonMark with GitHub's tables, task lists and
+ * strikethrough): raw HTML in them is shown as text, a `javascript:` or
+ * `data:` link is not a link, an image is named and never loaded, fenced code
+ * sits in a monospace block labelled with its language. Tool calls and
+ * results fold into `<details>` with the tool, a preview and their size in
+ * the summary: an `Edit` or `MultiEdit` (Claude Code's) as a unified diff of
+ * its old and new text, a `Write` as the file's content under its path, a
+ * `Bash` call as its command line, other input as indented JSON, results in
+ * monospace. The agent's thinking, where the log records its text, is folded
+ * where it happened; a compaction's summary is folded; an empty reply is left
+ * out.
  *
  * Safe to share and to open: secrets are redacted unless `redact: false`;
- * every text from the log is escaped, with control characters made visible;
- * the page has no script and its Content-Security-Policy forbids scripts and
- * every remote load, so a `<script>`, an `<img onerror>` or a `javascript:`
- * link in a message is shown as text and stays inert. Its style is inline and
- * uses system fonts: the page reads the same offline.
+ * every text from the log is escaped (the page is built only through an
+ * escaping template), with control characters made visible; the page has no
+ * script and its Content-Security-Policy forbids scripts and every remote
+ * load, so a `<script>`, an `<img onerror>` or a `javascript:` link in a
+ * message stays inert. Its style is inline and uses system fonts: the page
+ * reads the same offline. The Markdown parser and the diff library are loaded
+ * with the first page rendered, not when `.` is imported.
  *
  * The page carries its header facts as JSON in a
  * `<meta name="brigade-transcript-session">`, for a folder index to read back.
  *
  * @param source The session's entries (one session).
- * @param options Budgets, redaction and a signal.
+ * @param options Budgets, redaction, thinking and a signal.
  * @returns The page.
  * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
  * session appears (`second_session`).
@@ -130,9 +154,51 @@ export async function renderHtml(
     options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
   );
   const redact = options.redact ?? true;
-  const page = new PageBuilder({ transcriptBudget, redact });
+  // The Markdown parser and the diff library load with the first page, never with `.`.
+  const bodies = await import("./_html_body.ts");
+  const inputs = new Map<number, unknown>();
+  const page = new PageBuilder({
+    transcriptBudget,
+    itemBudget,
+    redact,
+    bodies,
+    inputOf: (seq) => {
+      const input = inputs.get(seq);
+      inputs.delete(seq);
+      return input;
+    },
+  });
   const session = { id: "", startedAt: "" };
-  const entries = watched(oneSession(source, "html", options.signal), session);
+  const showThinking = options.thinking ?? true;
+  const thinking: ThinkingItem[] = [];
+  const entries = watched(
+    oneSession(source, "html", options.signal),
+    session,
+    (entry) => {
+      const event = entry.event as {
+        type: string;
+        name?: unknown;
+        input?: unknown;
+        thinking?: unknown;
+        processed_at?: unknown;
+      };
+      if (showThinking && event.type === "agent.thinking" && typeof event.thinking === "string") {
+        // The kit makes no item of it: the page places it before the next item the kit yields.
+        thinking.push(thinkingItem(entry, event.thinking, itemBudget, redact));
+        // No item came since: the oldest goes on the page now (a full page refuses it).
+        if (thinking.length > INPUTS_KEPT) page.add(thinking.shift()!);
+        return;
+      }
+      if (
+        event.type === "agent.tool_use" && typeof event.name === "string" &&
+        bodies.WHOLE_INPUT_TOOLS.has(event.name)
+      ) {
+        inputs.set(entry.seq, event.input);
+        // A call's item follows its entry closely: keep the latest few inputs only.
+        if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
+      }
+    },
+  );
   // The kit redacts before it cuts, and drops what the transcript budget could never show.
   const items = conversationItems(entries, {
     view: "grader",
@@ -141,18 +207,55 @@ export async function renderHtml(
     redact,
     onDropped: () => page.cutShort(),
   });
+  let full = false;
   for await (const item of items) {
-    if (!page.add(item)) break; // leaving the loop stops the source too
+    while (thinking.length > 0 && thinking[0]!.seq < item.seq && !full) {
+      full = !page.add(thinking.shift()!);
+    }
+    if (full || !page.add(item)) break; // leaving the loop stops the source too
   }
+  while (thinking.length > 0 && !full) full = !page.add(thinking.shift()!);
   return await page.finish(session.id, session.startedAt);
 }
 
-/** Passes entries on, noting the session id and the first time stamp seen. */
+/** Thinking as the page shows it: redacted when the page is, cut to the item budget. */
+function thinkingItem(
+  entry: LogEntry,
+  text: string,
+  itemBudget: number,
+  redact: boolean,
+): ThinkingItem {
+  const { head, cutBytes } = cutBodyParts(redact ? redactSecrets(text) : text, itemBudget);
+  const at = (entry.event as { processed_at?: unknown }).processed_at;
+  const thread = entry.thread_id === null
+    ? null
+    : redact
+    ? redactSecrets(entry.thread_id)
+    : entry.thread_id;
+  return {
+    kind: "thinking",
+    from: "agent",
+    to: "agent",
+    label: "agent thinking",
+    text: head,
+    cutBytes,
+    thread,
+    seq: entry.seq,
+    processedAt: typeof at === "string" ? (redact ? redactSecrets(at) : at) : null,
+  };
+}
+
+/** How many whole tool inputs (edits, writes) wait for their item. */
+const INPUTS_KEPT = 16;
+
+/** Passes entries on, noting the session id and the first time stamp seen, showing each to `see`. */
 async function* watched(
   entries: AsyncIterable<LogEntry>,
   session: { id: string; startedAt: string },
+  see: (entry: LogEntry) => void,
 ): AsyncGenerator<LogEntry, void, undefined> {
   for await (const entry of entries) {
+    see(entry);
     session.id = entry.session_id;
     const at = (entry.event as { processed_at?: unknown }).processed_at;
     if (session.startedAt === "" && typeof at === "string") session.startedAt = at;
@@ -176,7 +279,7 @@ async function* watched(
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
-  optionNames: ["itemBudget", "transcriptBudget", "redact"],
+  optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
   description: "A self-contained HTML page of the session for people (redacted, no scripts)",
   extension: ".html",
   render: renderHtml,

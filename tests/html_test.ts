@@ -13,7 +13,9 @@ import {
 } from "../mod.ts";
 import { conversation } from "../renderers/conversation.ts";
 import { pageText, shownText } from "../renderers/_html_page.ts";
-import { HTML_ITEM_BUDGET } from "../renderers/html.ts";
+import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/_html_body.ts";
+import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET } from "../renderers/html.ts";
+import { indexPage, pageSummary } from "../renderers/html_index.ts";
 import {
   type Browser,
   findChromium,
@@ -23,6 +25,7 @@ import {
   withBrowser,
 } from "./_browser.ts";
 import { asEvent } from "../events/fields.ts";
+import { visibleControls } from "../redact/excerpt.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
@@ -48,7 +51,7 @@ Deno.test("renderHtml() escapes every text and forbids scripts and remote loads"
   assert.doesNotMatch(page, /<script|<img|<\/details><\/details>/);
   assert.match(
     page,
-    /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; &#39;too&#39;/,
+    /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; (?:'|&#39;)too(?:'|&#39;)/,
   );
   assert.match(page, /<h1>sesn_&lt;b&gt;<\/h1>/);
   const csp = page.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)?.[1];
@@ -90,7 +93,7 @@ Deno.test("renderHtml() cuts a long body with the grader's note, and the page at
     );
     assert.match(
       page,
-      /<div class="text">éé<\/div><p class="note cut">\[cut: 16 more bytes\]<\/p>/,
+      /<div class="text"><p>éé<\/p><\/div><p class="note cut">\[cut: 16 more bytes\]<\/p>/,
     );
   });
   await t.step("the transcript budget ends the page with a note and stops the source", async () => {
@@ -106,14 +109,21 @@ Deno.test("renderHtml() cuts a long body with the grader's note, and the page at
         };
       }
     }
-    const page = await renderHtml(source(), { transcriptBudget: 1_000 });
-    assert.equal(page.match(/class="item /g)?.length, 10);
+    // Every byte of an item's markup counts, not only its 100 bytes of text.
+    const page = await renderHtml(source(), { transcriptBudget: 5_000 });
+    const shown = page.match(/class="item /g)?.length ?? 0;
+    assert.ok(shown >= 5 && shown < 50, `${shown} items`);
+    const items = page.slice(
+      page.indexOf("<main>\n") + 7,
+      page.indexOf('<p class="note transcript-cut"'),
+    );
+    assert.ok(new TextEncoder().encode(items).byteLength <= 5_000);
     assert.match(
       page,
-      /\[transcript cut: the 1000-byte budget is reached; the rest of the session is not shown\]/,
+      /\[transcript cut: the 5000-byte budget is reached; the rest of the session is not shown\]/,
     );
-    assert.match(page, /<dt>Items<\/dt><dd>10 \(cut\)<\/dd>/);
-    assert.ok(pulled < 20, `the source was pulled ${pulled} times`);
+    assert.match(page, new RegExp(`<dt>Items</dt><dd>${shown} \\(cut\\)</dd>`));
+    assert.ok(pulled < shown + 10, `the source was pulled ${pulled} times`);
   });
   await t.step("a budget that is not a positive integer is a RangeError", async () => {
     await assert.rejects(renderHtml([], { itemBudget: 0 }), RangeError);
@@ -208,25 +218,56 @@ interface Shown {
   text: string | null;
 }
 
-/** What the page shows of each item, opening folded blocks as a reader would. */
+/** What the page shows of each item the kit makes (thinking is the page's own), folds opened. */
 function shownItems(page: Page): Promise<Shown[]> {
   return page.evaluate(`(() => {
     for (const details of document.querySelectorAll("details")) details.open = true;
-    return [...document.querySelectorAll("main > .item")].map((item) => ({
+    return [...document.querySelectorAll("main > .item:not(.k-thinking)")].map((item) => ({
       who: item.querySelector(".who")?.innerText ?? null,
       text: item.querySelector(":scope > .text")?.innerText ?? null,
     }));
   })()`);
 }
 
-/** What the page should show of each item: the kit's items, redacted, escaped, cut. */
+/** Marks a text the page renders (Markdown, a diff) rather than shows as it is. */
+const RENDERED = "(rendered)";
+
+/**
+ * What the page should show of each item: the kit's items, redacted, escaped,
+ * cut; empty replies left out. Plain prose and monospace blocks are compared
+ * whitespace-collapsed; Markdown and diffs are checked elsewhere.
+ */
 async function expectedItems(source: AsyncIterable<LogEntry>, redact = true): Promise<Shown[]> {
   const shown: Shown[] = [];
   const items = conversation(source, { itemBudget: HTML_ITEM_BUDGET, redact });
   for await (const item of items) {
-    shown.push({ who: shownText(item.label, redact), text: pageText(item).kept });
+    if (item.kind === "message" && item.text === "(no content)") continue;
+    const { kept, cutBytes } = pageText(item);
+    let text = kept;
+    if (item.kind === "message" || item.kind === "thread_message") {
+      if (!isPlainProse(kept) || kept.includes("`")) text = RENDERED;
+    } else if (item.kind === "tool_call") {
+      text = WHOLE_INPUT_TOOLS.has(item.tool ?? "")
+        ? RENDERED
+        : inputText(item.tool, kept, cutBytes === 0);
+    } else if (item.kind === "system" && kept.startsWith("Compaction summary:\n")) {
+      text = RENDERED;
+    }
+    shown.push({ who: shownText(item.label, redact), text: collapsed(text) });
   }
   return shown;
+}
+
+function collapsed(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** The page's items, texts whitespace-collapsed, those the expectation marks rendered as such. */
+async function comparable(page: Page, expected: Shown[]): Promise<Shown[]> {
+  return (await shownItems(page)).map((item, i) => ({
+    who: item.who,
+    text: expected[i]?.text === RENDERED ? RENDERED : collapsed(item.text ?? ""),
+  }));
 }
 
 /** The serious and critical accessibility violations axe-core finds in the live page. */
@@ -253,6 +294,13 @@ const FIXTURES: Array<[string, () => AsyncIterable<LogEntry>]> = [
     "claude_code/example.jsonl",
     () => fromClaudeCode(new URL("fixtures/claude_code/example.jsonl", ROOT).pathname),
   ],
+  [
+    "claude_code/edits.jsonl, thinking shown",
+    () =>
+      fromClaudeCode(new URL("fixtures/claude_code/edits.jsonl", ROOT).pathname, {
+        thinking: true,
+      }),
+  ],
 ];
 
 browserTest("each fixture: every item on the page, nothing ran or left, axe-core clean", async (
@@ -265,7 +313,7 @@ browserTest("each fixture: every item on the page, nothing ran or left, axe-core
       const expected = await expectedItems(source());
       assert.ok(expected.length > 0);
       await withPage(browser, html, async (page, url) => {
-        assert.deepEqual(await shownItems(page), expected);
+        assert.deepEqual(await comparable(page, expected), expected);
         assert.equal(await page.evaluate("document.scripts.length"), 0);
         assert.deepEqual(requestsThatLeft(page, url), []);
         assert.deepEqual(await seriousViolations(page), []);
@@ -276,7 +324,7 @@ browserTest("each fixture: every item on the page, nothing ran or left, axe-core
     const [, source] = FIXTURES[0]!;
     const expected = await expectedItems(source());
     await withPage(browser, await renderHtml(source()), async (page) => {
-      assert.deepEqual(await shownItems(page), expected);
+      assert.deepEqual(await comparable(page, expected), expected);
     }, { scripts: false });
   });
   await t.step("the dark colour scheme passes axe-core too", async () => {
@@ -368,8 +416,17 @@ const SENTINEL = `({
   title: document.title,
 })`;
 
-/** Clicks every link, as a curious reader would. */
-const CLICK_LINKS = `[...document.querySelectorAll("a")].forEach((a) => a.click()); true`;
+/**
+ * Clicks every link a page should not have, as a curious reader would: any but a web or mail
+ * link (which leaves the page by the reader's choice, as its text says) and an item's anchor.
+ */
+const CLICK_LINKS = `[...document.querySelectorAll("a")]
+  .filter((a) => !/^(?:https?:|mailto:|#item-[0-9]+$)/.test(a.getAttribute("href") ?? ""))
+  .forEach((a) => a.click()); true`;
+
+/** Links to anything but the web, mail or an item of the page. */
+const UNSAFE_LINKS = `[...document.querySelectorAll("a")]
+  .filter((a) => !/^(?:https?:|mailto:|#item-[0-9]+$)/.test(a.getAttribute("href") ?? "")).length`;
 
 browserTest(
   "a hostile session stays inert text: nothing runs, loads or breaks out",
@@ -383,22 +440,156 @@ browserTest(
           pwned: null,
           title: "Session sesn_hostile",
         });
-        assert.deepEqual(await shownItems(page), await expectedItems(fromEntriesAsync(session)));
+        const expected = await expectedItems(fromEntriesAsync(session));
+        assert.deepEqual(await comparable(page, expected), expected);
         assert.deepEqual(
           await page.evaluate(`({
           scripts: document.scripts.length,
-          links: document.querySelectorAll("a, img, iframe, link, svg, [style]").length,
+          links: ${UNSAFE_LINKS},
+          loads: document.querySelectorAll("img, iframe, link, svg, [style]").length,
           styles: document.querySelectorAll("style").length,
           handlers: [...document.querySelectorAll("*")].filter((el) =>
             [...el.attributes].some((a) => a.name.startsWith("on"))).length,
           details: document.querySelectorAll("details").length,
           blocks: document.querySelectorAll("main > .item").length,
         })`),
-          { scripts: 0, links: 0, styles: 1, handlers: 0, details: 3, blocks: 8 },
+          { scripts: 0, links: 0, loads: 0, styles: 1, handlers: 0, details: 3, blocks: 8 },
         );
         assert.deepEqual(requestsThatLeft(page, url), []);
         assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
         assert.deepEqual(hits, []);
+      });
+    });
+  },
+);
+
+/** A session with what the page renders: Markdown, an edit, a written file, thinking; all hostile. */
+function renderedSession(origin: string): LogEntry[] {
+  const load = (what: string): string =>
+    `<img src="${origin}/${what}" onerror="window.__pwned='${what}'">`;
+  const events: Array<Record<string, unknown>> = [
+    {
+      type: "user.message",
+      content: "Make the table:\n\n| name | done |\n|---|---|\n| ~~old~~ new | yes |\n\n" +
+        "- [x] parse\n- [ ] render\n\n```ts\nconst answer = 42;\n```",
+    },
+    { type: "agent.thinking", thinking: `First I *think*. ${load("thinking")}` },
+    {
+      type: "agent.message",
+      content: [
+        `<script>window.__pwned = "script"</script>`,
+        `text ${load("inline")} more`,
+        `[js](javascript:void(window.__pwned='js')) [data](data:text/html,<script>alert(1)</script>)`,
+        `![pic](${origin}/md-image) <javascript:void(window.__pwned='auto')>`,
+        `| ${load("cell")} | <b onclick="window.__pwned='b'">b</b> |\n|---|---|\n| x | y |`,
+        '```js" onload="window.__pwned=\'info\'"><img src=x onerror=alert(1)>\ncode\n```',
+      ].join("\n\n"),
+    },
+    {
+      type: "agent.tool_use",
+      id: "toolu_edit",
+      name: "Edit",
+      input: {
+        file_path: `src/${load("path")}.ts`,
+        old_string: "keep\nconst a = 1;\nend",
+        new_string: `keep\nconst a = "</span></code></pre>${load("diff")}";\nend`,
+      },
+    },
+    { type: "agent.tool_result", tool_use_id: "toolu_edit", content: "ok" },
+    {
+      type: "agent.tool_use",
+      id: "toolu_write",
+      name: "Write",
+      input: { file_path: `${load("write-path")}.md`, content: `# Notes\n${load("write")}` },
+    },
+    { type: "agent.tool_use", id: "toolu_read", name: "Read", input: { file_path: "a.ts" } },
+    { type: "agent.tool_result", tool_use_id: "toolu_read", content: `1\t${load("read")}` },
+  ];
+  return events.map((event, i) => ({
+    seq: i + 1,
+    session_id: "sesn_rendered",
+    thread_id: null,
+    event: asEvent({ id: `e${i + 1}`, processed_at: "2026-09-14T10:00:00Z", ...event }),
+  }));
+}
+
+browserTest(
+  "Markdown, a diff, a file, code and folded thinking in the live DOM; their hostile texts stay inert",
+  async (browser, t) => {
+    await withLoopback(async (origin, hits) => {
+      const html = await renderHtml(renderedSession(origin));
+      await withPage(browser, html, async (page, url) => {
+        await t.step("the live DOM shows each element", async () => {
+          assert.deepEqual(
+            await page.evaluate(`({
+              table: [...document.querySelectorAll("main table")].map((table) =>
+                [...table.querySelectorAll("th")].map((th) => th.textContent)),
+              struck: document.querySelector("main td s")?.textContent,
+              tasks: [...document.querySelectorAll(".task")].map((e) => e.getAttribute("aria-label")),
+              lang: document.querySelector(".fenced .lang")?.textContent,
+              code: document.querySelector(".fenced pre.code code")?.textContent,
+              removed: [...document.querySelectorAll(".diff .del")].map((e) => e.textContent),
+              added: [...document.querySelectorAll(".diff .add")].map((e) => e.textContent),
+              path: document.querySelector(".diff .path")?.textContent,
+              file: document.querySelector(".file pre.code")?.textContent,
+              thinking: [...document.querySelectorAll("details.k-thinking")].map((d) => d.open),
+            })`),
+            {
+              table: [["name", "done"], [
+                `<img src="${origin}/cell" onerror="window.__pwned='cell'">`,
+                `<b onclick="window.__pwned='b'">b</b>`,
+              ]],
+              struck: "old",
+              tasks: ["done", "not done"],
+              lang: "ts",
+              code: "const answer = 42;\n",
+              removed: ["-const a = 1;"],
+              added: [
+                `+const a = "</span></code></pre><img src="${origin}/diff" onerror="window.__pwned='diff'">";`,
+              ],
+              path: `src/<img src="${origin}/path" onerror="window.__pwned='path'">.ts`,
+              file: `# Notes\n<img src="${origin}/write" onerror="window.__pwned='write'">`,
+              thinking: [false],
+            },
+          );
+          assert.match(
+            await page.evaluate<string>(
+              `getComputedStyle(document.querySelector(".diff pre.code")).fontFamily`,
+            ),
+            /monospace/,
+          );
+        });
+        await t.step("nothing ran, loaded or left, every link clicked", async () => {
+          await page.evaluate(
+            `for (const d of document.querySelectorAll("details")) d.open = true; true`,
+          );
+          await page.evaluate(CLICK_LINKS);
+          assert.deepEqual(await page.evaluate(SENTINEL), {
+            pwned: null,
+            title: "Session sesn_rendered",
+          });
+          assert.deepEqual(
+            await page.evaluate(`({
+              scripts: document.scripts.length,
+              links: ${UNSAFE_LINKS},
+              loads: document.querySelectorAll("img, iframe, link, svg, input, [style]").length,
+              handlers: [...document.querySelectorAll("*")].filter((el) =>
+                [...el.attributes].some((a) => a.name.startsWith("on"))).length,
+            })`),
+            { scripts: 0, links: 0, loads: 0, handlers: 0 },
+          );
+          assert.deepEqual(requestsThatLeft(page, url), []);
+          assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
+          assert.deepEqual(hits, []);
+        });
+        for (const scheme of ["light", "dark"]) {
+          await t.step(`axe-core finds nothing serious, folds open, ${scheme}`, async () => {
+            await page.send("Emulation.setEmulatedMedia", {
+              features: [{ name: "prefers-color-scheme", value: scheme }],
+            });
+            assert.deepEqual(await seriousViolations(page), []);
+          });
+        }
       });
     });
   },
@@ -490,6 +681,158 @@ async function withTempDir(body: (dir: string) => Promise<void>): Promise<void> 
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+Deno.test("renderHtml() counts every byte of an item, labels and markup too, and caps the thread list", async (t) => {
+  await t.step(
+    "500,000 calls of a 250-character tool named with '&': a page within its budget",
+    async () => {
+      let pulled = 0;
+      async function* calls(): AsyncGenerator<LogEntry> {
+        for (let i = 1; i <= 500_000; i++) {
+          pulled++;
+          yield {
+            seq: i,
+            session_id: "sesn_1",
+            thread_id: null,
+            event: asEvent({
+              id: `e${i}`,
+              type: "agent.tool_use",
+              name: "&".repeat(250),
+              input: {},
+            }),
+          };
+        }
+      }
+      const page = await renderHtml(calls());
+      const items = page.slice(
+        page.indexOf("<main>\n") + 7,
+        page.indexOf('<p class="note transcript-cut"'),
+      );
+      assert.ok(new TextEncoder().encode(items).byteLength <= HTML_TRANSCRIPT_BUDGET);
+      assert.ok(new TextEncoder().encode(page).byteLength < HTML_TRANSCRIPT_BUDGET + 20_000);
+      assert.ok(pulled < 5_000, `${pulled} entries pulled`);
+    },
+  );
+  await t.step("a thousand threads: the header names 32 and counts the rest", async () => {
+    const log: LogEntry[] = Array.from({ length: 1_000 }, (_, i) => ({
+      seq: i + 1,
+      session_id: "sesn_1",
+      thread_id: `sthr_${i}`,
+      event: asEvent({ id: `e${i}`, type: "agent.message", content: "hi" }),
+    }));
+    const page = await renderHtml(log);
+    const header = page.slice(page.indexOf("<header"), page.indexOf("</header>"));
+    assert.equal(header.match(/<li class="t\d">/g)?.length, 32);
+    assert.match(header, /<li>and 968 more<\/li>/);
+  });
+});
+
+Deno.test("renderHtml() folds the agent's thinking where it happened; thinking: false leaves it out", async () => {
+  const log = (): LogEntry[] =>
+    entries("sesn_1", [
+      { id: "e1", type: "user.message", content: "Fix it." },
+      asEvent({ id: "e2", type: "agent.thinking", thinking: `The *bug* is here. ${SECRET}` }),
+      asEvent({ id: "e3", type: "agent.thinking" }), // a marker with no text: nothing to show
+      { id: "e4", type: "agent.message", content: "Fixed." },
+    ]);
+  const page = await renderHtml(log());
+  const blocks = [...page.matchAll(/<(?:article|details) class="item k-(\w+)/g)].map((m) => m[1]);
+  assert.deepEqual(blocks, ["message", "thinking", "message"]);
+  assert.match(
+    page,
+    /<details class="item k-thinking t0" id="item-2"><summary><span class="who">agent thinking<\/span>/,
+  );
+  assert.match(page, /<p>The <em>bug<\/em> is here. \[REDACTED_SECRET\]<\/p>/);
+  assert.match(page, /<dt>Items<\/dt><dd>3<\/dd>/);
+  // Forty thoughts in a row, then a reply: all shown, in order.
+  const many = await renderHtml(entries("sesn_1", [
+    ...Array.from(
+      { length: 40 },
+      (_, i) => asEvent({ id: `t${i}`, type: "agent.thinking", thinking: `thought ${i}` }),
+    ),
+    { id: "m", type: "agent.message", content: "Done." },
+  ]));
+  assert.deepEqual(
+    [...many.matchAll(/<p>thought (\d+)<\/p>/g)].map((m) => Number(m[1])),
+    Array.from({ length: 40 }, (_, i) => i),
+  );
+  assert.match(many, /<dt>Items<\/dt><dd>41<\/dd>/);
+  const without = await renderHtml(log(), { thinking: false });
+  assert.doesNotMatch(without, /class="item k-thinking/);
+  assert.match(without, /<dt>Items<\/dt><dd>2<\/dd>/);
+});
+
+Deno.test("renderHtml() of real Claude Code transcripts: each Edit is a diff of its old and new text", async () => {
+  const real = new URL("fixtures/claude_code/real/", ROOT);
+  let edits = 0;
+  for await (const { name } of Deno.readDir(real)) {
+    if (!name.endsWith(".jsonl")) continue;
+    const path = new URL(name, real).pathname;
+    const inputs: Array<{ old_string: string; new_string: string }> = [];
+    for await (const entry of fromClaudeCode(path)) {
+      const event = entry.event as { type: string; name?: string; input?: unknown };
+      if (event.type === "agent.tool_use" && event.name === "Edit") {
+        inputs.push(event.input as { old_string: string; new_string: string });
+      }
+    }
+    const page = await renderHtml(fromClaudeCode(path), {
+      redact: false,
+      itemBudget: 1_000_000,
+      transcriptBudget: 100_000_000,
+    });
+    const diffs = [...page.matchAll(/<div class="diff">([\s\S]*?)<\/div>/g)].map((m) => m[1]!);
+    assert.equal(diffs.length, inputs.length, name);
+    for (const [i, input] of inputs.entries()) {
+      const lines = [...diffs[i]!.matchAll(/<span class="(\w+)">([^\n]*)<\/span>\n/g)]
+        .map((m) => [m[1]!, unescape(m[2]!)] as const);
+      const old = visibleControls(input.old_string).split("\n");
+      const now = visibleControls(input.new_string).split("\n");
+      let hunk: { old: number; new: number } | undefined;
+      for (const [kind, line] of lines) {
+        if (kind === "hunk") {
+          const [, o, n] = /^@@ -(\d+),\d+ \+(\d+),\d+ @@$/.exec(line)!;
+          hunk = { old: Number(o) - 1, new: Number(n) - 1 };
+          continue;
+        }
+        const text = line.slice(1);
+        if (kind !== "add") assert.equal(text, old[hunk!.old++], `${name}: edit ${i}, removed`);
+        if (kind !== "del") assert.equal(text, now[hunk!.new++], `${name}: edit ${i}, added`);
+      }
+      edits++;
+    }
+  }
+  assert.ok(edits >= 10, `${edits} edits`);
+});
+
+function unescape(html: string): string {
+  return html.replace(
+    /&(lt|gt|quot|#39|amp);/g,
+    (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!,
+  );
+}
+
+Deno.test("pageSummary() reads a planted page's texts as untrusted: redacted, controls visible, cut", async () => {
+  const planted = {
+    sessionId: "sesn_\u202eevil\n",
+    startedAt: `2026\x1b[31m`,
+    turns: 1,
+    threads: 1,
+    items: 2,
+    firstUser: `key ${SECRET} ${"x".repeat(500)}`,
+    cut: false,
+  };
+  const page = `<head><meta name="brigade-transcript-session" content="${
+    JSON.stringify(planted).replaceAll("&", "&amp;").replaceAll('"', "&quot;")
+  }"></head>`;
+  const summary = pageSummary(page)!;
+  assert.equal(summary.sessionId, "sesn_\\u202eevil\\n");
+  assert.equal(summary.startedAt, "2026\\x1b[31m");
+  assert.ok(!summary.firstUser.includes(SECRET));
+  assert.ok(summary.firstUser.startsWith("key [REDACTED_SECRET] xxx"));
+  assert.equal([...summary.firstUser].length, 200);
+  const index = await indexPage([{ name: "p.html", summary }]);
+  assert.ok(!index.includes("\u202e") && !index.includes(SECRET));
+});
 
 Deno.test("deno task render --renderer html writes one page, the same renderHtml gives", async () => {
   await withTempDir(async (dir) => {

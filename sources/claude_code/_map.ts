@@ -51,6 +51,12 @@ export class ClaudeCodeMapper {
   /** The prompts of the latest subagent calls, for a sidechain record that names no call. */
   #prompts = new RecentSet(CALLS_KEPT);
   #lastCommand: string | undefined;
+  #thinking: boolean;
+
+  /** @param options Whether `thinking` blocks are mapped (as `agent.thinking` with their text). */
+  constructor(options: { thinking?: boolean } = {}) {
+    this.#thinking = options.thinking ?? false;
+  }
 
   /**
    * The events of one record, or why the record is unreadable.
@@ -179,7 +185,13 @@ export class ClaudeCodeMapper {
     }
     const out: { index: number; event: SessionEvent; keepId?: boolean }[] = [];
     for (const [index, block] of content.entries()) {
-      const event = blockEvent(record.type as "user" | "assistant", block, uuid, at);
+      const event = blockEvent(
+        record.type as "user" | "assistant",
+        block,
+        uuid,
+        at,
+        this.#thinking,
+      );
       if (typeof event === "string") return event;
       if (event === undefined) continue;
       out.push({ index, ...event });
@@ -291,6 +303,7 @@ function blockEvent(
   block: unknown,
   uuid: string,
   at: At,
+  thinking: boolean,
 ): { event: SessionEvent; keepId?: boolean } | undefined | string {
   if (!isObject(block) || typeof block.type !== "string") {
     return 'a content block is not an object with a string "type"';
@@ -327,6 +340,10 @@ function blockEvent(
       };
     case "tool_result":
       return role === "user" ? toolResult(block, uuid, at) : undefined;
+    case "thinking":
+      if (!thinking || role !== "assistant" || typeof block.thinking !== "string") return undefined;
+      if (block.thinking.trim() === "") return undefined;
+      return { event: { id: uuid, type: "agent.thinking", ...at, thinking: block.thinking } };
     default:
       return undefined;
   }

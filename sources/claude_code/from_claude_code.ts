@@ -29,6 +29,15 @@ export interface FromClaudeCodeOptions {
    */
   maxLineBytes?: number;
   /**
+   * Also map an assistant's `thinking` blocks, as `agent.thinking` events
+   * whose `thinking` member holds the text (the html renderer shows them,
+   * folded; the other renderers skip them). Off, they are skipped, and the
+   * entries' `seq` and ids are as they always were.
+   *
+   * @default {false}
+   */
+  thinking?: boolean;
+  /**
    * Stops the reading (and closes the file) with the signal's reason when aborted.
    *
    * @default {undefined}
@@ -82,8 +91,9 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   `tool_use_id`, `content` (text or blocks, unchanged) and `is_error`.
  * - `assistant` record, `text` block → `agent.message`; `tool_use` block →
  *   `agent.tool_use` whose `id` is the block's `id` (the link a result names),
- *   with its `name` and `input`; `thinking`, `redacted_thinking` and other
- *   blocks are skipped.
+ *   with its `name` and `input`; `thinking` → `agent.thinking` with the text
+ *   as `thinking` when the `thinking` option is on (else skipped);
+ *   `redacted_thinking` and other blocks are skipped.
  * - `progress` record with `data.type: "agent_progress"` (a subagent's turn,
  *   as recent Claude Code versions write it into the main transcript) → the
  *   events of the record in `data.message`, mapped as above, on the
@@ -193,7 +203,7 @@ export async function* fromClaudeCode(
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
   });
-  const mapper = new ClaudeCodeMapper();
+  const mapper = new ClaudeCodeMapper({ thinking: options.thinking ?? false });
   let seq = 0;
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {

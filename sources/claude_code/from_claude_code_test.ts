@@ -396,3 +396,42 @@ Deno.test("fromClaudeCode() reads a stream like a file, reporting bad lines to o
     await Deno.remove(path);
   }
 });
+
+Deno.test("fromClaudeCode() maps thinking blocks only when asked, as agent.thinking with the text", async () => {
+  const text = [
+    line({
+      type: "assistant",
+      uuid: "a1",
+      timestamp: T,
+      message: {
+        model: "claude-x",
+        content: [
+          { type: "thinking", thinking: "Let me check the *tests*.", signature: "s" },
+          { type: "thinking", thinking: "  ", signature: "s" },
+          { type: "redacted_thinking", data: "xyz" },
+          { type: "text", text: "Running it." },
+        ],
+      },
+    }),
+  ].join("");
+  const read = (thinking?: boolean): Promise<LogEntry[]> =>
+    Array.fromAsync(
+      fromClaudeCode(ReadableStream.from([new TextEncoder().encode(text)]), {
+        sessionId: "s",
+        ...(thinking === undefined ? {} : { thinking }),
+      }),
+    );
+  const off = await read();
+  assert.deepEqual(off.map((e) => [e.seq, e.event.type, e.event.id]), [[1, "agent.message", "a1"]]);
+  const on = await read(true);
+  assert.deepEqual(on.map((e) => [e.seq, e.event.type, e.event.id]), [
+    [1, "agent.thinking", "a1:0"],
+    [2, "agent.message", "a1:3"],
+  ]);
+  assert.equal(fieldsOf(on[0]!.event).thinking, "Let me check the *tests*.");
+  // The grader reads past it.
+  assert.equal(
+    await renderGrader(on),
+    await renderGrader(off),
+  );
+});
