@@ -12,14 +12,16 @@ import { utf8Head, utf8Length } from "./utf8.ts";
  * What a reader may take for the end of a line: CommonMark's (LF, CR, CRLF), and what
  * plain-text readers also break at (VT, FF, NEL, LS, PS). Each becomes `\n` in a framed body.
  */
-const LINE_BREAK = /\r\n|[\n\r\v\f\x85\u2028\u2029]/g;
+const BREAK_CHARS = "\\n\\r\\v\\f\\x85\\u2028\\u2029";
+const LINE_BREAK = new RegExp(`\\r\\n|[${BREAK_CHARS}]`, "g");
+const BREAK_CHAR = new RegExp(`[${BREAK_CHARS}]`);
 
 /**
  * Whether the character of `text` at `index` breaks a line, for CommonMark or a plain-text
  * reader.
  */
 export function isLineBreak(text: string, index: number): boolean {
-  return /[\n\r\v\f\x85\u2028\u2029]/.test(text[index] ?? "");
+  return BREAK_CHAR.test(text[index] ?? "");
 }
 
 /**

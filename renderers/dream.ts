@@ -6,13 +6,12 @@ import type { LogEntry } from "../events/types.ts";
 import { visibleControls } from "../redact/excerpt.ts";
 import { redact } from "../redact/mod.ts";
 import type { Redacted } from "./_redacted.ts";
-import { cutNote, DREAM_EVENT_BUDGET } from "./budget.ts";
+import { DREAM_EVENT_BUDGET } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
 import { streamCapped } from "./_stream.ts";
 import { contentText, flattenBlocks } from "./content.ts";
 import { conversationItems } from "./_conversation.ts";
-import type { ConversationItem } from "./conversation_item.ts";
-import { frameBody } from "./_frame.ts";
+import { framedItemBody } from "./_framed_item.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { fieldsOf } from "../events/fields.ts";
@@ -222,20 +221,6 @@ function oneLineField(text: string): string {
 }
 
 /**
- * An item's body as Markdown that can only be code: every line indented by
- * four spaces (an indented code block, where nothing is a heading, a fence, a
- * rule or HTML), within {@linkcode DREAM_EVENT_BUDGET} bytes, indents
- * included, then its cut note at the margin.
- */
-function framedBody(item: ConversationItem): string {
-  const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
-  const head = item.text.slice(0, item.text.length - note.length);
-  const framed = frameBody(head, BODY_INDENT, DREAM_EVENT_BUDGET);
-  const cutBytes = item.cutBytes + framed.cutBytes;
-  return cutBytes === 0 ? framed.text : framed.text + cutNote(cutBytes);
-}
-
-/**
  * Whether a message's content reads as blank (its item says "(no content)"),
  * block by block: the content's text joins its blocks' with line breaks, so
  * it is blank when each is, and a huge message of many blocks is not joined
@@ -341,7 +326,9 @@ async function* dreamPieces(
   for await (const item of items) {
     if (!headed) yield facts.heading();
     headed = true;
-    yield `\n### ${oneLineField(item.label)}\n\n${framedBody(item)}\n`;
+    yield `\n### ${oneLineField(item.label)}\n\n${
+      framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)
+    }\n`;
   }
   if (!headed && facts.started) yield facts.heading();
 }

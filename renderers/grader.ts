@@ -3,17 +3,12 @@
 
 import type { EntryIterable } from "../events/types.ts";
 import { visibleControls } from "../redact/excerpt.ts";
-import {
-  cutNote,
-  GRADER_ITEM_BUDGET,
-  GRADER_TRANSCRIPT_BUDGET,
-  joinWithinBudget,
-} from "./budget.ts";
+import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "./budget.ts";
 import { CAPPED_TEXT_MIN_CAP, CappedText } from "./capped_text.ts";
 import { utf8Length } from "./utf8.ts";
 import { conversationItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
-import { frameBody } from "./_frame.ts";
+import { framedItemBody } from "./_framed_item.ts";
 import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
@@ -223,19 +218,10 @@ async function* graderPieces(
 ): AsyncGenerator<string, void, undefined> {
   let first = true;
   for await (const item of items) {
-    const body = framedBody(item, itemBudget);
+    const body = framedItemBody(item, BODY_INDENT, itemBudget);
     yield `${first ? "" : "\n"}[${visibleControls(item.label, { oneLine: true })}]\n${body}\n`;
     first = false;
   }
-}
-
-/** An item's body framed within the item budget, and its cut note when anything was cut. */
-function framedBody(item: ConversationItem, itemBudget: number): string {
-  const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
-  const head = item.text.slice(0, item.text.length - note.length);
-  const framed = frameBody(head, BODY_INDENT, itemBudget);
-  const cutBytes = item.cutBytes + framed.cutBytes;
-  return cutBytes === 0 ? framed.text : framed.text + cutNote(cutBytes);
 }
 
 /**

@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import {
   conversation,
-  cutNote,
   EventSourceError,
   fromEntries,
   fromNdjson,
@@ -17,7 +16,7 @@ import {
 import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entries.ts";
 import { renderBounded } from "../tests/_bounded.ts";
 import { parseGrader } from "../tests/_transcript_parse.ts";
-import { frameBody } from "./_frame.ts";
+import { framedItemBody } from "./_framed_item.ts";
 import { asEvent } from "../events/fields.ts";
 
 const FIXTURES = new URL("../fixtures/", import.meta.url);
@@ -497,10 +496,7 @@ Deno.test("renderGrader()'s bound on held messages changes nothing on one thread
     let first = true;
     for await (const item of conversation(log, { transcriptBudget: Infinity })) {
       // The grader's framing, as it writes it: the indent counts in the item budget.
-      const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
-      const framed = frameBody(item.text.slice(0, item.text.length - note.length), "  ", 4_000);
-      const cut = item.cutBytes + framed.cutBytes;
-      yield `${first ? "" : "\n"}[${item.label}]\n${framed.text}${cut ? cutNote(cut) : ""}\n`;
+      yield `${first ? "" : "\n"}[${item.label}]\n${framedItemBody(item, "  ", 4_000)}\n`;
       first = false;
     }
   }
