@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { commandOutput, slashCommand } from "./_commands.ts";
-import type { ContentBlock, SessionEvent } from "../../events/types.ts";
+import type { ContentBlock, ModelUsage, SessionEvent } from "../../events/types.ts";
 import { asEvent, fieldsOf } from "../../events/fields.ts";
 
 /** One event a record maps to, and the thread it is on. */
@@ -24,6 +24,17 @@ type At = { processed_at?: string };
 const UUIDS_KEPT = 10_000;
 /** How many subagent calls (`Task` tool uses) are remembered to name their thread. */
 const CALLS_KEPT = 1_000;
+
+/** A response whose usage is known, waiting for its last record (they repeat its `message.id`). */
+interface Response {
+  /** The response's `message.id`. */
+  id: string;
+  threadId: string | null;
+  usage: ModelUsage;
+  speed: string | undefined;
+  isError: boolean;
+  at: At;
+}
 
 /** A set that forgets its oldest members past a size. */
 class RecentSet {
@@ -52,10 +63,29 @@ export class ClaudeCodeMapper {
   #prompts = new RecentSet(CALLS_KEPT);
   #lastCommand: string | undefined;
   #thinking: boolean;
+  #usage: boolean;
+  /** Per thread, the response whose records are being read, its usage not yet emitted. */
+  #responses = new Map<string, Response>();
+  /** The `message.id`s whose usage was taken: a response repeated later is counted once. */
+  #counted = new RecentSet(UUIDS_KEPT);
 
-  /** @param options Whether `thinking` blocks are mapped (as `agent.thinking` with their text). */
-  constructor(options: { thinking?: boolean } = {}) {
+  /**
+   * @param options Whether `thinking` blocks are mapped (as `agent.thinking`
+   * with their text), and whether each response's usage is (as a model request's spans).
+   */
+  constructor(options: { thinking?: boolean; usage?: boolean } = {}) {
     this.#thinking = options.thinking ?? false;
+    this.#usage = options.usage ?? true;
+  }
+
+  /**
+   * The spans of the responses still open at the end of the transcript: the
+   * last response of each thread ends with the file.
+   */
+  finish(): Mapped[] {
+    const out = [...this.#responses.values()].flatMap(requestSpans);
+    this.#responses.clear();
+    return out;
   }
 
   /**
@@ -162,6 +192,63 @@ export class ClaudeCodeMapper {
       this.#seen.add(uuid);
     }
     const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const events = this.#events(record, uuid, at, threadId);
+    // An unreadable record is skipped whole: its usage too.
+    if (typeof events === "string" || record.type !== "assistant") return events;
+    const ended = this.#response(record, uuid, at, threadId);
+    return ended.length === 0 ? events : [...ended, ...events];
+  }
+
+  /**
+   * Notes an assistant record's usage. Claude Code writes one record per
+   * content block of a response, each repeating the response's `message.id`
+   * and usage (the output count growing as it streamed): the response's
+   * usage is its last record's, taken once. It is emitted as a model
+   * request's `span.model_request_start` and `span.model_request_end`, side
+   * by side, when the thread's next response begins (returned here, before
+   * that record's events) or at the end of the transcript. Side by side, the
+   * request holds no message in flight: the grader's order is the records'.
+   */
+  #response(record: Json, uuid: string, at: At, threadId: string | null): Mapped[] {
+    if (!this.#usage) return [];
+    const message = record.message as Json;
+    const usage = modelUsage(message.usage);
+    if (usage === undefined) return [];
+    const id = typeof message.id === "string" && message.id !== "" ? message.id : uuid;
+    const thread = threadId ?? "";
+    const open = this.#responses.get(thread);
+    const speed = (message.usage as Json).speed;
+    const response: Response = {
+      id,
+      threadId,
+      usage,
+      speed: typeof speed === "string" ? speed : undefined,
+      isError: record.isApiErrorMessage === true,
+      at,
+    };
+    if (open?.id === id) {
+      this.#responses.set(thread, response);
+      return [];
+    }
+    const out: Mapped[] = [];
+    if (open !== undefined) {
+      this.#responses.delete(thread);
+      out.push(...requestSpans(open));
+    }
+    if (this.#counted.has(id)) return out;
+    this.#counted.add(id);
+    this.#responses.set(thread, response);
+    if (this.#responses.size > CALLS_KEPT) {
+      const [oldest, first] = this.#responses.entries().next().value!;
+      this.#responses.delete(oldest);
+      out.push(...requestSpans(first));
+    }
+    return out;
+  }
+
+  /** A user or assistant record's own events on `threadId`. */
+  #events(record: Json, uuid: string, at: At, threadId: string | null): Mapped[] | string {
+    const message = record.message as Json;
     const content = message.content as string | unknown[];
     const on = (event: SessionEvent): Mapped[] => [{ threadId, event }];
 
@@ -245,6 +332,53 @@ interface SubagentCall {
   prompt: string;
   thread: string | null;
 }
+
+/** A response's usage as one model request: its start and, next to it, its end. */
+function requestSpans(response: Response): Mapped[] {
+  const start = `${response.id}:request`;
+  const usage = response.speed === undefined
+    ? response.usage
+    : { ...response.usage, speed: response.speed };
+  return [
+    {
+      threadId: response.threadId,
+      event: { id: start, type: "span.model_request_start", ...response.at },
+    },
+    {
+      threadId: response.threadId,
+      event: {
+        id: `${response.id}:usage`,
+        type: "span.model_request_end",
+        ...response.at,
+        model_request_start_id: start,
+        is_error: response.isError,
+        model_usage: usage,
+      },
+    },
+  ];
+}
+
+/** The token counts of a `message.usage` object; undefined when it holds none. */
+function modelUsage(value: unknown): ModelUsage | undefined {
+  if (!isObject(value)) return undefined;
+  const usage: ModelUsage = {};
+  let found = false;
+  for (const key of USAGE_KEYS) {
+    const count = value[key];
+    if (typeof count === "number" && Number.isSafeInteger(count) && count >= 0) {
+      usage[key] = count;
+      found = true;
+    }
+  }
+  return found ? usage : undefined;
+}
+
+const USAGE_KEYS = [
+  "input_tokens",
+  "output_tokens",
+  "cache_creation_input_tokens",
+  "cache_read_input_tokens",
+] as const;
 
 /** A subagent's thread: `sidechain:<agentId>`, `sidechain` without an id. */
 function threadOf(agentId: string | undefined): string {

@@ -32,11 +32,22 @@ export interface FromClaudeCodeOptions {
    * Also map an assistant's `thinking` blocks, as `agent.thinking` events
    * whose `thinking` member holds the text (the html renderer shows them,
    * folded; the other renderers skip them). Off, they are skipped, and the
-   * entries' `seq` and ids are as they always were.
+   * entries' `seq` and ids are as without them.
    *
    * @default {false}
    */
   thinking?: boolean;
+  /**
+   * Map each response's token usage (its records' `message.usage`, counted
+   * once per `message.id`) as a model request: a `span.model_request_start`
+   * and its `span.model_request_end` with `model_usage`, side by side after
+   * the response's last record (the html renderer shows them; the grader and
+   * the dream skip spans). `false` leaves them out: the entries are those of
+   * version 0.2.0.
+   *
+   * @default {true}
+   */
+  usage?: boolean;
   /**
    * Stops the reading (and closes the file) with the signal's reason when aborted.
    *
@@ -94,6 +105,18 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   with its `name` and `input`; `thinking` → `agent.thinking` with the text
  *   as `thinking` when the `thinking` option is on (else skipped);
  *   `redacted_thinking` and other blocks are skipped.
+ * - `assistant` record's `message.usage` → the response's token usage, once:
+ *   the records of one response (one a content block) repeat its
+ *   `message.id` and usage, the output count growing as it streamed, so the
+ *   last record's counts are taken. They become a model request: a
+ *   `span.model_request_start` (id `"<message.id>:request"`) and, next to
+ *   it, a `span.model_request_end` naming it, with `model_usage`
+ *   (`input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
+ *   `cache_read_input_tokens`, and `speed` when recorded) and `is_error`,
+ *   on the response's thread, stamped with its last record's time. They
+ *   come just before that thread's next response, or at the end of the
+ *   transcript (a response is over only then); `usage: false` leaves them
+ *   out.
  * - `progress` record with `data.type: "agent_progress"` (a subagent's turn,
  *   as recent Claude Code versions write it into the main transcript) → the
  *   events of the record in `data.message`, mapped as above, on the
@@ -203,7 +226,10 @@ export async function* fromClaudeCode(
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
   });
-  const mapper = new ClaudeCodeMapper({ thinking: options.thinking ?? false });
+  const mapper = new ClaudeCodeMapper({
+    thinking: options.thinking ?? false,
+    usage: options.usage ?? true,
+  });
   let seq = 0;
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
@@ -216,5 +242,8 @@ export async function* fromClaudeCode(
         yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
       }
     }
+  }
+  for (const { threadId, event } of mapper.finish()) {
+    yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
   }
 }

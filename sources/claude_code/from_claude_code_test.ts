@@ -435,3 +435,134 @@ Deno.test("fromClaudeCode() maps thinking blocks only when asked, as agent.think
     await renderGrader(off),
   );
 });
+
+/** An assistant record of response `id`, one content block, with its usage as recorded. */
+function reply(
+  uuid: string,
+  id: string,
+  block: Record<string, unknown>,
+  usage: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): string {
+  return line({
+    type: "assistant",
+    uuid,
+    timestamp: `2026-01-01T00:00:0${uuid.at(-1)}Z`,
+    ...extra,
+    message: { model: "claude-x", id, role: "assistant", content: [block], usage },
+  });
+}
+
+function readText(text: string, options: { usage?: boolean } = {}): Promise<LogEntry[]> {
+  return Array.fromAsync(
+    fromClaudeCode(ReadableStream.from([new TextEncoder().encode(text)]), {
+      sessionId: "s",
+      ...options,
+    }),
+  );
+}
+
+Deno.test("fromClaudeCode() maps each response's usage once, as a model request's spans", async (t) => {
+  const first = { input_tokens: 10, output_tokens: 6, cache_creation_input_tokens: 400 };
+  const text = [
+    line({ type: "user", uuid: "u1", timestamp: T, message: { content: "Go." } }),
+    // One response in three records, the usage repeated, the output count growing.
+    reply("a1", "msg_1", { type: "thinking", thinking: "hm", signature: "s" }, {
+      ...first,
+      cache_read_input_tokens: 0,
+    }),
+    reply("a2", "msg_1", { type: "text", text: "Looking." }, {
+      ...first,
+      cache_read_input_tokens: 0,
+    }),
+    reply("a3", "msg_1", { type: "tool_use", id: "toolu_1", name: "Bash", input: {} }, {
+      ...first,
+      output_tokens: 267,
+      cache_read_input_tokens: 0,
+      speed: "fast",
+      service_tier: "standard",
+    }),
+    line({
+      type: "user",
+      uuid: "u4",
+      message: { content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "ok" }] },
+    }),
+    reply("a5", "msg_2", { type: "text", text: "Done." }, {
+      input_tokens: 3,
+      output_tokens: 2,
+      cache_read_input_tokens: 500,
+    }),
+    // An unreadable record of a third response is skipped whole, its usage too.
+    reply("a6", "msg_3", { type: "tool_use", id: 7 }, { input_tokens: 99 }),
+    // The same response again (a replay): counted once.
+    reply("a7", "msg_1", { type: "text", text: "Looking." }, { ...first, output_tokens: 267 }),
+  ].join("");
+  const entries = await readText(text);
+
+  await t.step("after the response, before the next: a start and its end, side by side", () => {
+    // msg_1 once (its replay not counted again); msg_3's record is unreadable.
+    assert.deepEqual(entries.map((e) => [e.seq, e.event.type, e.event.id]), [
+      [1, "user.message", "u1"],
+      [2, "agent.message", "a2"],
+      [3, "agent.tool_use", "toolu_1"],
+      [4, "agent.tool_result", "u4"],
+      [5, "span.model_request_start", "msg_1:request"],
+      [6, "span.model_request_end", "msg_1:usage"],
+      [7, "agent.message", "a5"],
+      // The replay is another response than the open one: that one is over.
+      [8, "span.model_request_start", "msg_2:request"],
+      [9, "span.model_request_end", "msg_2:usage"],
+      [10, "agent.message", "a7"],
+    ]);
+  });
+
+  await t.step("the last record's counts, and the start it names", () => {
+    const end = fieldsOf(entries[5]!.event);
+    assert.equal(end.model_request_start_id, "msg_1:request");
+    assert.equal(end.is_error, false);
+    assert.equal(end.processed_at, "2026-01-01T00:00:03Z");
+    assert.equal(entries[4]!.event.processed_at, "2026-01-01T00:00:03Z");
+    assert.deepEqual(end.model_usage, {
+      input_tokens: 10,
+      output_tokens: 267,
+      cache_creation_input_tokens: 400,
+      cache_read_input_tokens: 0,
+      speed: "fast",
+    });
+    assert.deepEqual(fieldsOf(entries[8]!.event).model_usage, {
+      input_tokens: 3,
+      output_tokens: 2,
+      cache_read_input_tokens: 500,
+    });
+  });
+
+  await t.step("usage: false gives the entries without them", async () => {
+    const without = await readText(text, { usage: false });
+    assert.deepEqual(
+      without.map((e) => [e.event.type, e.event.id]),
+      entries.filter((e) => !e.event.type.startsWith("span.")).map((
+        e,
+      ) => [e.event.type, e.event.id]),
+    );
+    assert.deepEqual(without.map((e) => e.seq), [1, 2, 3, 4, 5, 6]);
+  });
+});
+
+Deno.test("fromClaudeCode() usage spans leave the grader's and the dream's text as they were", async () => {
+  const files = [
+    ...realFiles(),
+    new URL("../../fixtures/claude_code/subagent.jsonl", import.meta.url),
+    new URL("../../fixtures/claude_code/edits.jsonl", import.meta.url),
+  ];
+  for (const file of files) {
+    const entries = await Array.fromAsync(fromClaudeCode(file));
+    assert.ok(entries.some((e) => e.event.type === "span.model_request_end"), file.href);
+    const without = await Array.fromAsync(fromClaudeCode(file, { usage: false }));
+    assert.equal(await renderGrader(entries), await renderGrader(without), file.href);
+    assert.equal(
+      await renderGrader(entries, { keep: "ends" }),
+      await renderGrader(without, { keep: "ends" }),
+    );
+    assert.deepEqual(await renderDream(entries), await renderDream(without), file.href);
+  }
+});
