@@ -34,6 +34,24 @@ export type ThinkingItem = Omit<ConversationItem, "kind"> & { kind: "thinking" }
 /** What the page shows: the kit's items, and thinking. */
 export type PageItem = ConversationItem | ThinkingItem;
 
+/** A model request's token counts, as a `span.model_request_end` records them. */
+export interface Usage {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+/** A model request's usage, from the log row of its end: shown after the request's reply. */
+export interface UsageItem {
+  kind: "usage";
+  /** The `seq` of the request's end. */
+  seq: number;
+  /** The thread, as the page's items name it (redacted when the page is). */
+  thread: string | null;
+  usage: Usage;
+}
+
 /** What the header says of the session; also what an index row of the page needs. */
 export interface PageSummary {
   sessionId: string;
@@ -119,6 +137,10 @@ export class PageBuilder {
   #lastDay = "";
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
+  /** Thread key → the latest reply of the agent on it whose usage is not shown yet. */
+  #replies = new Map<string, { part: number; seq: number }>();
+  /** The tokens of every request whose usage is on the page; undefined before the first. */
+  #tokens: Usage | undefined;
 
   /** @param settings Budgets and redaction. */
   constructor(settings: PageSettings) {
@@ -157,6 +179,40 @@ export class PageBuilder {
       if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
     }
     this.#parts.push(block);
+    if (isReply(item)) {
+      this.#replies.set(item.thread ?? "", { part: this.#parts.length - 1, seq: item.seq });
+    }
+    return true;
+  }
+
+  /**
+   * Shows a model request's usage, discreetly, right after the agent's reply
+   * it produced (the latest reply on its thread, when it came before the
+   * request's end and has no usage yet), else where it comes; returns false
+   * once the transcript budget is full, as {@linkcode add} does.
+   */
+  addUsage(item: UsageItem): boolean {
+    if (this.#cut) return false;
+    const note = markup`<p class="usage">tokens: ${usageFigures(item.usage)}</p>\n`;
+    const size = utf8Length(note.toString());
+    if (this.#used + size > this.#settings.transcriptBudget) {
+      this.#cut = true;
+      return false;
+    }
+    this.#used += size;
+    const key = item.thread ?? "";
+    const reply = this.#replies.get(key);
+    if (reply !== undefined && reply.seq < item.seq) {
+      this.#parts[reply.part] = markup`${this.#parts[reply.part]}${note}`;
+    } else {
+      this.#parts.push(note);
+    }
+    this.#replies.delete(key);
+    const total = this.#tokens ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
+    total.input += item.usage.input;
+    total.output += item.usage.output;
+    total.cacheRead += item.usage.cacheRead;
+    total.cacheWrite += item.usage.cacheWrite;
     return true;
   }
 
@@ -212,7 +268,10 @@ ${this.#parts}${empty}${note}</main>
 <h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
 <dl class="facts">${fact("Started", started)}${fact("Turns", summary.turns)}${
       fact("Threads", summary.threads)
-    }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}</dl>
+    }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}${
+      this.#tokens !== undefined &&
+      fact("Tokens", markup`${usageFigures(this.#tokens)}${summary.cut ? " (cut)" : ""}`)
+    }</dl>
 ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
 `;
   }
@@ -390,6 +449,30 @@ function previewLine(text: string): string {
   const line = text.slice(start, Math.min(end === -1 ? text.length : end, start + 400));
   const points = [...line];
   return points.length > 80 ? `${points.slice(0, 79).join("")}…` : line;
+}
+
+/** Whether an item is the agent's (a reply, a call, thinking): what a model request produced. */
+function isReply(item: PageItem): boolean {
+  return item.from !== "user" &&
+    (item.kind === "message" || item.kind === "tool_call" || item.kind === "thinking" ||
+      item.kind === "thread_message");
+}
+
+/**
+ * A request's token counts in words, each figure also a `<data>` value for a
+ * reader that wants the number.
+ */
+function usageFigures(usage: Usage): Html {
+  const figure = (count: number, what: string): Html =>
+    markup`<data value="${count}">${grouped(count)}</data> ${what}`;
+  return markup`${figure(usage.input, "input")} · ${figure(usage.output, "output")} · ${
+    figure(usage.cacheRead, "cache read")
+  } · ${figure(usage.cacheWrite, "cache write")}`;
+}
+
+/** 1840 as `1,840`. */
+function grouped(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
 /** What the kit says of a message with no text: the page leaves such a reply out. */

@@ -118,6 +118,11 @@ details[open] .preview { visibility: hidden; }
   font-size: .72rem; font-weight: 700; text-transform: uppercase; letter-spacing: .04em;
 }
 @media (prefers-color-scheme: dark) { .badge { color: #0d1117; } }
+.usage {
+  margin: -.4rem .25rem 0 auto; color: var(--muted); font-size: .75rem;
+  font-variant-numeric: tabular-nums; text-align: right;
+}
+.usage data { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 .note { margin: .4rem 0 0; color: var(--muted); font-size: .8rem; font-style: italic; }
 .transcript-cut { padding: .6rem .85rem; border: 1px dashed var(--line); border-radius: 6px; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; text-align: center; }

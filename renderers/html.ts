@@ -4,7 +4,7 @@
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
 import { conversationItems } from "./_conversation.ts";
-import { PageBuilder, type ThinkingItem } from "./_html_page.ts";
+import { PageBuilder, type ThinkingItem, type Usage, type UsageItem } from "./_html_page.ts";
 import { cutBodyParts } from "./budget.ts";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { oneSession } from "./_session.ts";
@@ -106,7 +106,11 @@ export interface HtmlOptions {
  * `Bash` call as its command line, other input as indented JSON, results in
  * monospace. The agent's thinking, where the log records its text, is folded
  * where it happened; a compaction's summary is folded; an empty reply is left
- * out.
+ * out. A model request's tokens (input, output, cache read, cache write),
+ * where the log records them (a `span.model_request_end`'s `model_usage`; a
+ * Claude Code transcript's `message.usage`, once a response), are shown in
+ * small type after the reply the request produced, each figure also a
+ * `<data value>`; the header sums those of the requests on the page.
  *
  * Safe to share and to open: secrets are redacted unless `redact: false`;
  * every text from the log is escaped (the page is built only through an
@@ -170,7 +174,12 @@ export async function renderHtml(
   });
   const session = { id: "", startedAt: "" };
   const showThinking = options.thinking ?? true;
-  const thinking: ThinkingItem[] = [];
+  // Thinking and usage come from entries the kit makes no item of: each waits, in log order,
+  // for the first item after it (a request's usage then follows the reply it produced).
+  const asides: Aside[] = [];
+  let full = false;
+  const place = (aside: Aside): boolean =>
+    aside.kind === "thinking" ? page.add(aside) : page.addUsage(aside);
   const entries = watched(
     oneSession(source, "html", options.signal),
     session,
@@ -180,13 +189,21 @@ export async function renderHtml(
         name?: unknown;
         input?: unknown;
         thinking?: unknown;
-        processed_at?: unknown;
+        model_usage?: unknown;
       };
-      if (showThinking && event.type === "agent.thinking" && typeof event.thinking === "string") {
-        // The kit makes no item of it: the page places it before the next item the kit yields.
-        thinking.push(thinkingItem(entry, event.thinking, itemBudget, redact));
+      const aside = showThinking && event.type === "agent.thinking" &&
+          typeof event.thinking === "string"
+        ? thinkingItem(entry, event.thinking, itemBudget, redact)
+        : event.type === "span.model_request_end"
+        ? usageItem(entry, event.model_usage, redact)
+        : undefined;
+      if (aside !== undefined) {
+        asides.push(aside);
         // No item came since: the oldest goes on the page now (a full page refuses it).
-        if (thinking.length > INPUTS_KEPT) page.add(thinking.shift()!);
+        if (asides.length > INPUTS_KEPT) {
+          const oldest = asides.shift()!;
+          if (!full) full = !place(oldest);
+        }
         return;
       }
       if (
@@ -207,14 +224,13 @@ export async function renderHtml(
     redact,
     onDropped: () => page.cutShort(),
   });
-  let full = false;
   for await (const item of items) {
-    while (thinking.length > 0 && thinking[0]!.seq < item.seq && !full) {
-      full = !page.add(thinking.shift()!);
+    while (asides.length > 0 && asides[0]!.seq < item.seq && !full) {
+      full = !place(asides.shift()!);
     }
     if (full || !page.add(item)) break; // leaving the loop stops the source too
   }
-  while (thinking.length > 0 && !full) full = !page.add(thinking.shift()!);
+  while (asides.length > 0 && !full) full = !place(asides.shift()!);
   return await page.finish(session.id, session.startedAt);
 }
 
@@ -227,11 +243,7 @@ function thinkingItem(
 ): ThinkingItem {
   const { head, cutBytes } = cutBodyParts(redact ? redactSecrets(text) : text, itemBudget);
   const at = (entry.event as { processed_at?: unknown }).processed_at;
-  const thread = entry.thread_id === null
-    ? null
-    : redact
-    ? redactSecrets(entry.thread_id)
-    : entry.thread_id;
+  const thread = threadShown(entry, redact);
   return {
     kind: "thinking",
     from: "agent",
@@ -243,6 +255,36 @@ function thinkingItem(
     seq: entry.seq,
     processedAt: typeof at === "string" ? (redact ? redactSecrets(at) : at) : null,
   };
+}
+
+/** What the page shows of entries the kit makes no item of. */
+type Aside = ThinkingItem | UsageItem;
+
+/**
+ * A request's usage as the page shows it, from its `span.model_request_end`;
+ * undefined when the span records none. A count that is not a whole number of
+ * tokens counts as 0.
+ */
+function usageItem(entry: LogEntry, recorded: unknown, redact: boolean): UsageItem | undefined {
+  if (typeof recorded !== "object" || recorded === null) return undefined;
+  const fields = recorded as Record<string, unknown>;
+  const count = (key: string): number => {
+    const value = fields[key];
+    return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+  };
+  const usage: Usage = {
+    input: count("input_tokens"),
+    output: count("output_tokens"),
+    cacheRead: count("cache_read_input_tokens"),
+    cacheWrite: count("cache_creation_input_tokens"),
+  };
+  return { kind: "usage", seq: entry.seq, thread: threadShown(entry, redact), usage };
+}
+
+/** An entry's thread as the kit's items name it: redacted when the page is. */
+function threadShown(entry: LogEntry, redact: boolean): string | null {
+  if (entry.thread_id === null) return null;
+  return redact ? redactSecrets(entry.thread_id) : entry.thread_id;
 }
 
 /** How many whole tool inputs (edits, writes) wait for their item. */

@@ -28,6 +28,7 @@ import { asEvent } from "../events/fields.ts";
 import { visibleControls } from "../redact/excerpt.ts";
 
 const ROOT = new URL("../", import.meta.url);
+const SINGLE_AGENT = new URL("fixtures/single_agent.ndjson", ROOT).pathname;
 
 // ---------------------------------------------------------------- the page as text
 
@@ -595,6 +596,71 @@ browserTest(
   },
 );
 
+browserTest(
+  "token usage in the live DOM: each request's after its reply, the total in the header, axe-core clean",
+  async (browser, t) => {
+    const pages: Array<[string, () => AsyncIterable<LogEntry>, unknown]> = [
+      ["a Managed Agents log", () => fromNdjson(SINGLE_AGENT), {
+        notes: [
+          { after: "item-3", figures: [1840, 96, 5120, 0] },
+          { after: "item-6", figures: [2210, 41, 6960, 0] },
+          { after: "item-8", figures: [2301, 38, 6960, 0] },
+          { after: "item-10", figures: [2560, 120, 6960, 0] },
+        ],
+        first: "tokens: 1,840 input · 96 output · 5,120 cache read · 0 cache write",
+        total: "8,911 input · 295 output · 26,000 cache read · 0 cache write",
+        discreet: true,
+      }],
+      [
+        "a Claude Code transcript, a response split over records",
+        () => fromClaudeCode(splitUsageTranscript()),
+        {
+          notes: [
+            { after: "item-3", figures: [12, 58, 4000, 300] },
+            { after: "item-5", figures: [5, 9, 4500, 0] },
+          ],
+          first: "tokens: 12 input · 58 output · 4,000 cache read · 300 cache write",
+          total: "17 input · 67 output · 8,500 cache read · 300 cache write",
+          discreet: true,
+        },
+      ],
+    ];
+    for (const [name, source, expected] of pages) {
+      await withPage(browser, await renderHtml(source()), async (page) => {
+        await t.step(name, async () => {
+          assert.deepEqual(
+            await page.evaluate(`(() => {
+              const notes = [...document.querySelectorAll("main > .usage")];
+              const total = [...document.querySelectorAll(".facts > div")]
+                .find((d) => d.querySelector("dt").textContent === "Tokens");
+              const size = (el) => parseFloat(getComputedStyle(el).fontSize);
+              return {
+                notes: notes.map((p) => ({
+                  after: p.previousElementSibling?.id ?? null,
+                  figures: [...p.querySelectorAll("data")].map((d) => Number(d.value)),
+                })),
+                first: notes[0]?.innerText,
+                total: total?.querySelector("dd").innerText,
+                discreet: notes.every((p) => p.getBoundingClientRect().height > 0 &&
+                  size(p) < size(document.querySelector("main .text"))),
+              };
+            })()`),
+            expected,
+          );
+        });
+        for (const scheme of ["light", "dark"]) {
+          await t.step(`${name}: axe-core finds nothing serious, ${scheme}`, async () => {
+            await page.send("Emulation.setEmulatedMedia", {
+              features: [{ name: "prefers-color-scheme", value: scheme }],
+            });
+            assert.deepEqual(await seriousViolations(page), []);
+          });
+        }
+      });
+    }
+  },
+);
+
 browserTest("the checks catch a page that does not escape (the same texts as raw HTML)", async (
   browser,
   t,
@@ -810,6 +876,208 @@ function unescape(html: string): string {
     (_, e: string) => ({ lt: "<", gt: ">", quot: '"', "#39": "'", amp: "&" })[e]!,
   );
 }
+
+// ---------------------------------------------------------------- token usage
+
+/** What the page shows, in order: each item's entry seq, and each usage note's four figures. */
+type UsageMark = { item: number } | { usage: number[] };
+
+/**
+ * The page's items and usage notes in document order, read by their markup
+ * (an item block's `id="item-N"` and `entry seq`, a note's `<p class="usage">`
+ * and its `<data>` values); and the header's total.
+ */
+function usageShown(page: string): { shown: UsageMark[]; total: number[] | undefined } {
+  const main = page.slice(page.indexOf("<main>"), page.indexOf("</main>"));
+  const shown: UsageMark[] = [];
+  const marks =
+    /<(?:article|details) class="item [^"]*" id="item-\d+"[^>]*>|<p class="usage">(.*?)<\/p>/g;
+  for (const mark of main.matchAll(marks)) {
+    if (mark[1] !== undefined) {
+      shown.push({ usage: figures(mark[1]) });
+    } else {
+      const seq = /title="entry seq (\d+)"/.exec(main.slice(mark.index))![1]!;
+      shown.push({ item: Number(seq) });
+    }
+  }
+  const header = page.slice(page.indexOf("<header"), page.indexOf("</header>"));
+  const total = /<dt>Tokens<\/dt><dd>(.*?)<\/dd>/.exec(header)?.[1];
+  return { shown, total: total === undefined ? undefined : figures(total) };
+}
+
+function figures(html: string): number[] {
+  return [...html.matchAll(/<data value="(\d+)">/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * A Claude Code transcript: a prompt; a response written as three records
+ * (thinking, text, a Bash call), each repeating its message id and usage,
+ * the output count growing; the call's result; a second response of one
+ * record; a replay of the first response's text record (same id).
+ */
+function splitUsageTranscript(): ReadableStream<Uint8Array> {
+  const usage = {
+    input_tokens: 12,
+    cache_creation_input_tokens: 300,
+    cache_read_input_tokens: 4000,
+  };
+  const reply = (uuid: string, id: string, block: unknown, output: number): unknown => ({
+    type: "assistant",
+    uuid,
+    timestamp: "2026-03-01T10:00:01Z",
+    message: {
+      model: "claude-x",
+      id,
+      role: "assistant",
+      content: [block],
+      usage: id === "msg_1"
+        ? { ...usage, output_tokens: output }
+        : { input_tokens: 5, output_tokens: output, cache_read_input_tokens: 4500 },
+    },
+  });
+  const records = [
+    {
+      type: "user",
+      uuid: "u1",
+      timestamp: "2026-03-01T10:00:00Z",
+      message: { content: "Run it." },
+    },
+    reply("a1", "msg_1", { type: "thinking", thinking: "ok", signature: "s" }, 6),
+    reply("a2", "msg_1", { type: "text", text: "Running." }, 6),
+    reply("a3", "msg_1", {
+      type: "tool_use",
+      id: "toolu_1",
+      name: "Bash",
+      input: { command: "ls" },
+    }, 58),
+    {
+      type: "user",
+      uuid: "u2",
+      timestamp: "2026-03-01T10:00:02Z",
+      message: { content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "a.ts" }] },
+    },
+    reply("a4", "msg_2", { type: "text", text: "One file." }, 9),
+    reply("a5", "msg_1", { type: "text", text: "Running." }, 58),
+  ];
+  const text = records.map((record) => JSON.stringify(record) + "\n").join("");
+  return ReadableStream.from([new TextEncoder().encode(text)]);
+}
+
+Deno.test("renderHtml() shows each model request's tokens after its reply, and the session's in the header", async (t) => {
+  await t.step("a Managed Agents log: each span.model_request_end's figures", async () => {
+    const { shown, total } = usageShown(await renderHtml(fromNdjson(SINGLE_AGENT)));
+    // Input, output, cache read, cache write: as the fixture's four ends record them.
+    const requests = [[1840, 96, 5120, 0], [2210, 41, 6960, 0], [2301, 38, 6960, 0], [
+      2560,
+      120,
+      6960,
+      0,
+    ]];
+    assert.deepEqual(shown, [
+      { item: 2 },
+      { item: 5 },
+      { item: 6 }, // the first request's reply: a message and a call
+      { usage: requests[0] },
+      { item: 8 },
+      { item: 9 },
+      { item: 12 },
+      { usage: requests[1] },
+      { item: 14 },
+      { item: 16 },
+      { usage: requests[2] },
+      { item: 18 },
+      { item: 20 },
+      { usage: requests[3] },
+    ]);
+    assert.deepEqual(total, [8911, 295, 26000, 0]);
+  });
+  await t.step(
+    "a Claude Code transcript: a response split over records counted once, at its last count",
+    async () => {
+      const { shown, total } = usageShown(await renderHtml(fromClaudeCode(splitUsageTranscript())));
+      const first = [12, 58, 4000, 300];
+      const second = [5, 9, 4500, 0];
+      assert.deepEqual(shown, [
+        { item: 1 }, // the prompt
+        { item: 2 }, // "Running."
+        { item: 3 }, // the Bash call, the response's last block
+        { usage: first },
+        { item: 4 }, // its result
+        { item: 7 }, // "One file.", after the first response's spans
+        { usage: second }, // the replay is another response: this one is over
+        { item: 10 }, // the replayed record: its usage is not counted again
+      ]);
+      assert.deepEqual(total, [17, 67, 8500, 300]);
+    },
+  );
+  await t.step(
+    "a real transcript: the header's total is each message id's last usage, summed",
+    async () => {
+      const name = "entireio-cli_5a_c45bc32212_0_full.jsonl";
+      const path = new URL(`fixtures/claude_code/real/${name}`, ROOT).pathname;
+      const last = new Map<string, Record<string, number>>();
+      for (const line of (await Deno.readTextFile(path)).split("\n")) {
+        let record;
+        try {
+          record = JSON.parse(line);
+        } catch {
+          continue; // the file has a line of two records glued: the source skips it too
+        }
+        const message = record?.message;
+        if (
+          record.type !== "assistant" || message?.model === "<synthetic>" || !message?.usage
+        ) continue;
+        last.set(message.id, message.usage);
+      }
+      const sum = (key: string): number =>
+        [...last.values()].reduce((total, usage) => total + (usage[key] ?? 0), 0);
+      const expected = [
+        sum("input_tokens"),
+        sum("output_tokens"),
+        sum("cache_read_input_tokens"),
+        sum("cache_creation_input_tokens"),
+      ];
+      // The file has responses whose records' output counts differ: a first count would be less.
+      assert.ok(expected[1]! > 0);
+      const { shown, total } = usageShown(await renderHtml(fromClaudeCode(path)));
+      assert.deepEqual(total, expected);
+      assert.equal(shown.filter((s) => "usage" in s).length, last.size);
+    },
+  );
+  await t.step("no usage recorded: no figures at all", async () => {
+    const page = await renderHtml(entries("sesn_1", [
+      { id: "e1", type: "user.message", content: "Hi" },
+      asEvent({ id: "e2", type: "span.model_request_start" }),
+      { id: "e3", type: "agent.message", content: "Hello" },
+      asEvent({ id: "e4", type: "span.model_request_end", model_request_start_id: "e2" }),
+    ]));
+    assert.deepEqual(usageShown(page), { shown: [{ item: 1 }, { item: 3 }], total: undefined });
+  });
+  await t.step("the notes count against the transcript budget", async () => {
+    const log = entries(
+      "sesn_1",
+      Array.from({ length: 2_000 }, (_, i) => [
+        { id: `m${i}`, type: "agent.message", content: "ok" } as SessionEvent,
+        asEvent({
+          id: `u${i}`,
+          type: "span.model_request_end",
+          model_request_start_id: "x",
+          model_usage: { input_tokens: 1_000_000, output_tokens: 1_000_000 },
+        }),
+      ]).flat(),
+    );
+    const budget = 20_000;
+    const page = await renderHtml(log, { transcriptBudget: budget });
+    const main = page.slice(
+      page.indexOf("<main>\n") + 7,
+      page.indexOf('<p class="note transcript-cut"'),
+    );
+    assert.ok(new TextEncoder().encode(main).byteLength <= budget);
+    const { shown } = usageShown(page);
+    const notes = shown.filter((s) => "usage" in s).length;
+    assert.ok(notes > 10 && notes >= shown.length / 2 - 1, `${notes} notes of ${shown.length}`);
+  });
+});
 
 Deno.test("pageSummary() reads a planted page's texts as untrusted: redacted, controls visible, cut", async () => {
   const planted = {
