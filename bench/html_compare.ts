@@ -10,15 +10,25 @@
  * prints a markdown table of medians, the log bytes read and the page size.
  * With `--baseline=PATH`, the `mod.ts` of another checkout (say, the commit
  * before a change, from `git archive`) runs the same render cases in the same
- * rounds, so a busy machine slows both alike.
+ * rounds, so a busy machine slows both alike. Last, not timed, the page of a
+ * 200 MB Claude Code transcript at the default budgets (the one
+ * `bench:render` uses): its items and their bytes, which must stay within
+ * the transcript budget.
  *
  * Run: `deno task bench:html [--runs=N] [--baseline=/tmp/before/mod.ts]`
  *
  * @module
  */
 
-import { fromNdjson, type LogEntry, renderHtml } from "../mod.ts";
+import {
+  fromClaudeCode,
+  fromNdjson,
+  HTML_TRANSCRIPT_BUDGET,
+  type LogEntry,
+  renderHtml,
+} from "../mod.ts";
 import { ensureLogInfo, logPath } from "./_generate.ts";
+import { writeTranscript } from "./reader_data.ts";
 import { parseEveryLine, sizeName } from "./grader_compare.ts";
 import { median } from "./_stats.ts";
 
@@ -32,11 +42,14 @@ interface Case {
   times: number[];
 }
 
-/** Entries pulled and the page's size, for one render (not timed). */
+/** The 200 MB transcript `bench:render` reads (written on first use). */
+const TRANSCRIPT = new URL(".data/transcript_200mb.jsonl", import.meta.url).pathname;
+
+/** Entries pulled, the page's size, its items and their bytes, for one render (not timed). */
 async function reach(
   path: string,
   transcriptBudget?: number,
-): Promise<{ entries: number; pageBytes: number }> {
+): Promise<{ entries: number; pageBytes: number; items: number; itemBytes: number }> {
   let entries = 0;
   async function* counting(source: AsyncIterable<LogEntry>): AsyncGenerator<LogEntry> {
     for await (const entry of source) {
@@ -44,11 +57,20 @@ async function reach(
       yield entry;
     }
   }
+  const source = path.endsWith(".jsonl") ? fromClaudeCode(path) : fromNdjson(path);
   const page = await renderHtml(
-    counting(fromNdjson(path)),
+    counting(source),
     transcriptBudget === undefined ? {} : { transcriptBudget },
   );
-  return { entries, pageBytes: new TextEncoder().encode(page).byteLength };
+  const main = page.slice(page.indexOf("<main>\n") + 7, page.indexOf("</main>"));
+  const cut = main.indexOf('<p class="note transcript-cut"');
+  const encoder = new TextEncoder();
+  return {
+    entries,
+    pageBytes: encoder.encode(page).byteLength,
+    items: main.match(/<(?:article|details) class="item /g)?.length ?? 0,
+    itemBytes: encoder.encode(cut === -1 ? main : main.slice(0, cut)).byteLength,
+  };
 }
 
 async function main(args: string[]): Promise<void> {
@@ -108,10 +130,17 @@ async function main(args: string[]): Promise<void> {
       c.times.push(performance.now() - started);
     }
   }
+  if (!await Deno.stat(TRANSCRIPT).then(() => true, () => false)) {
+    await writeTranscript(TRANSCRIPT, 200 * 1024 * 1024);
+  }
   const reaches = [
     await reach(logPath(small), WHOLE),
     await reach(logPath(large)),
+    await reach(TRANSCRIPT),
   ];
+  if (reaches[2]!.itemBytes > HTML_TRANSCRIPT_BUDGET) {
+    throw new Error(`the 200 MB transcript's page holds ${reaches[2]!.itemBytes} bytes of items`);
+  }
   const out = [
     `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${Deno.build.os}/${Deno.build.arch}; ` +
     `median of ${runs} runs after one warmup, cases round-robin.`,
@@ -125,9 +154,19 @@ async function main(args: string[]): Promise<void> {
         `${Math.min(...c.times).toFixed(1)} … ${Math.max(...c.times).toFixed(1)} ms |`,
     );
   }
-  out.push("", "| render | entries pulled | page bytes |", "|---|---:|---:|");
-  out.push(`| ${sizeName(small)}, whole | ${reaches[0]!.entries} | ${reaches[0]!.pageBytes} |`);
-  out.push(`| ${sizeName(large)}, default | ${reaches[1]!.entries} | ${reaches[1]!.pageBytes} |`);
+  out.push(
+    "",
+    "| render | entries pulled | items | items' bytes | page bytes |",
+    "|---|---:|---:|---:|---:|",
+  );
+  const names = [
+    `${sizeName(small)}, whole`,
+    `${sizeName(large)}, default`,
+    "200 MB Claude Code transcript, default",
+  ];
+  for (const [i, r] of reaches.entries()) {
+    out.push(`| ${names[i]} | ${r.entries} | ${r.items} | ${r.itemBytes} | ${r.pageBytes} |`);
+  }
   console.log(out.join("\n"));
 }
 

@@ -40,16 +40,18 @@ export const HTML_ITEM_BUDGET: number = 8_000;
  * The most UTF-8 bytes of items on one session page: every byte of an item's
  * block counts (its label, names, markup and text), so no log can grow a page
  * past it. The page ends with a note there, and the source is no longer read.
+ * About 1,600 items of a long agent session: as many as when only the items'
+ * text counted against 1,000,000 bytes.
  *
  * @example Usage
  * ```ts
  * import { HTML_TRANSCRIPT_BUDGET } from "@brigade/transcript";
  * import assert from "node:assert/strict";
  *
- * assert.equal(HTML_TRANSCRIPT_BUDGET, 1_000_000);
+ * assert.equal(HTML_TRANSCRIPT_BUDGET, 2_000_000);
  * ```
  */
-export const HTML_TRANSCRIPT_BUDGET: number = 1_000_000;
+export const HTML_TRANSCRIPT_BUDGET: number = 2_000_000;
 
 /** Options for {@linkcode renderHtml}. */
 export interface HtmlOptions {
