@@ -24,7 +24,7 @@ import {
   requestsThatLeft,
   withBrowser,
 } from "./_browser.ts";
-import { asEvent } from "../events/fields.ts";
+import { asEvent, fieldsOf } from "../events/fields.ts";
 import { visibleControls } from "../redact/excerpt.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -1044,6 +1044,32 @@ Deno.test("renderHtml() shows each model request's tokens after its reply, and t
       assert.equal(shown.filter((s) => "usage" in s).length, last.size);
     },
   );
+  await t.step("threads: each request's note follows its own thread's reply", async () => {
+    const path = new URL("fixtures/coordinator_all_threads.ndjson", ROOT).pathname;
+    const log = await Array.fromAsync(fromNdjson(path));
+    const threadOf = new Map(log.map((e) => [e.seq, e.thread_id]));
+    const ends = log.filter((e) => e.event.type === "span.model_request_end");
+    const { shown, total } = usageShown(await renderHtml(log));
+    const notes = shown.flatMap((mark, i) => "usage" in mark ? [shown[i - 1]] : []);
+    assert.equal(notes.length, ends.length);
+    assert.ok(new Set(ends.map((e) => e.thread_id)).size > 1);
+    // In log order, request by request: the item before each note is on the request's thread.
+    assert.deepEqual(
+      notes.map((item) => threadOf.get((item as { item: number }).item)),
+      ends.map((e) => e.thread_id),
+    );
+    const recorded = (key: string): number =>
+      ends.reduce(
+        (sum, e) => sum + ((fieldsOf(e.event).model_usage as Record<string, number>)[key] ?? 0),
+        0,
+      );
+    assert.deepEqual(total, [
+      recorded("input_tokens"),
+      recorded("output_tokens"),
+      recorded("cache_read_input_tokens"),
+      recorded("cache_creation_input_tokens"),
+    ]);
+  });
   await t.step("no usage recorded: no figures at all", async () => {
     const page = await renderHtml(entries("sesn_1", [
       { id: "e1", type: "user.message", content: "Hi" },
@@ -1076,6 +1102,9 @@ Deno.test("renderHtml() shows each model request's tokens after its reply, and t
     const { shown } = usageShown(page);
     const notes = shown.filter((s) => "usage" in s).length;
     assert.ok(notes > 10 && notes >= shown.length / 2 - 1, `${notes} notes of ${shown.length}`);
+    // The header sums the requests on the page, and says the page is cut.
+    assert.deepEqual(usageShown(page).total, [notes * 1_000_000, notes * 1_000_000, 0, 0]);
+    assert.match(page, /<dt>Tokens<\/dt><dd>[^\n]*cache write \(cut\)<\/dd>/);
   });
 });
 
