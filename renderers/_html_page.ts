@@ -14,6 +14,7 @@ import type { ConversationItem } from "./conversation_item.ts";
 import type * as Bodies from "./_html_body.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
+import type { PageOrigin } from "./registry.ts";
 
 /** The page's budgets, redaction and body builders (items come already cut to the item budget). */
 export interface PageSettings {
@@ -45,6 +46,19 @@ export interface PageSummary {
   firstUser: string;
   /** Whether the transcript budget cut the page short. */
   cut: boolean;
+  /** A page in a folder: the project it belongs to (see `PageOrigin`), where known. */
+  project?: string;
+  /** A page in a folder: the directory the session ran in, where its records say. */
+  cwd?: string;
+  /** A page in a folder: the size of the input the session was read from, in bytes. */
+  bytes?: number;
+}
+
+/** What a page written into a folder knows of the folder and of where its session came from. */
+export interface PageFolder {
+  /** The folder's index, which the page links back to. */
+  indexName: string;
+  origin: PageOrigin;
 }
 
 /** The `<meta>` name under which a page carries its {@linkcode PageSummary} as JSON. */
@@ -165,16 +179,21 @@ export class PageBuilder {
     this.#cut = true;
   }
 
-  /** The whole page. */
-  async finish(sessionId: string, startedAt: string): Promise<string> {
+  /** The whole page; a page of a folder links back to its index and says where it came from. */
+  async finish(sessionId: string, startedAt: string, folder?: PageFolder): Promise<string> {
+    const origin = folder?.origin ?? {};
+    const redact = this.#settings.redact;
     const summary: PageSummary = {
-      sessionId: shownText(sessionId, this.#settings.redact),
-      startedAt: shownText(startedAt, this.#settings.redact),
+      sessionId: shownText(sessionId, redact),
+      startedAt: shownText(startedAt, redact),
       turns: this.#turns,
       threads: this.#threads.size,
       items: this.#items,
       firstUser: this.#firstUser,
       cut: this.#cut,
+      ...(origin.project === undefined ? {} : { project: shownText(origin.project, redact) }),
+      ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
+      ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
     const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
     const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
@@ -182,8 +201,12 @@ export class PageBuilder {
       markup`<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`;
     const empty = this.#items === 0 && !this.#cut &&
       markup`<p class="note">This session has no conversation to show.</p>\n`;
+    const up = folder !== undefined &&
+      markup`<nav class="up" aria-label="Site"><a href="${
+        encodeURIComponent(folder.indexName)
+      }">All sessions</a></nav>\n`;
     const page = markup`${await pageHead(title, meta)}<body>
-${this.#header(summary)}<main>
+${up}${this.#header(summary)}<main>
 ${this.#parts}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
@@ -210,9 +233,11 @@ ${this.#parts}${empty}${note}</main>
     return markup`<header class="top">
 <p class="kicker">Agent session</p>
 <h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
-<dl class="facts">${fact("Started", started)}${fact("Turns", summary.turns)}${
-      fact("Threads", summary.threads)
-    }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}</dl>
+<dl class="facts">${
+      summary.project !== undefined && fact("Project", summary.cwd ?? summary.project)
+    }${fact("Started", started)}${fact("Turns", summary.turns)}${fact("Threads", summary.threads)}${
+      fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)
+    }</dl>
 ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
 `;
   }

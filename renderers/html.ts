@@ -4,11 +4,11 @@
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
 import { conversationItems } from "./_conversation.ts";
-import { PageBuilder, type ThinkingItem } from "./_html_page.ts";
+import { PageBuilder, type PageFolder, type ThinkingItem } from "./_html_page.ts";
 import { cutBodyParts } from "./budget.ts";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { oneSession } from "./_session.ts";
-import type { Renderer } from "./registry.ts";
+import type { PageOrigin, Renderer } from "./registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
 import { positive } from "./_positive.ts";
 
@@ -147,6 +147,15 @@ export async function renderHtml(
   source: EntryIterable,
   options: HtmlOptions = {},
 ): Promise<string> {
+  return await renderPage(source, options);
+}
+
+/** The page of {@linkcode renderHtml}; a page of a folder links to its index and carries its origin. */
+async function renderPage(
+  source: EntryIterable,
+  options: HtmlOptions,
+  folder?: PageFolder,
+): Promise<string> {
   const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
   const transcriptBudget = positive(
     WHAT,
@@ -215,7 +224,7 @@ export async function renderHtml(
     if (full || !page.add(item)) break; // leaving the loop stops the source too
   }
   while (thinking.length > 0 && !full) full = !page.add(thinking.shift()!);
-  return await page.finish(session.id, session.startedAt);
+  return await page.finish(session.id, session.startedAt, folder);
 }
 
 /** Thinking as the page shows it: redacted when the page is, cut to the item budget. */
@@ -265,7 +274,9 @@ async function* watched(
 
 /**
  * The `html` renderer: {@linkcode renderHtml} under the registry's contract;
- * a folder of its pages gets an `index.html`.
+ * a folder of its pages gets an `index.html` of every page, grouped by
+ * project (a page of a folder carries where its session came from, the
+ * {@linkcode PageOrigin} the command gives it, and links back to the index).
  *
  * @example Usage
  * ```ts
@@ -284,5 +295,12 @@ export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   extension: ".html",
   render: renderHtml,
   // In a folder, each page carries its summary in a <meta>, read back for index.html.
-  folder: htmlFolderIndex,
+  folder: {
+    ...htmlFolderIndex,
+    page: (source: EntryIterable, options?: HtmlOptions, origin?: PageOrigin): Promise<string> =>
+      renderPage(source, options ?? {}, {
+        indexName: htmlFolderIndex.indexName,
+        origin: origin ?? {},
+      }),
+  },
 };
