@@ -111,6 +111,8 @@ export async function withinRange(
     start = startOf(next.value);
     if (start !== undefined) break;
   }
+  // An empty session is rendered as any other (the command says it holds nothing).
+  if (done && held.length === 0) return emptySource();
   const kept = start !== undefined && (range.from === undefined || start >= range.from) &&
     (range.to === undefined || start < range.to);
   if (!kept) {
@@ -141,3 +143,6 @@ function startOf(entry: LogEntry): number | undefined {
   const time = Date.parse(at);
   return Number.isNaN(time) ? undefined : time;
 }
+
+// deno-lint-ignore require-yield
+async function* emptySource(): AsyncGenerator<LogEntry, void, undefined> {}
