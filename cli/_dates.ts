@@ -144,5 +144,4 @@ function startOf(entry: LogEntry): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-// deno-lint-ignore require-yield
 async function* emptySource(): AsyncGenerator<LogEntry, void, undefined> {}

@@ -50,7 +50,8 @@ const SUBAGENT_FILE = /^agent-.*\.jsonl$/;
 const MAX_DEPTH = 32;
 
 /**
- * The inputs in a folder, in path order, each with its project.
+ * The inputs in a folder, each with its project: a folder's files in name order, then its
+ * subfolders' in name order.
  *
  * @param dir The folder given to the command.
  * @param report Where a folder that cannot be read, and a loop, are reported.
