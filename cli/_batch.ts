@@ -247,7 +247,10 @@ export class RenderRun {
   #summary(): void {
     const { rendered, unchanged, failed, outside } = this.#counts;
     const code = this.#interrupt.exitCode;
-    if (this.#target.kind === "stdout" && failed === 0 && code === undefined) return;
+    // To stdout, a session left out by the dates is news: else nothing would say why.
+    if (this.#target.kind === "stdout" && failed === 0 && outside === 0 && code === undefined) {
+      return;
+    }
     const range = this.#command.range === undefined
       ? ""
       : `, ${outside} not started within --since/--until`;

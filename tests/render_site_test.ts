@@ -325,6 +325,20 @@ Deno.test("render --since/--until select sessions by their start; a bad date is 
       assert.deepEqual(indexedSessions(index), ["s-lib-2", "s-lib-1", "s-app-2"]);
     });
 
+    await t.step("to standard output, a session left out says so", async () => {
+      const out = await task(
+        "render",
+        ["-r", "html", "--since", "2026-10-01", "projects/-home-me-app/s-app-1.jsonl"],
+        { cwd: dir },
+      );
+      assert.equal(out.code, 0, out.stderr);
+      assert.equal(out.stdout, "");
+      assert.equal(
+        out.stderr,
+        "render: 0 rendered, 0 unchanged, 0 failed, 1 not started within --since/--until\n",
+      );
+    });
+
     await t.step("a time with its zone", async () => {
       const late = await run("late", "--since", "2026-09-05T00:59:00+01:00");
       assert.deepEqual(
