@@ -435,6 +435,36 @@ Deno.test("render --no-thinking leaves thinking out of the html; grader, dream a
   });
 });
 
+Deno.test("render --out site/: a hostile project folder and cwd stay text in the index and on the page", async () => {
+  await inTempDir(async (dir) => {
+    const folder = `<img src=x onerror="window.__pwned=1">`;
+    const cwd = `/home/\u202eme/<script>alert(1)</script>/${SECRET}`;
+    await Deno.mkdir(join(dir, "projects", folder), { recursive: true });
+    await Deno.writeTextFile(
+      join(dir, "projects", folder, "s.jsonl"),
+      transcript("s", cwd, "2026-09-01T09:00:00.000Z", ["Hi"]),
+    );
+    const run = await task("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const [page] = (await pages(join(dir, "site"))).filter((name) => name !== "index.html");
+    assert.equal(page, "%3Cimg%20src%3Dx%20onerror%3D%22window%2E__pwned%3D1%22%3E%2Fs.html");
+    for (const name of ["index.html", page!]) {
+      const html = await Deno.readTextFile(join(dir, "site", name));
+      assert.doesNotMatch(html, /<img|<script/, name);
+      assert.ok(!html.includes("\u202e") && !html.includes(SECRET), name);
+      assert.match(
+        html,
+        /\/home\/\\u202eme\/&lt;script&gt;alert\(1\)&lt;\/script&gt;\/\[REDACTED_SECRET\]/,
+      );
+    }
+    const index = await Deno.readTextFile(join(dir, "site", "index.html"));
+    assert.match(
+      index,
+      /<span class="folder">&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;<\/span>/,
+    );
+  });
+});
+
 Deno.test("render: a folder without --out DIR is refused, with what would read it", async () => {
   await inTempDir(async (dir) => {
     await projectsFolder(dir);
