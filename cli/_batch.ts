@@ -378,8 +378,11 @@ export class RenderRun {
     if (this.#target.kind !== "dir") return undefined;
     if (input === "-" || input === EXAMPLE_INPUT) return {};
     const project = this.#projects.get(input);
-    const bytes = (await Deno.stat(input).catch(() => undefined))?.size;
-    const cwd = project !== undefined && format === "claude-code"
+    const info = await Deno.stat(input).catch(() => undefined);
+    // A FIFO is read once, by its source: its size says nothing, and a peek would take its bytes.
+    const file = info?.isFile === true;
+    const bytes = file ? info.size : undefined;
+    const cwd = file && project !== undefined && format === "claude-code"
       ? await transcriptCwd(input)
       : undefined;
     return {

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import axe from "axe-core";
 import { basename, join } from "node:path";
-import { inTempDir, task } from "./_cli.ts";
+import { inTempDir, spawnTask, task } from "./_cli.ts";
 import { MANIFEST_NAME } from "../cli/_manifest.ts";
 import { fromClaudeCode, renderGrader } from "../mod.ts";
 import {
@@ -306,6 +306,56 @@ Deno.test("render --renderer html --out site/ PROJECTS: a page per session, an i
       },
     );
   });
+});
+
+Deno.test({
+  name:
+    "render --out site/ PROJECTS: SIGINT mid-folder leaves an index of what is done; a rerun completes it",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await inTempDir(async (dir) => {
+      await projectsFolder(dir);
+      // A transcript that is a FIFO holds the run at it until Ctrl-C: "-home-me-app" is done then.
+      const held = join(dir, "projects", "-home-me-b", "held.jsonl");
+      await Deno.mkdir(join(held, ".."));
+      const made = await new Deno.Command("mkfifo", { args: [held] }).output();
+      assert.equal(made.code, 0);
+      const child = spawnTask("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
+      const deadline = Date.now() + 60_000;
+      const written = async (): Promise<number> =>
+        (await pages(join(dir, "site")).catch(() => [])).filter((n) => !n.startsWith(".")).length;
+      // A page appears whole (renamed from a hidden temporary file) once it is done.
+      while (await written() < 3) {
+        if (Date.now() > deadline) throw new Error("the first project was never rendered");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // The run is at the FIFO, or on its way (files go in path order): nothing more is written.
+      child.kill("SIGINT");
+      const interrupted = await child.output();
+      const stderr = new TextDecoder().decode(interrupted.stderr);
+      assert.equal(interrupted.code, 130, stderr);
+      assert.match(
+        stderr,
+        /interrupted by SIGINT: 3 rendered, 0 unchanged, 0 failed; run the same/,
+      );
+      const partial = await Deno.readTextFile(join(dir, "site", "index.html"));
+      assert.deepEqual(indexedSessions(partial), ["s-app-3", "s-app-2", "s-app-1"]);
+
+      await Deno.remove(held);
+      const rerun = await task("render", ["-r", "html", "--out", "site/", "projects"], {
+        cwd: dir,
+      });
+      assert.equal(rerun.stderr.split("\n").at(-2), "render: 2 rendered, 3 unchanged, 2 failed");
+      const whole = await task("render", ["-r", "html", "--out", "whole/", "projects"], {
+        cwd: dir,
+      });
+      assert.equal(whole.code, 1, whole.stderr);
+      assert.equal(
+        await Deno.readTextFile(join(dir, "site", "index.html")),
+        await Deno.readTextFile(join(dir, "whole", "index.html")),
+      );
+    });
+  },
 });
 
 Deno.test("render --since/--until select sessions by their start; a bad date is a usage error", async (t) => {
