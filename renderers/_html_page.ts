@@ -27,6 +27,8 @@ export interface PageSettings {
   bodies: typeof Bodies;
   /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
   inputOf?: (seq: number) => unknown;
+  /** Whether the user message of an entry is a slash command (`/model`), not a prompt. */
+  isCommand?: (seq: number) => boolean;
 }
 
 /** The agent's thinking, as the page shows it: an item the kit does not make. */
@@ -42,7 +44,10 @@ export interface PageSummary {
   turns: number;
   threads: number;
   items: number;
-  /** The first user message, whitespace collapsed, at most 200 code points. */
+  /**
+   * The first user message that is not a slash command (the first command when
+   * all are), whitespace collapsed, at most 200 code points.
+   */
   firstUser: string;
   /** Whether the transcript budget cut the page short. */
   cut: boolean;
@@ -128,6 +133,7 @@ export class PageBuilder {
   #items = 0;
   #turns = 0;
   #firstUser = "";
+  #firstIsCommand = false;
   #cut = false;
   /** The day of the latest item with a time: an item of another day shows its date. */
   #lastDay = "";
@@ -168,7 +174,12 @@ export class PageBuilder {
     this.#items++;
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
-      if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
+      // The first prompt says what a session was about; a command (`/model`) does not.
+      const command = this.#settings.isCommand?.(item.seq) === true;
+      if (this.#turns === 1 || (this.#firstIsCommand && !command)) {
+        this.#firstUser = firstUserLine(shownText(item.text, true));
+        this.#firstIsCommand = command;
+      }
     }
     this.#parts.push(block);
     return true;

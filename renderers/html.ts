@@ -166,6 +166,8 @@ async function renderPage(
   // The Markdown parser and the diff library load with the first page, never with `.`.
   const bodies = await import("./_html_body.ts");
   const inputs = new Map<number, unknown>();
+  // The seqs of the slash commands (a Claude Code source marks them) among the latest entries.
+  const commands = new Set<number>();
   const page = new PageBuilder({
     transcriptBudget,
     itemBudget,
@@ -176,6 +178,7 @@ async function renderPage(
       inputs.delete(seq);
       return input;
     },
+    isCommand: (seq) => commands.has(seq),
   });
   const session = { id: "", startedAt: "" };
   const showThinking = options.thinking ?? true;
@@ -190,7 +193,13 @@ async function renderPage(
         input?: unknown;
         thinking?: unknown;
         processed_at?: unknown;
+        command?: unknown;
       };
+      if (event.type === "user.message" && typeof event.command === "string") {
+        commands.add(entry.seq);
+        // An item follows its entry closely (or waits with its thread): keep the latest ones.
+        if (commands.size > COMMANDS_KEPT) commands.delete(commands.values().next().value!);
+      }
       if (showThinking && event.type === "agent.thinking" && typeof event.thinking === "string") {
         // The kit makes no item of it: the page places it before the next item the kit yields.
         thinking.push(thinkingItem(entry, event.thinking, itemBudget, redact));
@@ -253,6 +262,9 @@ function thinkingItem(
     processedAt: typeof at === "string" ? (redact ? redactSecrets(at) : at) : null,
   };
 }
+
+/** How many slash commands' seqs are remembered until their item comes. */
+const COMMANDS_KEPT = 1_024;
 
 /** How many whole tool inputs (edits, writes) wait for their item. */
 const INPUTS_KEPT = 16;

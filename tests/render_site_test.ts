@@ -65,7 +65,10 @@ function transcript(sessionId: string, cwd: string, start: string, prompts: stri
 
 /** The sessions of the generated projects folder: project folder, cwd, session id, start. */
 const SESSIONS: Array<[string, string, string, string, string[]]> = [
-  ["-home-me-app", "/home/me/app", "s-app-1", "2026-09-01T09:00:00.000Z", ["Set up the app"]],
+  ["-home-me-app", "/home/me/app", "s-app-1", "2026-09-01T09:00:00.000Z", [
+    "<command-name>/model</command-name><command-args>opus</command-args>",
+    "Set up the app",
+  ]],
   ["-home-me-app", "/home/me/app", "s-app-2", "2026-09-03T15:00:00.000Z", [
     `Deploy with key ${SECRET}`,
     "And the docs",
@@ -198,6 +201,8 @@ Deno.test("render --renderer html --out site/ PROJECTS: a page per session, an i
         const size = (await Deno.stat(join(dir, "projects/-home-me-app/s-app-2.jsonl"))).size;
         assert.match(row, new RegExp(`<td class="num">${(size / 1000).toFixed(1)} kB</td>`));
         assert.match(row, /<td class="prompt">Deploy with key \[REDACTED_SECRET\]<\/td>/);
+        // A slash command is not the first prompt: the first prompt after it is.
+        assert.match(index, /<td class="prompt">Set up the app<\/td><td class="id">s-app-1<\/td>/);
         assert.ok(!index.includes(SECRET) && !index.includes("\u202e"));
         assert.match(index, /Fix the \\u202eevil\\u202c bug/);
       },
