@@ -7,6 +7,7 @@
 import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
+import { type DateRange, dateRange } from "./_dates.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
 export class UsageError extends Error {
@@ -98,8 +99,13 @@ export interface RenderCommand {
   noConfig: boolean;
   /** `--session-id NAME`: the session of the one input is named NAME. */
   sessionId: string | undefined;
-  /** The renderer's options given by flag (`--item-budget`, `--transcript-budget`, `--keep`). */
+  /**
+   * The renderer's options given by flag (`--item-budget`, `--transcript-budget`, `--keep`,
+   * `--no-thinking`).
+   */
   rendererOptions: RendererFlags;
+  /** `--since` and `--until`: the sessions rendered are those that started in the range. */
+  range: DateRange | undefined;
 }
 
 /** The renderer's options the command line sets, by option name. */
@@ -107,6 +113,8 @@ export interface RendererFlags {
   itemBudget?: number;
   transcriptBudget?: number;
   keep?: string;
+  /** `--no-thinking`: `false`; a renderer that shows thinking leaves it out. */
+  thinking?: boolean;
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -114,6 +122,7 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   itemBudget: "--item-budget",
   transcriptBudget: "--transcript-budget",
   keep: "--keep",
+  thinking: "--no-thinking",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -131,6 +140,9 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "item-budget": { type: "string" },
     "transcript-budget": { type: "string" },
     keep: { type: "string" },
+    "no-thinking": { type: "boolean" },
+    since: { type: "string" },
+    until: { type: "string" },
     help: { type: "boolean", short: "h" },
     version: { type: "boolean" },
     "no-config": { type: "boolean" },
@@ -157,6 +169,17 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
       "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
     );
   }
+  let range: DateRange | undefined;
+  try {
+    range = dateRange(values.since, values.until);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (follow && range !== undefined) {
+    throw new UsageError(
+      "Cannot follow with --since or --until: they select among finished sessions",
+    );
+  }
   return {
     renderer: values.renderer ?? "grader",
     out: values.out,
@@ -172,6 +195,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     noConfig: values["no-config"] ?? false,
     sessionId: sessionIdOption(values["session-id"], positionals),
     rendererOptions: rendererFlags(values),
+    range,
   };
 }
 
@@ -181,7 +205,12 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
  * renderer's to say, with the library's own message.
  */
 function rendererFlags(
-  values: { "item-budget"?: string; "transcript-budget"?: string; keep?: string },
+  values: {
+    "item-budget"?: string;
+    "transcript-budget"?: string;
+    keep?: string;
+    "no-thinking"?: boolean;
+  },
 ): RendererFlags {
   const flags: RendererFlags = {};
   const bytes = (flag: string, value: string): number => {
@@ -197,6 +226,7 @@ function rendererFlags(
     flags.transcriptBudget = bytes("--transcript-budget", values["transcript-budget"]);
   }
   if (values.keep !== undefined) flags.keep = values.keep;
+  if (values["no-thinking"]) flags.thinking = false;
   return flags;
 }
 

@@ -16,11 +16,19 @@ import { fromManagedAgents } from "../sources/managed_agents/from_managed_agents
 import { fromNdjson } from "../sources/from_ndjson.ts";
 import { splitSessions } from "../events/split_sessions.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
-import type { Renderer } from "../renderers/registry.ts";
+import type { PageOrigin, Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
 import { DEFAULT_HEAD_BYTES, folderIndex, readHead } from "./_folder_index.ts";
-import { claudeCodeType, type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
+import {
+  claudeCodeType,
+  type InputFormat,
+  peekFormat,
+  peekSessionId,
+  transcriptCwd,
+} from "./_format.ts";
+import { withinRange } from "./_dates.ts";
+import { inputsIn } from "./_walk.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import {
   FileExistsError,
@@ -68,6 +76,8 @@ export interface RenderRunOptions {
 
 interface Rendered {
   sessionId: string;
+  /** What its file in a folder is named from: the session id, after its project when it has one. */
+  key: string;
   /** The text: into a folder, the renderer's page when it has one. */
   text: string;
 }
@@ -77,6 +87,8 @@ interface Counts {
   rendered: number;
   unchanged: number;
   failed: number;
+  /** Sessions left out by `--since` and `--until`. */
+  outside: number;
 }
 
 /** One invocation's work: every input, every session, the outcomes counted. */
@@ -84,13 +96,13 @@ export class RenderRun {
   readonly #renderer: Renderer;
   readonly #command: RenderCommand;
   readonly #target: Target;
-  readonly #inputs: Input[];
+  #inputs: Input[];
   readonly #stderr: Stderr;
   readonly #interrupt: Interrupt;
   readonly #started = Date.now();
   #single: Rendered | undefined;
   #names = new Map<string, string>();
-  #counts: Counts = { rendered: 0, unchanged: 0, failed: 0 };
+  #counts: Counts = { rendered: 0, unchanged: 0, failed: 0, outside: 0 };
   #inputsDone = 0;
   /** The folder's record of its inputs, for a batch of files into a folder. */
   #manifest: Manifest | undefined;
@@ -98,6 +110,15 @@ export class RenderRun {
   #outputs: string[] | undefined;
   /** What an input's outputs depend on besides the input: the options' fingerprint. */
   readonly #key: string;
+  /** The project of each input found in a folder given as an input, by its path. */
+  #projects = new Map<string, string>();
+  /** Where the session being rendered into a folder was read from. */
+  #origin: PageOrigin | undefined;
+  /**
+   * Whether a Claude Code transcript's thinking is read: for a renderer that
+   * says it takes a `thinking` option, unless `--no-thinking`.
+   */
+  readonly #thinking: boolean;
 
   /**
    * Constructs a new instance.
@@ -112,6 +133,8 @@ export class RenderRun {
     this.#stderr = options.stderr;
     this.#interrupt = options.interrupt;
     const { scope, format, skipInvalid, sessionId, rendererOptions } = this.#command;
+    this.#thinking = this.#renderer.optionNames?.includes("thinking") === true &&
+      rendererOptions.thinking !== false;
     this.#key = JSON.stringify([
       VERSION,
       this.#renderer.name,
@@ -121,6 +144,7 @@ export class RenderRun {
       skipInvalid,
       sessionId ?? null,
       rendererOptions,
+      this.#thinking,
     ]);
   }
 
@@ -138,6 +162,7 @@ export class RenderRun {
       if (this.#command.session === undefined && this.#renderer.batch === undefined) {
         this.#manifest = await Manifest.load(this.#target.path);
       }
+      if (this.#command.session === undefined) this.#inputs = await this.#expand(this.#inputs);
     }
     if (this.#command.session !== undefined && this.#command.follow) {
       await this.#follow(this.#command.session);
@@ -220,10 +245,16 @@ export class RenderRun {
 
   /** One line at the end: always for a file or folder, for stdout only when there is news. */
   #summary(): void {
-    const { rendered, unchanged, failed } = this.#counts;
+    const { rendered, unchanged, failed, outside } = this.#counts;
     const code = this.#interrupt.exitCode;
-    if (this.#target.kind === "stdout" && failed === 0 && code === undefined) return;
-    const counts = `${rendered} rendered, ${unchanged} unchanged, ${failed} failed`;
+    // To stdout, a session left out by the dates is news: else nothing would say why.
+    if (this.#target.kind === "stdout" && failed === 0 && outside === 0 && code === undefined) {
+      return;
+    }
+    const range = this.#command.range === undefined
+      ? ""
+      : `, ${outside} not started within --since/--until`;
+    const counts = `${rendered} rendered, ${unchanged} unchanged, ${failed} failed${range}`;
     if (code === undefined) return this.#say(counts);
     const by = code === 143 ? "SIGTERM" : "SIGINT";
     const rest = this.#target.kind === "dir"
@@ -296,8 +327,11 @@ export class RenderRun {
     const stamp = manifest !== undefined && input !== "-" && input !== EXAMPLE_INPUT
       ? await fileStamp(input)
       : undefined;
+    // A page carries its project, and is named after it: a project is part of the fingerprint.
+    const project = this.#projects.get(input);
+    const key = project === undefined ? this.#key : JSON.stringify([this.#key, project]);
     if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
-      const outputs = await manifest.unchanged(input, this.#key);
+      const outputs = await manifest.unchanged(input, key);
       if (outputs !== undefined && outputs.every((output) => !this.#names.has(output))) {
         for (const output of outputs) this.#names.set(output, name);
         this.#counts.unchanged += outputs.length;
@@ -312,7 +346,7 @@ export class RenderRun {
     this.#outputs = undefined;
     if (manifest === undefined || stamp === undefined || this.#stopped) return;
     if (this.#counts.failed === failed) {
-      await manifest.record(input, this.#key, stamp, outputs);
+      await manifest.record(input, key, stamp, outputs);
     } else {
       manifest.forget(input);
     }
@@ -322,16 +356,66 @@ export class RenderRun {
     await this.#guard(name, bad, async () => {
       const tally = { entries: 0 };
       const { format, source, sessionId } = await this.#open(input, name, bad);
+      this.#origin = await this.#originOf(input, format);
       const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.
         const rendered = await this.#render(sessionId, entries);
-        if (tally.entries > 0) await this.#emit(rendered, name);
+        if (tally.entries > 0 && rendered !== undefined) await this.#emit(rendered, name);
       } else {
         await this.#split(entries, bad, name);
       }
       if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
     });
+    this.#origin = undefined;
+  }
+
+  /**
+   * Into a folder, where an input's sessions come from, for their pages: the project of an input
+   * found in a folder, the directory a transcript's records say it ran in, the input's size.
+   */
+  async #originOf(input: Input, format: InputFormat): Promise<PageOrigin | undefined> {
+    if (this.#target.kind !== "dir") return undefined;
+    if (input === "-" || input === EXAMPLE_INPUT) return {};
+    const project = this.#projects.get(input);
+    const info = await Deno.stat(input).catch(() => undefined);
+    // A FIFO is read once, by its source: its size says nothing, and a peek would take its bytes.
+    const file = info?.isFile === true;
+    const bytes = file ? info.size : undefined;
+    const cwd = file && project !== undefined && format === "claude-code"
+      ? await transcriptCwd(input)
+      : undefined;
+    return {
+      ...(project === undefined ? {} : { project }),
+      ...(cwd === undefined ? {} : { cwd }),
+      ...(bytes === undefined ? {} : { bytes }),
+    };
+  }
+
+  /**
+   * The inputs with each folder among them replaced by the transcripts and logs found in it,
+   * each found one's project noted. A folder with none is a failure of that input.
+   */
+  async #expand(inputs: Input[]): Promise<Input[]> {
+    const expanded: Input[] = [];
+    for (const input of inputs) {
+      const info = input === "-" || input === EXAMPLE_INPUT
+        ? undefined
+        : await Deno.stat(input).catch(() => undefined);
+      if (!info?.isDirectory) {
+        expanded.push(input);
+        continue;
+      }
+      const found = await inputsIn(input, { failed: (m) => this.#fail(m), note: this.#say });
+      if (found.length === 0) {
+        this.#fail(`${input}: no transcripts (*.jsonl) or logs (*.ndjson) in the folder`);
+      }
+      for (const { path, project } of found) {
+        this.#projects.set(path, project);
+        expanded.push(path);
+      }
+    }
+    return expanded;
   }
 
   /** Runs an input's work; a failure of the input is reported, an interruption is not. */
@@ -393,7 +477,8 @@ export class RenderRun {
       sessionId = peeked.sessionId ?? sessionId;
     }
     if (format === "claude-code") {
-      const source = fromClaudeCode(stream ?? input, { ...common, sessionId });
+      const thinking = this.#thinking;
+      const source = fromClaudeCode(stream ?? input, { ...common, sessionId, thinking });
       return { format, source, sessionId };
     }
     const source = fromNdjson(stream ?? input, { ...common, sessionId, skipInvalid: true });
@@ -434,7 +519,9 @@ export class RenderRun {
     for await (const group of splitSessions(entries)) {
       const rendered = await this.#render(group.sessionId, group.entries);
       const malformed = bad?.takeNew() ?? 0;
-      if (malformed > 0 && !this.#command.skipInvalid) {
+      if (rendered === undefined) {
+        // Left out by --since/--until: counted, not written.
+      } else if (malformed > 0 && !this.#command.skipInvalid) {
         this.#fail(
           `session "${excerpt(group.sessionId)}" of ${name} was not written: ${malformed} bad ${
             malformed === 1 ? "line" : "lines"
@@ -448,20 +535,32 @@ export class RenderRun {
     }
   }
 
-  async #render(sessionId: string, entries: AsyncIterable<LogEntry>): Promise<Rendered> {
+  /** Renders a session; undefined when --since/--until leave it out (it is counted). */
+  async #render(
+    sessionId: string,
+    entries: AsyncIterable<LogEntry>,
+  ): Promise<Rendered | undefined> {
+    const range = this.#command.range;
+    const selected = range === undefined ? entries : await withinRange(entries, range);
+    if (selected === undefined) {
+      if (!this.#stopped) this.#counts.outside++;
+      return undefined;
+    }
     // The flags' options, checked against the renderer before any input was read.
     const options = this.#command.rendererOptions;
     const page = this.#target.kind === "dir" ? this.#renderer.folder?.page : undefined;
+    const origin = this.#origin ?? {};
     const text = page === undefined
-      ? await this.#renderer.render(entries, options)
-      : await page.call(this.#renderer.folder, entries, options);
-    return { sessionId, text };
+      ? await this.#renderer.render(selected, options)
+      : await page.call(this.#renderer.folder, selected, options, origin);
+    const key = origin.project === undefined ? sessionId : `${origin.project}/${sessionId}`;
+    return { sessionId, key, text };
   }
 
   /** A renderer that takes whole batches reads every input as one source: one text for all. */
   async #index(): Promise<void> {
     const text = await this.#renderer.render(this.#batch());
-    if (!this.#stopped) await this.#emit({ sessionId: "INDEX", text }, "the inputs");
+    if (!this.#stopped) await this.#emit({ sessionId: "INDEX", key: "INDEX", text }, "the inputs");
   }
 
   async *#batch(): AsyncGenerator<LogEntry, void, undefined> {
@@ -505,7 +604,7 @@ export class RenderRun {
 
   async #emitToDir(dir: string, rendered: Rendered, input: string): Promise<void> {
     const name = this.#renderer.batch?.fileName ??
-      await sessionFileName(rendered.sessionId, this.#renderer.extension ?? ".txt", {
+      await sessionFileName(rendered.key, this.#renderer.extension ?? ".txt", {
         reserved: this.#renderer.folder?.indexName,
       });
     const path = `${dir.replace(/\/+$/, "")}/${name}`;

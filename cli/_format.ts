@@ -223,3 +223,48 @@ function replay(
     },
   });
 }
+
+/** How many records are looked at, at most, for a transcript's `cwd`. */
+const CWD_RECORDS = 64;
+/** The most bytes read for a transcript's `cwd`. */
+const CWD_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The directory a Claude Code transcript's session ran in: the first
+ * top-level string `cwd` of at most {@linkcode CWD_RECORDS} first records
+ * (records over {@linkcode SESSION_ID_LINE_BYTES} passed over, at most
+ * {@linkcode CWD_BYTES} read); undefined when none has one or the file cannot be
+ * read (its reading reports why).
+ */
+export async function transcriptCwd(path: string): Promise<string | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path);
+  } catch {
+    return undefined;
+  }
+  let cwd: string | undefined;
+  let looked = 0;
+  try {
+    const rest = await peekLines(file.readable, CWD_BYTES, (bytes) => {
+      if (bytes.length <= SESSION_ID_LINE_BYTES) {
+        const text = new TextDecoder().decode(bytes).trim();
+        if (text === "") return false;
+        try {
+          const value = (JSON.parse(text) as { cwd?: unknown } | null)?.cwd;
+          if (typeof value === "string" && value !== "") cwd = value;
+        } catch {
+          // Not a record: its reading reports it.
+        }
+      }
+      return cwd !== undefined || ++looked === CWD_RECORDS;
+    });
+    await rest.cancel();
+  } catch {
+    // A read that fails here fails again when the transcript is read, and is reported then.
+    try {
+      file.close();
+    } catch { /* closed with its stream */ }
+  }
+  return cwd;
+}

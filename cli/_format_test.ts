@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { peekFormat, recordFormat } from "./_format.ts";
+import { peekFormat, recordFormat, transcriptCwd } from "./_format.ts";
 
 Deno.test("recordFormat() tells a log, a Claude Code transcript and anything else apart", () => {
   assert.equal(recordFormat('{"seq":1,"event":{"type":"user.message"}}'), "log");
@@ -70,5 +70,27 @@ Deno.test("peekFormat() tells a long first record by its top-level members, byte
     const peeked = await peekFormat(ReadableStream.from(chunks), 1 << 20);
     assert.equal(peeked.format, format, record.slice(-40));
     assert.equal(await new Response(peeked.stream).text(), text);
+  }
+});
+
+Deno.test("transcriptCwd() reads the directory a transcript ran in from its first records", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/s.jsonl`;
+    await Deno.writeTextFile(
+      path,
+      [
+        '{"type":"file-history-snapshot","snapshot":{}}',
+        "not json",
+        '{"type":"user","cwd":"/home/me/app","message":{"content":"hi"}}',
+        '{"type":"user","cwd":"/elsewhere","message":{"content":"hi"}}',
+      ].join("\n"),
+    );
+    assert.equal(await transcriptCwd(path), "/home/me/app");
+    await Deno.writeTextFile(path, '{"type":"user","message":{"content":"hi"}}\n');
+    assert.equal(await transcriptCwd(path), undefined);
+    assert.equal(await transcriptCwd(`${dir}/missing.jsonl`), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -4,7 +4,8 @@
  * Which inputs the command reads: files and streams, nothing else. A regular file is read; a
  * FIFO (`<(zcat log.gz)`, a named pipe) is read as a stream, as `-` reads standard input; a
  * directory, a device or a socket is refused before a byte is read, in the reader's words
- * (reading `/dev/zero` would never end).
+ * (reading `/dev/zero` would never end). (Into a folder, `--out DIR`, a directory given is a
+ * folder of transcripts: `_walk.ts` finds them before any is checked here.)
  *
  * @module
  */
@@ -18,7 +19,7 @@ const NOT_REGULAR = new TranscriptError("not_regular").message.replace(/^.*?: /,
 /** What a path names, in words, when it is neither a regular file nor a FIFO. */
 function refusedKind(info: Deno.FileInfo): string | undefined {
   if (info.isFile || info.isFifo) return undefined;
-  if (info.isDirectory) return "a directory";
+  if (info.isDirectory) return "a directory: with --out DIR, the transcripts in it are rendered";
   if (info.isCharDevice || info.isBlockDevice) return "a device";
   if (info.isSocket) return "a socket";
   return "not a file";

@@ -7,7 +7,9 @@ import { checkInput } from "./_inputs.ts";
 Deno.test("checkInput() refuses a directory or a device with code unreadable", async (t) => {
   const dir = await Deno.makeTempDir();
   try {
-    const cases: Array<[string, string]> = [[dir, "a directory"]];
+    const cases: Array<[string, string]> = [
+      [dir, "a directory: with --out DIR, the transcripts in it are rendered"],
+    ];
     if (Deno.build.os !== "windows") cases.push(["/dev/null", "a device"]);
     for (const [input, kind] of cases) {
       await t.step(kind, async () => {

@@ -45,15 +45,19 @@ const HELP = `Render agent-session logs as text a model reads.
 
 Usage:
   deno task render [--renderer NAME] [--out PATH] [--scope session|all] [FILE...|-]
+  deno task render --renderer html --out site/ [--since DATE] [--until DATE] FOLDER
   deno task render [--renderer NAME] [--out PATH] --session sesn_... [--scope all]
   deno task render [--renderer NAME] --session sesn_... --follow [--scope all]
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
 Managed Agents event a line; "-" reads standard input, a FIFO (<(zcat log.gz)) is read
-as a stream, a directory or a device is refused. A *.jsonl file is read as a Claude
-Code transcript (~/.claude/projects/.../SESSION.jsonl), one session; standard input
-is told apart by its first records.
+as a stream, a device is refused. A *.jsonl file is read as a Claude Code transcript
+(~/.claude/projects/.../SESSION.jsonl), one session; standard input is told apart by
+its first records. With --out DIR, a FOLDER is searched for *.jsonl and *.ndjson files
+(Claude Code's ~/.claude/projects, or any folder of them): each belongs to the project
+of the folder holding it; a subagent's transcript (in a subagents/ folder) belongs to
+its parent session and is not rendered on its own. Without --out DIR, a folder is refused.
 
 Options:
   -r, --renderer NAME   the renderer (default: grader)
@@ -76,6 +80,12 @@ Options:
                         the renderer's own, 200000 for the grader)
       --item-budget BYTES
                         the most UTF-8 bytes of one item's body (grader, html, json)
+      --no-thinking     leave the agent's thinking out (html; shown folded by default)
+      --since DATE      render only the sessions that started on or after DATE:
+                        a day in UTC (2026-09-01) or a time with its zone
+                        (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00)
+      --until DATE      render only the sessions that started on or before DATE
+                        (a day: to its end)
       --keep head|ends  past the grader's budget, keep the session's start ("head", the
                         default) or its start and its end ("ends")
       --no-config       ignore the renderers configured in deno.json
@@ -86,8 +96,8 @@ Options:
       --version         print the package's name and version
 
 A folder is resumable: a file that already holds what would be written is left
-alone ("unchanged"), and with the dream renderer INDEX.md always lists every dream
-in the folder. Ctrl-C finishes or drops the session in flight, writes INDEX.md,
+alone ("unchanged"), and INDEX.md (dream) or index.html (html: grouped by project,
+newest first) always lists every page in the folder, from this run or an earlier one. Ctrl-C finishes or drops the session in flight, writes INDEX.md,
 and exits; run the same command again to render the rest.
 
 Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error,
@@ -199,6 +209,11 @@ async function run(
     }
   }
   await checkRendererOptions(renderer, command.rendererOptions);
+  if (command.range !== undefined && renderer.batch !== undefined) {
+    throw new UsageError(
+      `The ${renderer.name} renderer reads every input as one batch: --since and --until select sessions rendered one by one`,
+    );
+  }
   const target = await outputTarget(command.out);
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();

@@ -14,6 +14,7 @@ import type { ConversationItem } from "./conversation_item.ts";
 import type * as Bodies from "./_html_body.ts";
 import { PAGE_STYLE } from "./_html_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
+import type { PageOrigin } from "./registry.ts";
 
 /** The page's budgets, redaction and body builders (items come already cut to the item budget). */
 export interface PageSettings {
@@ -26,6 +27,8 @@ export interface PageSettings {
   bodies: typeof Bodies;
   /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
   inputOf?: (seq: number) => unknown;
+  /** Whether the user message of an entry is a slash command (`/model`), not a prompt. */
+  isCommand?: (seq: number) => boolean;
 }
 
 /** The agent's thinking, as the page shows it: an item the kit does not make. */
@@ -59,10 +62,26 @@ export interface PageSummary {
   turns: number;
   threads: number;
   items: number;
-  /** The first user message, whitespace collapsed, at most 200 code points. */
+  /**
+   * The first user message that is not a slash command (the first command when
+   * all are), whitespace collapsed, at most 200 code points.
+   */
   firstUser: string;
   /** Whether the transcript budget cut the page short. */
   cut: boolean;
+  /** A page in a folder: the project it belongs to (see `PageOrigin`), where known. */
+  project?: string;
+  /** A page in a folder: the directory the session ran in, where its records say. */
+  cwd?: string;
+  /** A page in a folder: the size of the input the session was read from, in bytes. */
+  bytes?: number;
+}
+
+/** What a page written into a folder knows of the folder and of where its session came from. */
+export interface PageFolder {
+  /** The folder's index, which the page links back to. */
+  indexName: string;
+  origin: PageOrigin;
 }
 
 /** The `<meta>` name under which a page carries its {@linkcode PageSummary} as JSON. */
@@ -132,6 +151,7 @@ export class PageBuilder {
   #items = 0;
   #turns = 0;
   #firstUser = "";
+  #firstIsCommand = false;
   #cut = false;
   /** The day of the latest item with a time: an item of another day shows its date. */
   #lastDay = "";
@@ -176,7 +196,12 @@ export class PageBuilder {
     this.#items++;
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
-      if (this.#turns === 1) this.#firstUser = firstUserLine(shownText(item.text, true));
+      // The first prompt says what a session was about; a command (`/model`) does not.
+      const command = this.#settings.isCommand?.(item.seq) === true;
+      if (this.#turns === 1 || (this.#firstIsCommand && !command)) {
+        this.#firstUser = firstUserLine(shownText(item.text, true));
+        this.#firstIsCommand = command;
+      }
     }
     this.#parts.push(block);
     if (isReply(item)) {
@@ -221,16 +246,21 @@ export class PageBuilder {
     this.#cut = true;
   }
 
-  /** The whole page. */
-  async finish(sessionId: string, startedAt: string): Promise<string> {
+  /** The whole page; a page of a folder links back to its index and says where it came from. */
+  async finish(sessionId: string, startedAt: string, folder?: PageFolder): Promise<string> {
+    const origin = folder?.origin ?? {};
+    const redact = this.#settings.redact;
     const summary: PageSummary = {
-      sessionId: shownText(sessionId, this.#settings.redact),
-      startedAt: shownText(startedAt, this.#settings.redact),
+      sessionId: shownText(sessionId, redact),
+      startedAt: shownText(startedAt, redact),
       turns: this.#turns,
       threads: this.#threads.size,
       items: this.#items,
       firstUser: this.#firstUser,
       cut: this.#cut,
+      ...(origin.project === undefined ? {} : { project: shownText(origin.project, redact) }),
+      ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
+      ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
     const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
     const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
@@ -238,8 +268,12 @@ export class PageBuilder {
       markup`<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`;
     const empty = this.#items === 0 && !this.#cut &&
       markup`<p class="note">This session has no conversation to show.</p>\n`;
+    const up = folder !== undefined &&
+      markup`<nav class="up" aria-label="Site"><a href="${
+        encodeURIComponent(folder.indexName)
+      }">All sessions</a></nav>\n`;
     const page = markup`${await pageHead(title, meta)}<body>
-${this.#header(summary)}<main>
+${up}${this.#header(summary)}<main>
 ${this.#parts}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
@@ -266,9 +300,11 @@ ${this.#parts}${empty}${note}</main>
     return markup`<header class="top">
 <p class="kicker">Agent session</p>
 <h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
-<dl class="facts">${fact("Started", started)}${fact("Turns", summary.turns)}${
-      fact("Threads", summary.threads)
-    }${fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)}${
+<dl class="facts">${
+      summary.project !== undefined && fact("Project", summary.cwd ?? summary.project)
+    }${fact("Started", started)}${fact("Turns", summary.turns)}${fact("Threads", summary.threads)}${
+      fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)
+    }${
       this.#tokens !== undefined &&
       fact("Tokens", markup`${usageFigures(this.#tokens)}${summary.cut ? " (cut)" : ""}`)
     }</dl>

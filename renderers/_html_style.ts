@@ -36,6 +36,14 @@ code, pre, .seq, time {
 }
 .top { margin-bottom: 1.25rem; }
 .kicker { margin: 0; color: var(--muted); font-size: .8rem; letter-spacing: .08em; text-transform: uppercase; }
+.up { margin: 0 0 .5rem; font-size: .85rem; }
+.up a::before { content: "\\2190\\00A0"; }
+.projects { display: flex; flex-wrap: wrap; gap: .3rem 1.2rem; margin: 0; padding: 0; list-style: none; font-size: .85rem; }
+.project h2 { margin: 1rem 0 .1rem; font-size: 1.05rem; overflow-wrap: anywhere; }
+.where { margin: 0 0 .4rem; color: var(--muted); font-size: .8rem; overflow-wrap: anywhere; }
+td.when, td.num { white-space: nowrap; }
+td.prompt { overflow-wrap: anywhere; }
+td.id { color: var(--muted); font-size: .75rem; overflow-wrap: anywhere; font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 h1 { margin: .15rem 0 .6rem; font-size: 1.35rem; font-weight: 600; overflow-wrap: anywhere; }
 .facts { display: flex; flex-wrap: wrap; gap: .5rem 1.75rem; margin: 0 0 .75rem; }
 .facts div { display: flex; flex-direction: column; }

@@ -4,11 +4,17 @@
 import type { EntryIterable } from "../events/types.ts";
 import type { LogEntry } from "../events/types.ts";
 import { conversationItems } from "./_conversation.ts";
-import { PageBuilder, type ThinkingItem, type Usage, type UsageItem } from "./_html_page.ts";
+import {
+  PageBuilder,
+  type PageFolder,
+  type ThinkingItem,
+  type Usage,
+  type UsageItem,
+} from "./_html_page.ts";
 import { cutBodyParts } from "./budget.ts";
 import { redact as redactSecrets } from "../redact/mod.ts";
 import { oneSession } from "./_session.ts";
-import type { Renderer } from "./registry.ts";
+import type { PageOrigin, Renderer } from "./registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
 import { positive } from "./_positive.ts";
 
@@ -153,6 +159,15 @@ export async function renderHtml(
   source: EntryIterable,
   options: HtmlOptions = {},
 ): Promise<string> {
+  return await renderPage(source, options);
+}
+
+/** The page of {@linkcode renderHtml}; a page of a folder links to its index and carries its origin. */
+async function renderPage(
+  source: EntryIterable,
+  options: HtmlOptions,
+  folder?: PageFolder,
+): Promise<string> {
   const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
   const transcriptBudget = positive(
     WHAT,
@@ -163,6 +178,8 @@ export async function renderHtml(
   // The Markdown parser and the diff library load with the first page, never with `.`.
   const bodies = await import("./_html_body.ts");
   const inputs = new Map<number, unknown>();
+  // The seqs of the slash commands (a Claude Code source marks them) among the latest entries.
+  const commands = new Set<number>();
   const page = new PageBuilder({
     transcriptBudget,
     itemBudget,
@@ -173,6 +190,7 @@ export async function renderHtml(
       inputs.delete(seq);
       return input;
     },
+    isCommand: (seq) => commands.has(seq),
   });
   const session = { id: "", startedAt: "" };
   const showThinking = options.thinking ?? true;
@@ -191,8 +209,15 @@ export async function renderHtml(
         name?: unknown;
         input?: unknown;
         thinking?: unknown;
+        processed_at?: unknown;
+        command?: unknown;
         model_usage?: unknown;
       };
+      if (event.type === "user.message" && typeof event.command === "string") {
+        commands.add(entry.seq);
+        // An item follows its entry closely (or waits with its thread): keep the latest ones.
+        if (commands.size > COMMANDS_KEPT) commands.delete(commands.values().next().value!);
+      }
       const aside = showThinking && event.type === "agent.thinking" &&
           typeof event.thinking === "string"
         ? thinkingItem(entry, event.thinking, itemBudget, redact)
@@ -233,7 +258,7 @@ export async function renderHtml(
     if (full || !page.add(item)) break; // leaving the loop stops the source too
   }
   while (asides.length > 0 && !full) full = !place(asides.shift()!);
-  return await page.finish(session.id, session.startedAt);
+  return await page.finish(session.id, session.startedAt, folder);
 }
 
 /** Thinking as the page shows it: redacted when the page is, cut to the item budget. */
@@ -289,6 +314,9 @@ function threadShown(entry: LogEntry, redact: boolean): string | null {
   return redact ? redactSecrets(entry.thread_id) : entry.thread_id;
 }
 
+/** How many slash commands' seqs are remembered until their item comes. */
+const COMMANDS_KEPT = 1_024;
+
 /** How many whole tool inputs (edits, writes) wait for their item. */
 const INPUTS_KEPT = 16;
 
@@ -309,7 +337,9 @@ async function* watched(
 
 /**
  * The `html` renderer: {@linkcode renderHtml} under the registry's contract;
- * a folder of its pages gets an `index.html`.
+ * a folder of its pages gets an `index.html` of every page, grouped by
+ * project (a page of a folder carries where its session came from, the
+ * {@linkcode PageOrigin} the command gives it, and links back to the index).
  *
  * @example Usage
  * ```ts
@@ -328,5 +358,12 @@ export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   extension: ".html",
   render: renderHtml,
   // In a folder, each page carries its summary in a <meta>, read back for index.html.
-  folder: htmlFolderIndex,
+  folder: {
+    ...htmlFolderIndex,
+    page: (source: EntryIterable, options?: HtmlOptions, origin?: PageOrigin): Promise<string> =>
+      renderPage(source, options ?? {}, {
+        indexName: htmlFolderIndex.indexName,
+        origin: origin ?? {},
+      }),
+  },
 };

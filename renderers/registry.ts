@@ -104,6 +104,38 @@ export interface PageHead {
   readonly size: number;
 }
 
+/**
+ * Where a session written into a folder was read from, as the command tells
+ * a renderer's {@linkcode RendererFolder.page} (each field where known), so a
+ * page can carry it for the folder's index to group and describe sessions by.
+ *
+ * @example Usage
+ * ```ts
+ * import type { PageOrigin } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * // A session of `deno task render --out site/ ~/.claude/projects`.
+ * const origin: PageOrigin = {
+ *   project: "-home-me-app",
+ *   cwd: "/home/me/app",
+ *   bytes: 20_480,
+ * };
+ * assert.equal(origin.project, "-home-me-app");
+ * ```
+ */
+export interface PageOrigin {
+  /**
+   * The project the session belongs to: the folder holding its transcript,
+   * named relative to the folder given to the command (a transcript right
+   * in that folder: its name). Undefined for an input named on its own.
+   */
+  readonly project?: string;
+  /** The directory the session ran in, as its records say (a Claude Code record's `cwd`). */
+  readonly cwd?: string;
+  /** The input's size in bytes (a log of several sessions: the whole log's). */
+  readonly bytes?: number;
+}
+
 /** A page of a folder and the summary read back from it. */
 export interface FolderPage<Summary = unknown> {
   /** The page's file name in the folder. */
@@ -178,9 +210,12 @@ export interface RendererFolder<Options = unknown, Summary = unknown> {
    *
    * @param source The session's entries.
    * @param options The renderer's options.
+   * @param origin Where the session was read from, as far as the command
+   *   knows: its project (when found in a folder of transcripts), the
+   *   directory it ran in, its input's size.
    * @returns The page.
    */
-  page?(source: EntryIterable, options?: Options): Promise<string>;
+  page?(source: EntryIterable, options?: Options, origin?: PageOrigin): Promise<string>;
   /**
    * The summary a page carries, read from its head.
    *

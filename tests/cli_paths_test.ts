@@ -141,7 +141,12 @@ Deno.test({
   name: "render reads files and streams and refuses anything else before reading",
   ignore: !POSIX,
   fn: async (t) => {
-    for (const [input, kind] of [["/dev/zero", "a device"], ["fixtures", "a directory"]]) {
+    for (
+      const [input, kind] of [
+        ["/dev/zero", "a device"],
+        ["fixtures", "a directory: with --out DIR, the transcripts in it are rendered"],
+      ]
+    ) {
       await t.step(`${input}: ${kind}, exit 1, and the other inputs still render`, async () => {
         const result = await task("render", [input!, "fixtures/single_agent.ndjson"], {
           cwd: ROOT,

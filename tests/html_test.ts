@@ -1181,7 +1181,8 @@ Deno.test("deno task render --renderer html --out DIR: one page a session and an
         "sesn_c.html",
       ]);
       const index = await Deno.readTextFile(`${dir}/all/index.html`);
-      assert.deepEqual(links(index), ["sesn_c.html", "sesn_a.html", "sesn_b.html"]);
+      // Newest first.
+      assert.deepEqual(links(index), ["sesn_b.html", "sesn_a.html", "sesn_c.html"]);
       assert.match(index, /second &lt;b&gt;bold&lt;\/b&gt;/);
       assert.match(index, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'/);
     });
