@@ -39,7 +39,7 @@ const LETTER_ESCAPE = /\\u00[4-7]/;
  * (timestamps and the `\u001b` of terminal colours hold over a thousand a MiB) ran hot
  * enough on a large first read for V8 to compile it with its optimizing compiler, whose
  * code alone raised the read's peak RSS by about 3 MB; these four searches loop only over
- * their rare matches, for about 0.1 ms more a MiB.
+ * their rare matches, for about 0.1 ms more a MiB (a first read of 200 MB about 20% slower).
  */
 const ESCAPE_DIGITS = ["004", "005", "006", "007"] as const;
 
