@@ -10,7 +10,12 @@
  * then the status-line process table of `reader_statusline.ts` (1, 20 and 200 MB, against an
  * empty `deno run`).
  *
- * Usage: deno task bench:reader [--size MB] [--runs N] [--status-runs N]
+ * Usage: deno task bench:reader [--size MB] [--runs N] [--status-runs N] [--baseline DIR]...
+ *
+ * `--baseline DIR` (repeatable) adds, in the same interleaved runs, the first refresh of the
+ * reader of another checkout (e.g. `git worktree add /tmp/before <commit>`) and its status-line
+ * process's first call, so a change is measured against its base in one run. Every measured
+ * process loads the reader it measures and nothing else of the other checkout.
  *
  * The data is generated once under bench/.data/ (gitignored) and reused.
  *
@@ -19,13 +24,14 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import { TranscriptReader } from "../reader/mod.ts";
+import type { TranscriptReader as Reader } from "../reader/mod.ts";
 import { appendedTurns, ensureTranscript } from "./reader_data.ts";
 import { statuslineBench } from "./reader_statusline.ts";
 import { median, peakRssKb } from "./_stats.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
+const OWN_READER = fileURLToPath(new URL("../reader/mod.ts", import.meta.url));
 const CHUNK = 1 << 20;
 const APPEND_BYTES = 10_000;
 const APPENDS = 25;
@@ -81,6 +87,9 @@ async function naive(path: string): Promise<string> {
   return `${model} ${context} (${parsed} lines parsed)`;
 }
 
+/** The reader measured: this checkout's, or a baseline's (`--reader PATH`). */
+let TranscriptReader: typeof Reader;
+
 async function reader(path: string): Promise<string> {
   const { facts, error } = await new TranscriptReader(path).refresh();
   if (error) throw error;
@@ -109,9 +118,11 @@ async function append(path: string): Promise<[number, string]> {
   return [median(times), facts];
 }
 
-async function child(mode: string, path: string): Promise<void> {
+async function child(mode: string, path: string, readerModule: string): Promise<void> {
   let out: Measure;
   try {
+    // Every mode loads the reader, so that the runtime row counts its modules too.
+    ({ TranscriptReader } = await import(toFileUrl(readerModule)));
     if (mode === "append") {
       const [ms, result] = await append(path);
       out = { ms, peakMb: peakRssKb() / 1024, result, ok: true };
@@ -134,9 +145,23 @@ async function child(mode: string, path: string): Promise<void> {
   console.log(JSON.stringify(out));
 }
 
-async function spawn(mode: string, path: string): Promise<Measure> {
+function toFileUrl(path: string): string {
+  return new URL(`file://${path}`).href;
+}
+
+async function spawn(mode: string, path: string, readerModule = OWN_READER): Promise<Measure> {
   const { stdout, stderr, code } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", SELF, "--child", mode, path],
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      SELF,
+      "--child",
+      mode,
+      "--reader",
+      readerModule,
+      path,
+    ],
     stdout: "piped",
     stderr: "piped",
   }).output();
@@ -160,13 +185,16 @@ async function main(): Promise<void> {
       runs: { type: "string", default: "5" },
       child: { type: "string" },
       "status-runs": { type: "string", default: "15" },
+      reader: { type: "string", default: OWN_READER },
+      baseline: { type: "string", multiple: true, default: [] },
     },
     allowPositionals: true,
   });
   if (values.child !== undefined) {
     const path = Deno.args[Deno.args.length - 1]!;
-    return await child(values.child, path);
+    return await child(values.child, path, values.reader);
   }
+  const baselines = values.baseline.map((dir) => Deno.realPathSync(dir));
   const sizeMb = Number(values.size);
   const runs = Number(values.runs);
   const big = `${DATA}transcript_${sizeMb}mb.jsonl`;
@@ -177,10 +205,17 @@ async function main(): Promise<void> {
 
   const modes = ["runtime", "floor", "reader", "naive"] as const;
   const results: Record<string, Measure[]> = {};
-  for (const mode of [...modes, "append 1 MB", "append big"]) results[mode] = [];
+  for (const mode of [...modes, "append 1 MB", "append big", ...baselines]) results[mode] = [];
   for (let run = 0; run < runs; run++) {
     console.error(`run ${run + 1}/${runs}…`);
-    for (const mode of modes) results[mode]!.push(await spawn(mode, big));
+    for (const mode of modes) {
+      results[mode]!.push(await spawn(mode, big));
+      // Each baseline's reader right after this one's, so that both meet the same machine.
+      if (mode !== "reader") continue;
+      for (const dir of baselines) {
+        results[dir]!.push(await spawn("reader", big, `${dir}/reader/mod.ts`));
+      }
+    }
     results["append 1 MB"]!.push(await spawn("append", small));
     results["append big"]!.push(await spawn("append", big));
   }
@@ -213,6 +248,11 @@ async function main(): Promise<void> {
     `| **reader: first refresh** | ${fmt(readerMs)} | ${fmt(readerMs / floorMs, 2)}× | ${
       fmt(peak("reader"))
     } | ${failures("reader")} |`,
+    ...baselines.map((dir) =>
+      `| reader of ${dir}: first refresh | ${fmt(ms(dir))} | ${fmt(ms(dir) / floorMs, 2)}× | ${
+        fmt(peak(dir))
+      } | ${failures(dir)} |`
+    ),
     `| naive: readTextFile + split + JSON.parse | ${fmt(naiveMs)} | ${
       fmt(naiveMs / floorMs, 2)
     }× | ${fmt(peak("naive"))} | ${failures("naive")} |`,
@@ -232,7 +272,7 @@ async function main(): Promise<void> {
     }.`,
   ];
   console.log(lines.join("\n"));
-  console.log("\n" + await statuslineBench(Number(values["status-runs"])));
+  console.log("\n" + await statuslineBench(Number(values["status-runs"]), baselines));
 }
 
 if (import.meta.main) await main();

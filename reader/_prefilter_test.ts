@@ -40,6 +40,27 @@ Deno.test("collectSpecialLines() finds model attachments and letter escapes, lin
   assert.equal(text[end], "\n");
 });
 
+Deno.test("collectSpecialLines() gives each line once, in file order, whatever its escapes", () => {
+  const lines = [
+    '{"x":"\\u0074"}',
+    '{"type":"attachment","attachment":{"type":"model","identity":{"modelId":"m"}}}',
+    '{"x":"\\u0061","y":"\\u0041","z":"\\u0061"}',
+    '{"type":"system","subtype":"compact_boundary"}',
+    '{"x":"\\u0051","y":"\\\\u0041"}',
+    '{"type":"user","x":"\\u0004\\u0030\\u001b00400"}',
+    '{"type":"attachment","attachment":{"type":"model","identity":{"modelId":"\\u006D"}}}',
+  ];
+  const text = lines.join("\n") + "\n";
+  assert.deepEqual(special(text).map(([line]) => line), [
+    lines[0],
+    lines[1],
+    lines[2],
+    lines[3],
+    lines[4],
+    lines[6],
+  ]);
+});
+
 Deno.test("textOf() decodes as a line is decoded: ASCII kept, invalid UTF-8 as U+FFFD", () => {
   const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0a, 0xc3, 0xa9, 0xff, 0x22, 0x7d]);
   assert.equal(textOf(bytes, 0, bytes.length), '{\ufffd\n\u00e9\ufffd"}');
