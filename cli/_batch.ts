@@ -108,6 +108,8 @@ export class RenderRun {
   #manifest: Manifest | undefined;
   /** The names the input being rendered has written into the folder. */
   #outputs: string[] | undefined;
+  /** The input file being read into a folder with a record, while it is. */
+  #recordedInput: Input | undefined;
   /** What an input's outputs depend on besides the input: the options' fingerprint. */
   readonly #key: string;
   /** The project of each input found in a folder given as an input, by its path. */
@@ -341,9 +343,11 @@ export class RenderRun {
     const failed = this.#counts.failed;
     const outputs: string[] = [];
     this.#outputs = outputs;
+    this.#recordedInput = stamp === undefined ? undefined : input;
     const bad = new BadLines(name, { say: this.#say });
     await this.#readInput(input, name, bad);
     this.#outputs = undefined;
+    this.#recordedInput = undefined;
     if (manifest === undefined || stamp === undefined || this.#stopped) return;
     if (this.#counts.failed === failed) {
       await manifest.record(input, key, stamp, outputs);
@@ -618,13 +622,20 @@ export class RenderRun {
       return;
     }
     this.#names.set(name, input);
-    if (await this.#write(path, rendered.text)) this.#outputs?.push(name);
+    // A page this input wrote before and no one edited since is the command's to replace.
+    const from = this.#recordedInput;
+    const ours = from !== undefined && await this.#manifest?.wrote(from, name) === true;
+    if (await this.#write(path, rendered.text, ours)) this.#outputs?.push(name);
   }
 
-  /** Writes a file whole; false when it could not (the failure is counted and said). */
-  async #write(path: string, text: string): Promise<boolean> {
+  /**
+   * Writes a file whole; false when it could not (the failure is counted and said). An existing
+   * file with other content is replaced when `ours` or under `--force`, else kept and reported.
+   */
+  async #write(path: string, text: string, ours = false): Promise<boolean> {
     try {
-      const outcome = await writeAtomic(path, text, this.#command);
+      const options = ours ? { ...this.#command, force: true } : this.#command;
+      const outcome = await writeAtomic(path, text, options);
       this.#counts[outcome === "written" ? "rendered" : "unchanged"]++;
       return true;
     } catch (error) {

@@ -108,6 +108,18 @@ export class Manifest {
   }
 
   /**
+   * Whether the folder's `name` is an output the record says this input wrote and that is still
+   * as written (its stamp unchanged): the command may replace it without `--force`, since no one
+   * else has touched it. A session that grew since its page was written is rendered again so.
+   */
+  async wrote(input: string, name: string): Promise<boolean> {
+    const stamp = this.#entries.get(resolve(input))?.outputs.find(([output]) => output === name)
+      ?.[1];
+    if (stamp === undefined) return false;
+    return await fileStamp(`${this.#dir.replace(/\/+$/, "")}/${name}`) === stamp;
+  }
+
+  /**
    * Records an input that rendered without a failure, with its outputs' stamps as they are now;
    * an input whose fingerprint cannot be taken (a stream) is not recorded.
    */

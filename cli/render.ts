@@ -96,7 +96,8 @@ Options:
       --version         print the package's name and version
 
 A folder is resumable: a file that already holds what would be written is left
-alone ("unchanged"), and INDEX.md (dream) or index.html (html: grouped by project,
+alone ("unchanged"), a page the command wrote from an input that changed since
+(a session that went on) is replaced, one edited by hand is kept unless --force, and INDEX.md (dream) or index.html (html: grouped by project,
 newest first) always lists every page in the folder, from this run or an earlier one. Ctrl-C finishes or drops the session in flight, writes INDEX.md,
 and exits; run the same command again to render the rest.
 

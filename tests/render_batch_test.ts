@@ -125,6 +125,32 @@ Deno.test("render: a dream file differing from what would be written is kept and
   });
 });
 
+Deno.test("render: a session that grew is rendered again without --force; a file edited by hand is still kept", async () => {
+  await inTempDir(async (dir) => {
+    const log = `${dir}/a.ndjson`;
+    const at = "2026-01-01T00:00:00.000Z";
+    await Deno.writeTextFile(log, `${sessions(2).join("\n")}\n`);
+    const args = ["--renderer", "dream", "--out", `${dir}/out/`, log];
+    assert.equal((await task("render", args, { cwd: dir })).code, 0);
+    // The live case: the session goes on, its input grows, the same command runs again.
+    await Deno.writeTextFile(log, `${entryLine(2, "sesn_00001", "a later question", at)}\n`, {
+      append: true,
+    });
+    const grown = await task("render", args, { cwd: dir });
+    assert.equal(grown.stderr, "render: 1 rendered, 1 unchanged, 0 failed\n");
+    assert.match(await Deno.readTextFile(`${dir}/out/sesn_00001.md`), /a later question/);
+    // A page someone edited is theirs: kept and reported, even when its session grew.
+    await Deno.writeTextFile(`${dir}/out/sesn_00001.md`, "edited by hand\n");
+    await Deno.writeTextFile(log, `${entryLine(3, "sesn_00001", "one more", at)}\n`, {
+      append: true,
+    });
+    const kept = await task("render", args, { cwd: dir });
+    assert.equal(kept.code, 1);
+    assert.match(kept.stderr, /sesn_00001\.md: a different file exists \(pass --force/);
+    assert.equal(await Deno.readTextFile(`${dir}/out/sesn_00001.md`), "edited by hand\n");
+  });
+});
+
 Deno.test("render: a dream file starts with front matter holding its INDEX.md row", async () => {
   await inTempDir(async (dir) => {
     await Deno.writeTextFile(
@@ -590,8 +616,9 @@ Deno.test("render: a rerun into a folder skips the inputs whose fingerprint matc
     await t.step("a changed input is rendered again, and only it", async () => {
       await Deno.writeTextFile(`${dir}/b.ndjson`, entryLine(1, "sesn_b", "B!") + "\n");
       const changed = await render();
-      assert.equal(changed.code, 1, "its output differs: kept unless --force, as always");
+      assert.equal(changed.code, 0, "its output is the command's own, as written: replaced");
       assert.equal(changed.renders, 1);
+      assert.equal(await Deno.readTextFile(`${dir}/out/sesn_b.txt`), "B!\n");
       const forced = await render("--force");
       assert.equal(forced.code, 0, forced.stderr);
       assert.equal(forced.renders, 3, "--force renders everything");
