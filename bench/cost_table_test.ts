@@ -1,0 +1,36 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { allocatedBytes } from "./cost_table.ts";
+
+Deno.test("allocatedBytes() counts what a process allocated, collected or not, from V8's GC trace", async () => {
+  // 200 arrays of 131,072 small integers (1 MiB each), each dropped at once: 200 MiB allocated,
+  // little of it held.
+  const script =
+    "let kept = 0; for (let i = 0; i < 200; i++) kept += new Array(131072).fill(i).length; " +
+    "console.error(kept, Deno.memoryUsage().heapUsed);";
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--trace-gc-nvp", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.ok(output.success);
+  const [kept, heapUsed] = new TextDecoder().decode(output.stderr).trim().split(" ").map(Number);
+  assert.equal(kept, 200 * 131072);
+  const trace = new TextDecoder().decode(output.stdout);
+  assert.match(trace, /GC: \{.*"allocated":\d+/);
+  const allocated = allocatedBytes(trace, heapUsed!);
+  assert.ok(allocated > 200 * 2 ** 20, `${allocated} bytes counted, at least 200 MiB allocated`);
+  assert.ok(allocated < 260 * 2 ** 20, `${allocated} bytes counted, far over what was allocated`);
+});
+
+Deno.test("allocatedBytes() adds what was allocated after the last collection", () => {
+  const record = (allocated: number, end: number): string =>
+    `[1:0x1:0]       34 ms: GC: {"pause":1,"gc":"s","allocated":${allocated},"end_object_size":${end}}`;
+  const trace = [record(4_000, 1_000), "Memory pool: Removed pages: 0", record(6_000, 2_000)].join(
+    "\n",
+  );
+  assert.equal(allocatedBytes(trace, 2_500), 10_500);
+  assert.equal(allocatedBytes(trace, 1_500), 10_000); // a heap smaller at exit adds nothing
+  assert.equal(allocatedBytes("", 3_000), 3_000); // no collection: the heap at exit is all
+});
