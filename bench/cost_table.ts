@@ -307,7 +307,9 @@ function baselineArg(args: string[]): string | undefined {
     console.error("cost_table: --baseline needs the path of a checkout's mod.ts");
     Deno.exit(2);
   }
-  return new URL(value, `file://${Deno.cwd()}/`).href;
+  // Relative to where the user typed it: `deno task` runs this in the repository's root.
+  const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  return new URL(value, `file://${cwd.endsWith("/") ? cwd : `${cwd}/`}`).href;
 }
 
 /** The cases `--cases=a,b` names (every case without it). */

@@ -2,6 +2,38 @@
 
 import assert from "node:assert/strict";
 import { allocatedBytes } from "./cost_table.ts";
+import { ROOT, task } from "../tests/_command.ts";
+
+Deno.test("deno task bench prints the cost table of this checkout and of a baseline named from where it is typed", async () => {
+  const { code, stdout, stderr } = await task(
+    "bench",
+    ["--events=2000", "--runs=1", "--cases=fromNdjson,grader", "--baseline", "../mod.ts"],
+    { cwd: `${ROOT}bench` },
+  );
+  assert.equal(code, 0, stderr);
+  const header =
+    "| case | entries read | × parse floor, CPU | wall | B allocated / event | peak RSS, old gen 16 MB |";
+  const tables = stdout.split(header).slice(1);
+  assert.equal(tables.length, 2, stdout);
+  assert.match(stdout, new RegExp(`\\nbaseline file://${ROOT}mod\\.ts:\\n`));
+  for (const table of tables) {
+    const rows = table.trim().split("\n\n")[0]!.split("\n").slice(1).map((row) =>
+      row.split("|").map((c) => c.trim())
+    );
+    assert.deepEqual(rows.map((row) => row[1]), [
+      "`JSON.parse` floor",
+      "`fromNdjson` drained",
+      "`renderGrader`",
+    ]);
+    assert.deepEqual(rows.map((row) => row[2]), ["2,000", "2,000", rows[2]![2]]);
+    assert.equal(rows[0]![3], "1.00×");
+    for (const row of rows) {
+      assert.match(row[3]!, /^\d+\.\d\d×$/);
+      assert.match(row[5]!, /^\d[\d,]*$/);
+      assert.match(row[6]!, /^\d[\d,]*\.\d MiB$/);
+    }
+  }
+});
 
 Deno.test("allocatedBytes() counts what a process allocated, collected or not, from V8's GC trace", async () => {
   // 200 arrays of 131,072 small integers (1 MiB each), each dropped at once: 200 MiB allocated,
