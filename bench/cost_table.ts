@@ -38,7 +38,7 @@
  * - **peak RSS, old gen 16 MB**: the child's peak resident memory (VmHWM,
  *   runtime included) with V8's old generation capped at 16 MB
  *   (`--max-old-space-size=16`, in the same run as the allocation count). A
- *   case that does not fit the cap says so.
+ *   case that does not fit the cap says so, and in how many of its runs.
  *
  * Each figure is the median of the runs. With `--baseline PATH/mod.ts` (the
  * `mod.ts` of another checkout, say `git archive <commit> | tar -x -C
@@ -276,10 +276,15 @@ function table(cases: readonly Case[], floor: Figures, of: Figures, lines: numbe
         (median(floorTimes.map((t) => t[kind])) * entries / lines))
         .toFixed(2) + "×";
     const samples = source.memory.get(c.id)!;
-    const failed = samples.find((s) => s.failure !== undefined)?.failure;
+    // The medians are of the runs that fitted the cap (median() skips a failed run's NaN).
     const idle = median(source.memory.get(IDLE.id)!.map((s) => s.allocated));
     const allocated = (median(samples.map((s) => s.allocated)) - idle) / entries;
-    const peak = failed ?? `${number(median(samples.map((s) => s.peakKb)) / 1024, 1)} MiB`;
+    const failures = samples.flatMap((s) => s.failure === undefined ? [] : [s.failure]);
+    const peaks = samples.map((s) => s.peakKb);
+    const peak = failures.length === samples.length
+      ? failures[0]!
+      : `${number(median(peaks) / 1024, 1)} MiB` +
+        (failures.length > 0 ? ` (${failures[0]} in ${failures.length} of ${samples.length})` : "");
     out.push(
       `| ${c.title} | ${number(entries)} | ${ratio("cpu")} | ${ratio("wall")} | ${
         number(allocated)
