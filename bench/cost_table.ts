@@ -30,7 +30,8 @@
  *   which prints a `GC: {…}` record (on stdout) for each collection; each
  *   record's `"allocated"` is what was allocated since the collection before
  *   it (its `start_object_size` less the previous record's
- *   `end_object_size`). The sum of every `"allocated"`, plus the tail
+ *   `end_object_size`; counted as 0 where that subtraction, unsigned in V8,
+ *   wrapped to near 2^64). The sum of every `"allocated"`, plus the tail
  *   allocated after the last collection (the heap used at exit less that
  *   collection's `end_object_size`), is the child's total; less the total of
  *   a child that loads the same checkout's module and runs nothing (the
@@ -197,7 +198,10 @@ export function allocatedBytes(trace: string, heapUsedAtExit: number): number {
   let lastEnd = 0;
   for (const match of trace.matchAll(/GC: (\{.*\})\s*$/gm)) {
     const record = JSON.parse(match[1]!) as { allocated?: number; end_object_size?: number };
-    total += record.allocated ?? 0;
+    // V8 subtracts unsigned: a start below the last end (memory freed by sweeping in between)
+    // wraps to near 2^64, where nothing was allocated.
+    const allocated = record.allocated ?? 0;
+    if (allocated <= Number.MAX_SAFE_INTEGER) total += allocated;
     lastEnd = record.end_object_size ?? lastEnd;
   }
   return total + Math.max(0, heapUsedAtExit - lastEnd);

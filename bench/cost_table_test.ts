@@ -65,4 +65,7 @@ Deno.test("allocatedBytes() adds what was allocated after the last collection", 
   assert.equal(allocatedBytes(trace, 2_500), 10_500);
   assert.equal(allocatedBytes(trace, 1_500), 10_000); // a heap smaller at exit adds nothing
   assert.equal(allocatedBytes("", 3_000), 3_000); // no collection: the heap at exit is all
+  // V8's unsigned subtraction wrapped (a start below the last end): nothing was allocated.
+  const wrapped = [record(4_000, 1_000), record(18446744073709548000, 900)].join("\n");
+  assert.equal(allocatedBytes(wrapped, 1_000), 4_100);
 });
