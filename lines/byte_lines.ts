@@ -127,10 +127,12 @@ interface ChunkReader {
 
 /**
  * A reader of the stream's chunks. With `byob`, a byte stream (a Deno file's)
- * is read into one buffer, used again for every read, where its default
- * reader would allocate a chunk a read: a long line would leave as many
- * chunks again behind it for the garbage collector. Any other stream is read
- * as it comes.
+ * is read into two buffers in turn, used again for every read, where its
+ * default reader would allocate a chunk a read: a long line would leave as
+ * many chunks again behind it for the garbage collector. The next chunk is
+ * asked for as soon as one is given, so a file is read while its lines are
+ * parsed. Any other stream is read as it comes, never ahead (a caller may
+ * pull a stream of its own only so far).
  */
 function chunkReader(stream: ReadableStream<Uint8Array>, useByob: boolean): ChunkReader {
   if (!useByob) return stream.getReader();
@@ -140,16 +142,31 @@ function chunkReader(stream: ReadableStream<Uint8Array>, useByob: boolean): Chun
   } catch {
     return stream.getReader();
   }
-  let buffer = new ArrayBuffer(CHUNK_BYTES);
+  // Two buffers, read into in turn: the next chunk is read into one while the caller splits the
+  // other (the one read last), so the input is read while its lines are parsed.
+  let free = new ArrayBuffer(CHUNK_BYTES);
+  let ahead = readInto(byob, new ArrayBuffer(CHUNK_BYTES));
   return {
     async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-      const result = await byob.read(new Uint8Array(buffer));
-      if (result.value !== undefined) buffer = result.value.buffer;
+      const result = await ahead;
+      if (result.done) return result;
+      ahead = readInto(byob, free);
+      free = result.value.buffer as ArrayBuffer;
       return result;
     },
     cancel: (): Promise<void> => byob.cancel(),
     releaseLock: (): void => byob.releaseLock(),
   };
+}
+
+/** A read into `buffer`, its failure left to whoever awaits it (none if the reading stops first). */
+function readInto(
+  reader: ReadableStreamBYOBReader,
+  buffer: ArrayBuffer,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const read = reader.read(new Uint8Array(buffer));
+  read.catch(() => {});
+  return read;
 }
 
 /**

@@ -73,12 +73,13 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * first such line fails (or is reported) as a line of a server-sent event
  * stream, with how to turn it into NDJSON.
  *
- * The file is opened when iteration starts, read a chunk at a time, and
- * closed when the iteration ends, however it ends. Time is linear in the
- * input, however long a line; memory holds one chunk and one line, and a
- * line longer than `maxLineBytes` is never held whole: it fails the reading
- * as soon as it passes the cap, or under `skipInvalid` is reported and
- * skipped. Reading a path needs Deno (`--allow-read`); a stream works on any
+ * The file is opened when iteration starts, read a chunk at a time (its next
+ * chunk while the lines of the last are parsed; a stream given is pulled only
+ * as its lines are needed), and closed when the iteration ends, however it
+ * ends. Time is linear in the input, however long a line; memory holds two
+ * chunks of 64 KiB and one line, and a line longer than `maxLineBytes` is
+ * never held whole: it fails the reading as soon as it passes the cap, or
+ * under `skipInvalid` is reported and skipped. Reading a path needs Deno (`--allow-read`); a stream works on any
  * runtime.
  *
  * @param input A path, a `file:` URL, or a stream of UTF-8 bytes.

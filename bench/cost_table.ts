@@ -1,0 +1,396 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `deno task bench`: what each stage costs per event of the generated
+ * 1,000,000-event log (`bench/_generate.ts`, written once to `bench/.data/`),
+ * as the Markdown table the README quotes. Rows: the parse floor, the source
+ * (`fromNdjson` drained), the kit as a team renderer uses it (`conversation()`
+ * drained, in each view), and the built-in renderers (grader, dream, json,
+ * html, each through `fromNdjson`, with their default budgets).
+ *
+ * Every run is a fresh subprocess (this script again, with `--child`), so no
+ * run warms the next one's JIT or heap; the rounds interleave the cases (and
+ * the two checkouts, with `--baseline`), so a busy machine slows all alike.
+ * The columns:
+ *
+ * - **entries read**: entries the case pulled from `fromNdjson` (the grader,
+ *   json and html stop at their transcript budgets), counted in one more run
+ *   through a counting wrapper that is never timed.
+ * - **× parse floor, CPU** and **wall**: the median time of the case ÷ the
+ *   median time of the floor over the same lines, in CPU time (user and
+ *   system, every thread of the child: what a busy machine disturbs least)
+ *   and in wall-clock time. The floor reads the file as a stream, decodes it
+ *   with a streaming `TextDecoder`, splits it on `\n` and `JSON.parse`s every
+ *   line (`parseEveryLine` of `grader_compare.ts`); for a case that stops
+ *   early, the floor's time is scaled to the entries it read. Times are taken
+ *   inside the child, from the call to the end of its output: runtime start
+ *   and module loading are left out.
+ * - **B allocated / event**: the bytes V8 allocated in the child's heap for
+ *   the case, ÷ entries read. The child runs with `--v8-flags=--trace-gc-nvp`,
+ *   which prints a `GC: {…}` record (on stdout) for each collection; each
+ *   record's `"allocated"` is what was allocated since the collection before
+ *   it (its `start_object_size` less the previous record's
+ *   `end_object_size`; counted as 0 where that subtraction, unsigned in V8,
+ *   wrapped to near 2^64). The sum of every `"allocated"`, plus the tail
+ *   allocated after the last collection (the heap used at exit less that
+ *   collection's `end_object_size`), is the child's total; less the total of
+ *   a child that loads the same checkout's module and runs nothing (the
+ *   runtime's and the module's own allocations), it is the case's.
+ * - **peak RSS, old gen 16 MB**: the child's peak resident memory (VmHWM,
+ *   runtime included) with V8's old generation capped at 16 MB
+ *   (`--max-old-space-size=16`, in the same run as the allocation count). A
+ *   case that does not fit the cap says so, and in how many of its runs.
+ *
+ * Each figure is the median of the runs. With `--baseline PATH/mod.ts` (the
+ * `mod.ts` of another checkout, say `git archive <commit> | tar -x -C
+ * /tmp/before`), the same cases run against it in the same rounds and a
+ * second table follows, for a before/after from one command.
+ *
+ * Run: `deno task bench [--runs=N] [--mem-runs=N] [--baseline PATH/mod.ts]`
+ * (defaults: 3 timed runs and 1 memory run of each case; `--cases=a,b` runs
+ * only those cases, `--events=N` takes another generated log, for a quick
+ * look). The `deno bench`
+ * suites are `deno task bench:suites`.
+ *
+ * @module
+ */
+
+import { ensureLogInfo, logPath } from "./_generate.ts";
+import { parseEveryLine, sizeName } from "./grader_compare.ts";
+import { median, peakRssKb } from "./_stats.ts";
+import type * as Mod from "../mod.ts";
+import process from "node:process";
+
+/** The log benchmarked, in events (unless `--events` says otherwise). */
+const EVENTS = 1_000_000;
+
+/** A case of the table. */
+interface Case {
+  /** Its name on the command line of a child. */
+  id: string;
+  /** Its name in the table. */
+  title: string;
+  /** Whether it may stop before the end of the log (its entries are then counted). */
+  stops: boolean;
+}
+
+const PARSE: Case = { id: "parse", title: "`JSON.parse` floor", stops: false };
+/** Loads the module and runs nothing: what every child allocates before its case. */
+const IDLE: Case = { id: "idle", title: "nothing", stops: false };
+const ALL_CASES: readonly Case[] = [
+  { id: "fromNdjson", title: "`fromNdjson` drained", stops: false },
+  { id: "conversation", title: "`conversation()` drained", stops: false },
+  { id: "conversation-dream", title: '`conversation({ view: "dream" })` drained', stops: false },
+  { id: "grader", title: "`renderGrader`", stops: true },
+  { id: "dream", title: "`renderDream`", stops: false },
+  { id: "json", title: "`renderJson`", stops: true },
+  { id: "html", title: "`renderHtml`", stops: true },
+];
+
+/** What a child prints: its time, what it read, its heap at exit and its peak RSS. */
+interface ChildResult {
+  ms: number;
+  cpuMs: number;
+  entries: number;
+  heapUsed: number;
+  peakKb: number;
+}
+
+/** One memory run: bytes allocated and peak RSS, or why it failed. */
+interface MemorySample {
+  allocated: number;
+  peakKb: number;
+  failure?: string;
+}
+
+/** Runs one case in this process and prints its {@linkcode ChildResult} as JSON, on stderr. */
+async function runChild(
+  id: string,
+  path: string,
+  moduleUrl: string,
+  count: boolean,
+): Promise<void> {
+  const mod = await import(moduleUrl) as typeof Mod;
+  let entries = 0;
+  const source = (): AsyncIterable<Mod.LogEntry> => {
+    const read = mod.fromNdjson(path);
+    return count ? counted(read) : read;
+  };
+  async function* counted(source: AsyncIterable<Mod.LogEntry>): AsyncGenerator<Mod.LogEntry> {
+    for await (const entry of source) {
+      entries++;
+      yield entry;
+    }
+  }
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  if (id === "idle") entries = 0;
+  else if (id === "parse") entries = await parseEveryLine(path);
+  else if (id === "fromNdjson") {
+    for await (const _ of source()) if (!count) entries++;
+  } else if (id === "conversation" || id === "conversation-dream") {
+    const options = id === "conversation" ? {} : { view: "dream" as const };
+    for await (const _ of mod.conversation(source(), options)) {
+      // Drained as a team renderer would read it, item by item.
+    }
+  } else if (id === "grader") await mod.renderGrader(source());
+  else if (id === "dream") await mod.renderDream(source());
+  else if (id === "json") await mod.renderJson(source());
+  else if (id === "html") await mod.renderHtml(source());
+  else throw new Error(`cost_table: no case ${id}`);
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  const result: ChildResult = {
+    ms,
+    cpuMs: (user + system) / 1000,
+    entries,
+    heapUsed: Deno.memoryUsage().heapUsed,
+    peakKb: peakRssKb(),
+  };
+  // On stderr: V8 prints its traces on stdout through a buffer of its own, which would split a
+  // line printed on stdout here.
+  console.error(RESULT + JSON.stringify(result));
+}
+
+/** What starts a child's result line. */
+const RESULT = "cost_table result: ";
+
+/** The arguments of a child, and the V8 flags it runs with. */
+async function child(
+  id: string,
+  path: string,
+  moduleUrl: string,
+  options: { count?: boolean; v8Flags?: string[] } = {},
+): Promise<{ result?: ChildResult; trace: string; code: number }> {
+  const flags = options.v8Flags?.length ? [`--v8-flags=${options.v8Flags.join(",")}`] : [];
+  const output = await new Deno.Command(Deno.execPath(), {
+    // --allow-all: Deno grants /proc/self/status (the peak RSS) to nothing less.
+    args: [
+      "run",
+      "--allow-all",
+      ...flags,
+      import.meta.filename!,
+      "--child",
+      id,
+      path,
+      moduleUrl,
+      ...(options.count ? ["--count"] : []),
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  const trace = new TextDecoder().decode(output.stdout) + stderr;
+  const last = stderr.split("\n").findLast((line) => line.startsWith(RESULT));
+  const result = output.success && last !== undefined
+    ? JSON.parse(last.slice(RESULT.length)) as ChildResult
+    : undefined;
+  return result === undefined ? { trace, code: output.code } : { result, trace, code: output.code };
+}
+
+/**
+ * Bytes V8 allocated in a child run with `--trace-gc-nvp` (`trace`: its output): the sum of the
+ * `"allocated"` of every `GC: {…}` record, plus what was allocated after the
+ * last collection (the heap used at exit less its `end_object_size`).
+ */
+export function allocatedBytes(trace: string, heapUsedAtExit: number): number {
+  let total = 0;
+  let lastEnd = 0;
+  for (const match of trace.matchAll(/GC: (\{.*\})\s*$/gm)) {
+    const record = JSON.parse(match[1]!) as { allocated?: number; end_object_size?: number };
+    // V8 subtracts unsigned: a start below the last end (memory freed by sweeping in between)
+    // wraps to near 2^64, where nothing was allocated.
+    const allocated = record.allocated ?? 0;
+    if (allocated <= Number.MAX_SAFE_INTEGER) total += allocated;
+    lastEnd = record.end_object_size ?? lastEnd;
+  }
+  return total + Math.max(0, heapUsedAtExit - lastEnd);
+}
+
+async function timed(c: Case, path: string, moduleUrl: string): Promise<Time> {
+  const run = await child(c.id, path, moduleUrl);
+  if (run.result === undefined) {
+    throw new Error(`cost_table: ${c.id} failed (exit ${run.code}):\n${run.trace.slice(-2000)}`);
+  }
+  return { cpu: run.result.cpuMs, wall: run.result.ms };
+}
+
+/** One timed run, in milliseconds. */
+interface Time {
+  cpu: number;
+  wall: number;
+}
+
+async function memory(c: Case, path: string, moduleUrl: string): Promise<MemorySample> {
+  const run = await child(c.id, path, moduleUrl, {
+    v8Flags: ["--max-old-space-size=16", "--trace-gc-nvp"],
+  });
+  if (run.result === undefined) {
+    const oom = /out of memory|heap limit/i.test(run.trace);
+    return {
+      allocated: Number.NaN,
+      peakKb: Number.NaN,
+      failure: oom ? "out of memory" : `exit ${run.code}`,
+    };
+  }
+  return { allocated: allocatedBytes(run.trace, run.result.heapUsed), peakKb: run.result.peakKb };
+}
+
+/** A checkout's figures for each case. */
+interface Figures {
+  label: string;
+  moduleUrl: string;
+  times: Map<string, Time[]>;
+  memory: Map<string, MemorySample[]>;
+  entries: Map<string, number>;
+}
+
+function figures(label: string, moduleUrl: string): Figures {
+  return { label, moduleUrl, times: new Map(), memory: new Map(), entries: new Map() };
+}
+
+function push<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function number(value: number, digits = 0): string {
+  return Number.isFinite(value)
+    ? value.toLocaleString("en-US", {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    })
+    : "–";
+}
+
+/** The table of one checkout, against the floor measured in the same rounds. */
+function table(cases: readonly Case[], floor: Figures, of: Figures, lines: number): string[] {
+  const floorTimes = floor.times.get(PARSE.id)!;
+  const out = [
+    "| case | entries read | × parse floor, CPU | wall | B allocated / event | peak RSS, old gen 16 MB |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+  ];
+  for (const c of [PARSE, ...cases]) {
+    const source = c === PARSE ? floor : of;
+    const entries = c === PARSE ? lines : source.entries.get(c.id) ?? lines;
+    const times = source.times.get(c.id)!;
+    const ratio = (kind: keyof Time): string =>
+      (median(times.map((t) => t[kind])) /
+        (median(floorTimes.map((t) => t[kind])) * entries / lines))
+        .toFixed(2) + "×";
+    const samples = source.memory.get(c.id)!;
+    // The medians are of the runs that fitted the cap (median() skips a failed run's NaN).
+    const idle = median(source.memory.get(IDLE.id)!.map((s) => s.allocated));
+    const allocated = (median(samples.map((s) => s.allocated)) - idle) / entries;
+    const failures = samples.flatMap((s) => s.failure === undefined ? [] : [s.failure]);
+    const peaks = samples.map((s) => s.peakKb);
+    const peak = failures.length === samples.length
+      ? failures[0]!
+      : `${number(median(peaks) / 1024, 1)} MiB` +
+        (failures.length > 0 ? ` (${failures[0]} in ${failures.length} of ${samples.length})` : "");
+    out.push(
+      `| ${c.title} | ${number(entries)} | ${ratio("cpu")} | ${ratio("wall")} | ${
+        number(allocated)
+      } | ${peak} |`,
+    );
+  }
+  return out;
+}
+
+function intArg(args: string[], name: string, fallback: number): number {
+  const arg = args.find((a) => a.startsWith(`--${name}=`));
+  const value = arg === undefined ? fallback : Number(arg.slice(name.length + 3));
+  if (!Number.isSafeInteger(value) || value < 1) {
+    console.error(`cost_table: --${name} must be a positive integer: ${arg}`);
+    Deno.exit(2);
+  }
+  return value;
+}
+
+function baselineArg(args: string[]): string | undefined {
+  const at = args.findIndex((a) => a === "--baseline" || a.startsWith("--baseline="));
+  if (at === -1) return undefined;
+  const value = args[at] === "--baseline" ? args[at + 1] : args[at]!.slice("--baseline=".length);
+  if (value === undefined || value === "") {
+    console.error("cost_table: --baseline needs the path of a checkout's mod.ts");
+    Deno.exit(2);
+  }
+  // Relative to where the user typed it: `deno task` runs this in the repository's root.
+  const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+  return new URL(value, `file://${cwd.endsWith("/") ? cwd : `${cwd}/`}`).href;
+}
+
+/** The cases `--cases=a,b` names (every case without it). */
+function casesArg(args: string[]): readonly Case[] {
+  const arg = args.find((a) => a.startsWith("--cases="));
+  if (arg === undefined) return ALL_CASES;
+  const ids = arg.slice("--cases=".length).split(",");
+  const unknown = ids.filter((id) => !ALL_CASES.some((c) => c.id === id));
+  if (unknown.length > 0) {
+    console.error(
+      `cost_table: no case ${unknown.join(", ")}; the cases: ${
+        ALL_CASES.map((c) => c.id).join(", ")
+      }`,
+    );
+    Deno.exit(2);
+  }
+  return ALL_CASES.filter((c) => ids.includes(c.id));
+}
+
+async function main(args: string[]): Promise<void> {
+  const cases = casesArg(args);
+  const runs = intArg(args, "runs", 3);
+  const memRuns = intArg(args, "mem-runs", 1);
+  const baselineUrl = baselineArg(args);
+  const events = intArg(args, "events", EVENTS);
+  const info = await ensureLogInfo(events);
+  const path = logPath(events);
+  const checkouts = [figures("this checkout", new URL("../mod.ts", import.meta.url).href)];
+  if (baselineUrl !== undefined) checkouts.push(figures(`baseline ${baselineUrl}`, baselineUrl));
+  const floor = checkouts[0]!;
+  const started = performance.now();
+  for (let round = 0; round < runs; round++) {
+    console.error(`round ${round + 1} of ${runs} (timed)…`);
+    push(floor.times, PARSE.id, await timed(PARSE, path, floor.moduleUrl));
+    for (const c of cases) {
+      for (const of of checkouts) push(of.times, c.id, await timed(c, path, of.moduleUrl));
+    }
+  }
+  for (let round = 0; round < memRuns; round++) {
+    console.error(`round ${round + 1} of ${memRuns} (memory)…`);
+    push(floor.memory, PARSE.id, await memory(PARSE, path, floor.moduleUrl));
+    for (const of of checkouts) push(of.memory, IDLE.id, await memory(IDLE, path, of.moduleUrl));
+    for (const c of cases) {
+      for (const of of checkouts) push(of.memory, c.id, await memory(c, path, of.moduleUrl));
+    }
+  }
+  for (const c of cases.filter((c) => c.stops)) {
+    for (const of of checkouts) {
+      const run = await child(c.id, path, of.moduleUrl, { count: true });
+      if (run.result !== undefined) of.entries.set(c.id, run.result.entries);
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const head = `${sizeName(events)}-event generated log (${number(info.bytes / 2 ** 20)} MiB); ` +
+    `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${Deno.build.os}/${Deno.build.arch}; ` +
+    `medians of ${runs} timed and ${memRuns} memory runs, each case in a fresh process, ` +
+    `cases interleaved; ${number(seconds)} s in all.`;
+  const out = [head];
+  for (const of of checkouts) {
+    out.push(
+      "",
+      `${of === floor ? "This checkout" : of.label}:`,
+      "",
+      ...table(cases, floor, of, info.events),
+    );
+  }
+  console.log(out.join("\n"));
+}
+
+if (Deno.args[0] === "--child") {
+  const [, id, path, moduleUrl, count] = Deno.args;
+  await runChild(id!, path!, moduleUrl!, count === "--count");
+} else if (import.meta.main) {
+  await main(Deno.args);
+}
