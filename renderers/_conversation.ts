@@ -1,16 +1,17 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { LogEntry } from "../events/types.ts";
+import type { EntryIterable, LogEntry } from "../events/types.ts";
 import { redact } from "../redact/mod.ts";
 import { cutBodyParts, cutNote } from "./budget.ts";
 import { compact } from "./_compact.ts";
 import { Redacted } from "./_redacted.ts";
-import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
+import { ConsumptionOrder } from "./_consumption.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
 import { isShown, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";
+import { SessionGate } from "./_session.ts";
 import { utf8Length } from "./utf8.ts";
 import { asEvent, fieldsOf } from "../events/fields.ts";
 
@@ -36,61 +37,147 @@ export interface Resolved {
   keep?: "head" | "ends";
 }
 
-/** The items of one session's checked entries, in the view asked for. */
-export function conversationItems(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  return options.view === "dream" ? dreamView(entries, options) : graderView(entries, options);
-}
+/**
+ * The conversation as synchronous steps: each entry pushed adds the items it
+ * completes to {@linkcode ConversationSteps.ready}, and {@linkcode
+ * ConversationSteps.end} adds what is still held. A renderer reads its source
+ * in one loop and runs these steps inside it, so that no generator stands
+ * between an entry and its item.
+ */
+export class ConversationSteps {
+  /** The items completed and not yet taken, in order; the caller empties it. */
+  readonly ready: ConversationItem[] = [];
+  #options: Resolved;
+  #book = new ThreadBook();
+  #items: ItemRenderer;
+  #classifier: GraderClassifier | undefined;
+  #order: ConsumptionOrder | undefined;
 
-async function* dreamView(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  const book = new ThreadBook();
-  const items = new ItemRenderer(book);
-  for await (const whole of entries) {
-    if (whole.thread_id !== null) continue;
-    const entry = boundedIds(whole);
-    book.learn(entry);
-    if (!isShown(entry.event)) continue;
-    const { text, cutBytes } = prepare(entry, items.text(entry), options);
-    yield finish(items.render(entry, text), cutBytes, options);
+  /** @param options The view, the budgets and redaction, resolved. */
+  constructor(options: Resolved) {
+    this.#options = options;
+    this.#items = new ItemRenderer(this.#book);
+    if (options.view === "grader") {
+      this.#classifier = new GraderClassifier(this.#book);
+      this.#order = new ConsumptionOrder(options.transcriptBudget, options.onDropped, options.keep);
+    }
   }
-}
 
-async function* graderView(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  const book = new ThreadBook();
-  const items = new ItemRenderer(book);
-  const classifier = new GraderClassifier(book);
-  const order = new ConsumptionOrder(options.transcriptBudget, options.onDropped, options.keep);
-  const out = (prepared: Prepared): ConversationItem => {
-    const item = finish(items.render(prepared.entry, prepared.text), prepared.cutBytes, options);
-    order.shown(renderedBytes(item));
-    return item;
-  };
-  for await (const whole of entries) {
+  /** Takes the next checked entry of the session. */
+  push(whole: LogEntry): void {
+    if (this.#order === undefined) this.#dream(whole);
+    else this.#grader(whole, this.#order, this.#classifier!);
+  }
+
+  /** Ends the session: what the grader view still holds is ready, in arrival order. */
+  end(): void {
+    if (this.#order === undefined) return;
+    for (const held of this.#order.rest()) this.#out(held.entry, held.text, held.cutBytes);
+  }
+
+  #dream(whole: LogEntry): void {
+    if (whole.thread_id !== null) return;
     const entry = boundedIds(whole);
-    book.learn(entry);
+    this.#book.learn(entry);
+    if (!isShown(entry.event)) return;
+    const { text, cutBytes } = prepare(entry, this.#items.text(entry), this.#options);
+    this.ready.push(finish(this.#items.render(entry, text), cutBytes, this.#options));
+  }
+
+  #grader(whole: LogEntry, order: ConsumptionOrder, classifier: GraderClassifier): void {
+    const entry = boundedIds(whole);
+    this.#book.learn(entry);
     const role = classifier.classify(entry);
-    if (role === "drop") continue;
+    if (role === "drop") return;
     if (role === "span") {
-      for (const released of order.span(entry)) yield out(released);
-      continue;
+      for (const released of order.span(entry)) {
+        this.#out(released.entry, released.text, released.cutBytes);
+      }
+      return;
     }
-    const prepared = { entry, ...prepare(entry, items.text(entry), options) };
+    const { text, cutBytes } = prepare(entry, this.#items.text(entry), this.#options);
     if (role === "movable" && order.holds(entry)) {
-      const held = { ...prepared, entry: slim(entry) };
-      order.hold(held, renderedBytes(items.render(held.entry, held.text)));
+      const held = slim(entry);
+      order.hold({ entry: held, text, cutBytes }, renderedBytes(this.#items.render(held, text)));
     } else {
-      yield out(prepared);
+      this.#out(entry, text, cutBytes);
     }
   }
-  for (const held of order.rest()) yield out(held);
+
+  #out(entry: LogEntry, text: string, cutBytes: number): void {
+    const item = finish(this.#items.render(entry, text), cutBytes, this.#options);
+    this.#order?.shown(renderedBytes(item));
+    this.ready.push(item);
+  }
+}
+
+/** The items of one session's checked entries, in the view asked for. */
+export async function* conversationItems(
+  entries: AsyncIterable<LogEntry>,
+  options: Resolved,
+): AsyncGenerator<ConversationItem, void, undefined> {
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const entry of entries) {
+    steps.push(entry);
+    // Taken one by one: a consumer that stops leaves the rest untaken.
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  steps.end();
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/**
+ * The items of one session's source: its entries checked (one session, each
+ * a log entry) and turned into items in one loop, `observe` told of each
+ * checked entry before its items are worked out.
+ */
+export async function* sessionItems(
+  source: EntryIterable,
+  renderer: string,
+  signal: AbortSignal | undefined,
+  options: Resolved,
+  observe?: (entry: LogEntry) => void,
+): AsyncGenerator<ConversationItem, void, undefined> {
+  const gate = new SessionGate(renderer, signal);
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const raw of source) {
+    const entry = gate.pass(raw);
+    observe?.(entry);
+    steps.push(entry);
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  steps.end();
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/**
+ * {@linkcode sessionItems}, each item given to `each` as it completes: the
+ * whole rendering is one loop over the source, with no generator at all.
+ */
+export async function forEachItem(
+  source: EntryIterable,
+  renderer: string,
+  signal: AbortSignal | undefined,
+  options: Resolved,
+  observe: (entry: LogEntry) => void,
+  each: (item: ConversationItem) => void,
+): Promise<void> {
+  const gate = new SessionGate(renderer, signal);
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const raw of source) {
+    const entry = gate.pass(raw);
+    observe(entry);
+    steps.push(entry);
+    if (ready.length === 0) continue;
+    for (const item of ready) each(item);
+    ready.length = 0;
+  }
+  steps.end();
+  for (const item of ready) each(item);
+  ready.length = 0;
 }
 
 /**

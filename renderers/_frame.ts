@@ -56,6 +56,8 @@ export interface FramedBody {
  */
 export function frameBody(body: string, indent: string, budget: number): FramedBody {
   const indentBytes = utf8Length(indent);
+  const whole = framedWhole(body, indent, indentBytes, budget);
+  if (whole !== undefined) return { text: whole, cutBytes: 0 };
   let text = "";
   let used = 0;
   let start = 0;
@@ -77,6 +79,34 @@ export function frameBody(body: string, indent: string, budget: number): FramedB
     if (match === null) return { text, cutBytes: 0 };
     start = LINE_BREAK.lastIndex;
   }
+}
+
+/** A line break other than LF: a body without one is framed in one replace. */
+const OTHER_BREAK = /[\r\v\f\x85\u2028\u2029]/;
+/** Where a non-empty line of an LF-only text starts. */
+const LINE_START = /^(?=[^\n])|\n(?=[^\n])/g;
+
+/**
+ * The common case of {@linkcode frameBody}, without a piece per line: a body
+ * whose only line break is LF and whose framed size fits the budget is framed
+ * in one replace (its size counted, not built). `undefined` otherwise.
+ */
+function framedWhole(
+  body: string,
+  indent: string,
+  indentBytes: number,
+  budget: number,
+): string | undefined {
+  if (OTHER_BREAK.test(body) || indent.includes("$")) return undefined;
+  let lines = 0;
+  let start = 0;
+  for (let end = body.indexOf("\n"); end !== -1; end = body.indexOf("\n", start)) {
+    if (end > start) lines++;
+    start = end + 1;
+  }
+  if (start < body.length) lines++;
+  if (utf8Length(body) + lines * indentBytes > budget) return undefined;
+  return lines === 0 ? body : body.replace(LINE_START, `$&${indent}`);
 }
 
 /**

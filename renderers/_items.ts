@@ -69,6 +69,22 @@ const RESULT_LINKS: Record<string, string> = {
 export class ItemRenderer {
   #book: ThreadBook;
   #tools: Map<string, [speaker: string, name: string]> = new Map();
+  #seq = 0;
+  #body = "";
+  #thread: string | null = null;
+  #processedAt: string | null = null;
+  /** Builds an item of the entry being rendered; the label defaults to the speaker. */
+  #make: Make = (kind, from, to, label = from) => ({
+    kind,
+    from,
+    to,
+    label,
+    text: this.#body,
+    cutBytes: 0,
+    thread: this.#thread,
+    seq: this.#seq,
+    processedAt: this.#processedAt,
+  });
 
   /** @param book What is known of the session's threads. */
   constructor(book: ThreadBook) {
@@ -83,17 +99,12 @@ export class ItemRenderer {
   render(entry: LogEntry, body: string): Item {
     const event = fieldsOf(entry.event);
     const here = entry.thread_id ?? PRIMARY;
-    const make = (kind: Item["kind"], from: string, to: string, label = from): Item => ({
-      kind,
-      from,
-      to,
-      label,
-      text: body,
-      cutBytes: 0,
-      thread: here === PRIMARY ? null : here,
-      seq: entry.seq,
-      processedAt: typeof event.processed_at === "string" ? event.processed_at : null,
-    });
+    // What every item of this entry shares, read by #make (no closure per entry).
+    this.#seq = entry.seq;
+    this.#body = body;
+    this.#thread = here === PRIMARY ? null : here;
+    this.#processedAt = typeof event.processed_at === "string" ? event.processed_at : null;
+    const make = this.#make;
     switch (event.type) {
       case "user.message": {
         const to = this.#speaker(here);

@@ -10,9 +10,9 @@ import { DREAM_EVENT_BUDGET } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
 import { streamCapped } from "./_stream.ts";
 import { contentText, flattenBlocks } from "./content.ts";
-import { conversationItems } from "./_conversation.ts";
+import { forEachItem, type Resolved, sessionItems } from "./_conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
 import { framedItemBody } from "./_framed_item.ts";
-import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { fieldsOf } from "../events/fields.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
@@ -156,7 +156,21 @@ export async function renderDream(
   const cap = checkCap(options);
   const facts = new DreamFacts();
   const text = new CappedText(cap);
-  for await (const piece of dreamPieces(source, options, facts)) text.push(piece);
+  // One loop over the source, each entry taken through every step at once.
+  let headed = false;
+  await forEachItem(
+    source,
+    "dream",
+    options.signal,
+    dreamView(facts),
+    (entry) => facts.observe(entry),
+    (item) => {
+      if (!headed) text.push(facts.heading());
+      headed = true;
+      text.push(itemPiece(item));
+    },
+  );
+  if (!headed && facts.started) text.push(facts.heading());
   const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
   return {
     sessionId: facts.sessionId,
@@ -184,13 +198,10 @@ class DreamFacts {
     return `# Session ${oneLineField(this.sessionId)}\n`;
   }
 
-  /** Passes the entries through, learning from each primary-thread one as it goes. */
-  async *observe(entries: AsyncIterable<LogEntry>): AsyncGenerator<LogEntry, void, undefined> {
-    for await (const entry of entries) {
-      if (this.sessionId === "") this.sessionId = redact(entry.session_id);
-      if (entry.thread_id === null) this.#learn(entry);
-      yield entry;
-    }
+  /** Learns from an entry of the session (only from the primary thread's, beyond the session id). */
+  observe(entry: LogEntry): void {
+    if (this.sessionId === "") this.sessionId = redact(entry.session_id);
+    if (entry.thread_id === null) this.#learn(entry);
   }
 
   #learn(entry: LogEntry): void {
@@ -315,22 +326,38 @@ async function* dreamPieces(
   options: DreamOptions,
   facts: DreamFacts,
 ): AsyncGenerator<string> {
-  const items = conversationItems(facts.observe(oneSession(source, "dream", options.signal)), {
+  const items = sessionItems(
+    source,
+    "dream",
+    options.signal,
+    dreamView(facts),
+    (entry) => facts.observe(entry),
+  );
+  let headed = false;
+  for await (const item of items) {
+    if (!headed) yield facts.heading();
+    headed = true;
+    yield itemPiece(item);
+  }
+  if (!headed && facts.started) yield facts.heading();
+}
+
+/** The conversation's options for a dream: its view, redacted, its first prompt told to `facts`. */
+function dreamView(facts: DreamFacts): Resolved {
+  return {
     view: "dream",
     itemBudget: DREAM_EVENT_BUDGET,
     transcriptBudget: Infinity,
     redact: true,
     onText: (entry, text) => facts.text(entry, text),
-  });
-  let headed = false;
-  for await (const item of items) {
-    if (!headed) yield facts.heading();
-    headed = true;
-    yield `\n### ${oneLineField(item.label)}\n\n${
-      framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)
-    }\n`;
-  }
-  if (!headed && facts.started) yield facts.heading();
+  };
+}
+
+/** An item as the dream writes it: its label as a heading, then its framed body. */
+function itemPiece(item: ConversationItem): string {
+  return `\n### ${oneLineField(item.label)}\n\n${
+    framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)
+  }\n`;
 }
 
 /** The checked `cap`. */
