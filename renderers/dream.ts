@@ -12,7 +12,9 @@ import { streamCapped } from "./_stream.ts";
 import { contentText, flattenBlocks } from "./content.ts";
 import { forEachItem, type Resolved, sessionItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
-import { framedItemBody } from "./_framed_item.ts";
+import { framedItemBody, framedItemBodySize } from "./_framed_item.ts";
+import { CappedPieces } from "./_capped_pieces.ts";
+import { utf8Length } from "./utf8.ts";
 import type { Renderer } from "./registry.ts";
 import { fieldsOf } from "../events/fields.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
@@ -155,8 +157,9 @@ export async function renderDream(
 ): Promise<Dream> {
   const cap = checkCap(options);
   const facts = new DreamFacts();
-  const text = new CappedText(cap);
-  // One loop over the source, each entry taken through every step at once.
+  const text = new CappedPieces(cap);
+  // One loop over the source, each entry taken through every step at once. Past the head, an
+  // item's piece is counted, and built only if the tail still holds it at the end.
   let headed = false;
   await forEachItem(
     source,
@@ -167,7 +170,10 @@ export async function renderDream(
     (item) => {
       if (!headed) text.push(facts.heading());
       headed = true;
-      text.push(itemPiece(item));
+      const label = oneLineField(item.label);
+      const size = ITEM_FRAME_BYTES + utf8Length(label) +
+        framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
+      text.pushBuilt(size, () => itemPiece(item, label));
     },
   );
   if (!headed && facts.started) text.push(facts.heading());
@@ -228,8 +234,10 @@ class DreamFacts {
 
 /** A field written on one line of the markdown: controls and line breaks shown as escapes. */
 function oneLineField(text: string): string {
-  return visibleControls(text, { oneLine: true });
+  return visibleControls(text, ONE_LINE);
 }
+
+const ONE_LINE = { oneLine: true } as const;
 
 /**
  * Whether a message's content reads as blank (its item says "(no content)"),
@@ -354,11 +362,12 @@ function dreamView(facts: DreamFacts): Resolved {
 }
 
 /** An item as the dream writes it: its label as a heading, then its framed body. */
-function itemPiece(item: ConversationItem): string {
-  return `\n### ${oneLineField(item.label)}\n\n${
-    framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)
-  }\n`;
+function itemPiece(item: ConversationItem, label = oneLineField(item.label)): string {
+  return `\n### ${label}\n\n${framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)}\n`;
 }
+
+/** The bytes {@linkcode itemPiece} writes around the label and the body. */
+const ITEM_FRAME_BYTES = "\n### \n\n\n".length;
 
 /** The checked `cap`. */
 function checkCap(options: DreamOptions): number {
