@@ -69,6 +69,8 @@ const RESULT_LINKS: Record<string, string> = {
 export class ItemRenderer {
   #book: ThreadBook;
   #tools: Map<string, [speaker: string, name: string]> = new Map();
+  #toolIds: string[] = [];
+  #toolsNext = 0;
   #seq = 0;
   #body = "";
   #thread: string | null = null;
@@ -194,10 +196,15 @@ export class ItemRenderer {
    * `tool result`).
    */
   #remember(id: string, tool: string, name: string): void {
+    const known = this.#tools.size;
     this.#tools.set(id, [tool, name]);
-    if (this.#tools.size > TOOL_NAMES_KEPT) {
-      this.#tools.delete(this.#tools.keys().next().value!);
-    }
+    if (this.#tools.size === known) return; // a known id keeps its place, as in a Map
+    // The ids in the order they came, in a ring: the oldest is found without walking the
+    // Map's deleted entries from its start (which `keys().next()` does after each delete).
+    const slot = this.#toolsNext;
+    this.#toolsNext = (slot + 1) % (TOOL_NAMES_KEPT + 1);
+    if (this.#tools.size > TOOL_NAMES_KEPT) this.#tools.delete(this.#toolIds[this.#toolsNext]!);
+    this.#toolIds[slot] = id;
   }
 
   #speaker(key: string): string {

@@ -34,19 +34,21 @@ const scratch = new Uint8Array(3 * 8192);
  * ```
  */
 export function utf8Length(text: string): number {
-  if (text.length <= 8192) return encoder.encodeInto(text, scratch).written;
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) continue;
-    if (unit < 0x800) bytes += 1;
-    else if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
-      bytes += 2; // four bytes over two units
-      i++;
-    } else bytes += 2;
+  if (text.length <= CHUNK_UNITS) return encoder.encodeInto(text, scratch).written;
+  // A long text is measured a chunk at a time by the native encoder, a chunk
+  // never ending between the two halves of a surrogate pair.
+  let bytes = 0;
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + CHUNK_UNITS, text.length);
+    if (end < text.length && isHigh(text.charCodeAt(end - 1))) end--;
+    bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
   }
   return bytes;
 }
+
+/** The most UTF-16 units measured at once: their UTF-8 fits the scratch buffer. */
+const CHUNK_UNITS = 8192;
 
 /**
  * The longest prefix of `text` whose UTF-8 size is at most `maxBytes`, cut on
