@@ -13,7 +13,7 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these, so text without any (most events) costs
 // two scans and no allocation.
-const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw|authorization/i;
+const TRIGGER = /sk-|AKIA|bearer|api[_-]?key|token|secret|passw|authorization/i;
 // The same for the case-sensitive prefixes. Each alternative starts with a
 // character that prose seldom holds (`_`, `-`, `:`, `I`, `J`) and looks back
 // for the rest of its prefix, so that V8 searches it fast.
@@ -33,12 +33,25 @@ const NO_SPANS: readonly Span[] = Object.freeze([]);
  */
 export function secretSpans(text: string): readonly Span[] {
   if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return NO_SPANS;
-  const assignments: Span[] = [];
-  const tokens: Span[] = [];
-  collectAssignments(text, assignments);
-  collectTokens(text, tokens);
-  return mergeByStart(assignments, tokens);
+  // The lists are reused: a text that merely names a key or a token (many do) finds no
+  // secret, and costs no allocation.
+  const assignments = ASSIGNMENTS;
+  const tokens = TOKENS;
+  assignments.length = 0;
+  tokens.length = 0;
+  try {
+    collectAssignments(text, assignments);
+    collectTokens(text, tokens);
+    if (assignments.length === 0 && tokens.length === 0) return NO_SPANS;
+    return mergeByStart(assignments.slice(), tokens.slice());
+  } finally {
+    assignments.length = 0;
+    tokens.length = 0;
+  }
 }
+
+const ASSIGNMENTS: Span[] = [];
+const TOKENS: Span[] = [];
 
 /**
  * Two lists of ranges as one, in order of their start. Each pass finds its
@@ -364,8 +377,7 @@ const AUTHORITY = /[^\x00-\x20\x7f/?#"'`\\<>]*/y;
 // so that the marker's own `SECRET]` never reads as a name. An
 // `Authorization` name is found here too, and read by
 // `authorizationCredential`.
-const NAME =
-  /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|(authorization)/gi;
+const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|authorization/gi;
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
 interface ValueStart {
@@ -483,15 +495,30 @@ interface Value {
   empty: boolean;
 }
 
+/**
+ * Whether the name that ends at `end` is an `Authorization` one: no other
+ * alternative of `NAME` ends with these letters, so the match needs no
+ * capture (read without allocating one).
+ */
+function endsAuthorization(text: string, end: number): boolean {
+  const start = end - AUTHORIZATION.length;
+  if (start < 0) return false;
+  for (let i = 0; i < AUTHORIZATION.length; i++) {
+    if ((text.charCodeAt(start + i) | 0x20) !== AUTHORIZATION.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+const AUTHORIZATION = "authorization";
+
 function collectAssignments(text: string, spans: Span[]): void {
   NAME.lastIndex = 0;
   let end = 0;
   let inQuoted = false;
-  let match;
-  while ((match = NAME.exec(text)) !== null) {
+  while (NAME.test(text)) {
     // An `Authorization` name is not an assignment's: its value keeps its
     // scheme word. The search goes on after it.
-    if (match[1] !== undefined) {
+    if (endsAuthorization(text, NAME.lastIndex)) {
       const credential = authorizationCredential(text, NAME.lastIndex);
       if (credential !== undefined) spans.push(credential);
       continue;
