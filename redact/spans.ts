@@ -13,7 +13,10 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these, so text without any (most events) costs
 // two scans and no allocation.
-const TRIGGER = /sk-|AKIA|bearer|api[_-]?key|token|secret|passw|authorization/i;
+const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw|authorization/i;
+// The same, narrowed: a key is an API key (`api_key`, `apiKey`…). Asked only of text the wider
+// one found something in (V8 runs the wider one faster, and most text has none of these).
+const NAMED_TRIGGER = /sk-|AKIA|bearer|apikey|api_key|api-key|token|secret|passw|authorization/i;
 // The same for the case-sensitive prefixes. Each alternative starts with a
 // character that prose seldom holds (`_`, `-`, `:`, `I`, `J`) and looks back
 // for the rest of its prefix, so that V8 searches it fast.
@@ -32,7 +35,8 @@ const NO_SPANS: readonly Span[] = Object.freeze([]);
  * replacing its start) the rest of a secret of another shape.
  */
 export function secretSpans(text: string): readonly Span[] {
-  if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return NO_SPANS;
+  const named = TRIGGER.test(text) && NAMED_TRIGGER.test(text);
+  if (!named && !CASED_TRIGGER.test(text)) return NO_SPANS;
   // The lists are reused: a text that merely names a key or a token (many do) finds no
   // secret, and costs no allocation.
   const assignments = ASSIGNMENTS;

@@ -259,9 +259,28 @@ const ID_FIELDS = [
   "processed_at",
 ];
 
+/** Whether a field is a string longer than the ids kept. */
+function long(value: unknown): boolean {
+  return typeof value === "string" && value.length > ID_UNITS_KEPT;
+}
+
+/**
+ * Whether any of {@linkcode ID_FIELDS} is too long: read by name, one load each
+ * (a loop over the names would look each up by a key it knows only at run time).
+ */
+function anyLongId(event: Record<string, unknown>): boolean {
+  return long(event.id) || long(event.session_thread_id) || long(event.to_session_thread_id) ||
+    long(event.from_session_thread_id) || long(event.tool_use_id) ||
+    long(event.mcp_tool_use_id) || long(event.custom_tool_use_id) ||
+    long(event.model_request_start_id) || long(event.name) || long(event.mcp_server_name) ||
+    long(event.processed_at);
+}
+
 /** The entry, or a copy of it with its over-long ids compacted (the caller's entry is never changed). */
 function boundedIds(entry: LogEntry): LogEntry {
   const event = fieldsOf(entry.event);
+  const thread = entry.thread_id;
+  if (!anyLongId(event) && (thread === null || thread.length <= ID_UNITS_KEPT)) return entry;
   let copy: Record<string, unknown> | undefined;
   for (const field of ID_FIELDS) {
     const value = event[field];
@@ -269,7 +288,6 @@ function boundedIds(entry: LogEntry): LogEntry {
       (copy ??= { ...event })[field] = compact(value, ID_UNITS_KEPT);
     }
   }
-  const thread = entry.thread_id;
   const longThread = thread !== null && thread.length > ID_UNITS_KEPT;
   if (copy === undefined && !longThread) return entry;
   return {

@@ -114,11 +114,38 @@ export function frameBodySize(
   budget: number,
 ): { bytes: number; cutBytes: number } {
   const indentBytes = utf8Length(indent);
-  if (!OTHER_BREAK.test(body) && !indent.includes("$")) {
+  if (!OTHER_BREAK.test(body)) {
     const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
+    if (!NON_ASCII.test(body)) return measureAsciiFramed(body, indentBytes, budget);
   }
   return measureFramed(body, indentBytes, budget);
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
+function measureAsciiFramed(
+  body: string,
+  indentBytes: number,
+  budget: number,
+): { bytes: number; cutBytes: number } {
+  let used = 0;
+  let start = 0;
+  for (let first = true;; first = false) {
+    const next = body.indexOf("\n", start);
+    const end = next === -1 ? body.length : next;
+    const size = end - start;
+    const lead = (first ? 0 : 1) + (size > 0 ? indentBytes : 0);
+    if (used + lead + size > budget) {
+      const kept = Math.max(0, budget - used - lead);
+      const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
+      return { bytes: used + written, cutBytes: body.length - start - kept };
+    }
+    used += lead + size;
+    if (next === -1) return { bytes: used, cutBytes: 0 };
+    start = next + 1;
+  }
 }
 
 /** {@linkcode frameBody}'s loop, counting what it would write: no line, no match, no text built. */

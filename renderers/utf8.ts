@@ -34,6 +34,23 @@ const scratch = new Uint8Array(3 * 8192);
  * ```
  */
 export function utf8Length(text: string): number {
+  // A renderer often asks the size of the same long text twice (to cut it, then to frame it).
+  if (text === lastText) return lastBytes;
+  const bytes = measure(text);
+  if (text.length >= REMEMBERED_UNITS && text.length <= CHUNK_UNITS) {
+    lastText = text;
+    lastBytes = bytes;
+  }
+  return bytes;
+}
+
+/** The last long text measured, and its size (never a huge one: it is kept until the next). */
+let lastText = "";
+let lastBytes = 0;
+/** Texts shorter than this are measured again: remembering them would cost more. */
+const REMEMBERED_UNITS = 256;
+
+function measure(text: string): number {
   if (text.length <= CHUNK_UNITS) return encoder.encodeInto(text, scratch).written;
   // A long text is measured a chunk at a time by the native encoder, a chunk
   // never ending between the two halves of a surrogate pair.
