@@ -25,6 +25,7 @@ const arg = (name: string): string | undefined =>
 
 interface Sample {
   ms: number;
+  cpuMs: number;
   peakKb: number;
   allocated: number;
   events: number;
@@ -47,10 +48,25 @@ async function* parsedLines(path: string): AsyncGenerator<unknown> {
   if (rest.trim() !== "") yield JSON.parse(rest);
 }
 
+/**
+ * This process's CPU time (user and system, every thread) in ms: steadier than the wall clock
+ * on a shared machine, where a case may wait for a core.
+ */
+function cpuMs(): number {
+  try {
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime in 1/100 s
+  } catch {
+    return Number.NaN;
+  }
+}
+
 async function runChild(kind: string, root: string, path: string): Promise<void> {
   // deno-lint-ignore no-explicit-any
   const kit: any = await import(`${root}/mod.ts`);
   const started = performance.now();
+  const cpuStarted = cpuMs();
   let events = 0;
   const source = (name: string): AsyncIterable<unknown> =>
     name.endsWith("parsed") ? parsedLines(path) : kit.fromNdjson(path);
@@ -92,7 +108,7 @@ async function runChild(kind: string, root: string, path: string): Promise<void>
   const ms = performance.now() - started;
   // A last collection, so that the GC records count what was allocated after the one before.
   (globalThis as { gc?: () => void }).gc?.();
-  console.error(`RESULT ${JSON.stringify({ ms, peakKb: peakRssKb(), events })}`);
+  console.error(`RESULT ${JSON.stringify({ ms, cpuMs: cpuMs() - cpuStarted, peakKb: peakRssKb(), events })}`);
 }
 
 async function inChild(kind: string, root: string, path: string): Promise<Sample> {
@@ -147,18 +163,26 @@ async function main(): Promise<void> {
     }
   }
   const floor = median(samples.get(`parse@${here}`)!.map((s) => s.ms));
-  console.log(`${size} events, ${runs} runs (medians); floor ${floor.toFixed(0)} ms\n`);
-  console.log("| case | root | ÷ floor | bytes allocated / event | peak RSS |");
-  console.log("| --- | --- | ---: | ---: | ---: |");
+  const cpuFloor = median(samples.get(`parse@${here}`)!.map((s) => s.cpuMs));
+  console.log(
+    `${size} events, ${runs} runs (medians); floor ${floor.toFixed(0)} ms wall, ${
+      cpuFloor.toFixed(0)
+    } ms CPU\n`,
+  );
+  console.log(
+    "| case | root | ÷ floor (wall) | ÷ floor (CPU) | bytes allocated / event | peak RSS |",
+  );
+  console.log("| --- | --- | ---: | ---: | ---: | ---: |");
   for (const [key, list] of samples) {
     const [kind, root] = key.split("@");
     const ms = median(list.map((s) => s.ms));
+    const cpu = median(list.map((s) => s.cpuMs));
     const perEvent = median(list.map((s) => s.allocated / s.events));
     const peak = median(list.map((s) => s.peakKb)) / 1024;
     console.log(
       `| ${kind} | ${root === here ? "this" : root} | ${(ms / floor).toFixed(2)}× | ${
-        perEvent.toFixed(0)
-      } | ${peak.toFixed(1)} MB |`,
+        (cpu / cpuFloor).toFixed(2)
+      }× | ${perEvent.toFixed(0)} | ${peak.toFixed(1)} MB |`,
     );
   }
 }
