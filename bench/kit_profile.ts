@@ -106,9 +106,10 @@ async function runChild(kind: string, root: string, path: string): Promise<void>
       throw new Error(`unknown case ${kind}`);
   }
   const ms = performance.now() - started;
+  const cpu = cpuMs() - cpuStarted;
   // A last collection, so that the GC records count what was allocated after the one before.
   (globalThis as { gc?: () => void }).gc?.();
-  console.error(`RESULT ${JSON.stringify({ ms, cpuMs: cpuMs() - cpuStarted, peakKb: peakRssKb(), events })}`);
+  console.error(`RESULT ${JSON.stringify({ ms, cpuMs: cpu, peakKb: peakRssKb(), events })}`);
 }
 
 async function inChild(kind: string, root: string, path: string): Promise<Sample> {
