@@ -95,6 +95,26 @@ async function runChild(kind: string, root: string, path: string): Promise<void>
       await kit.renderDream(source(kind));
       events = -1;
       break;
+    case "internal":
+    case "internal_parsed": {
+      // The built-ins' own path to the same items, drained: what conversation() is measured against.
+      const internal = await import(`${root}/renderers/_conversation.ts`);
+      const options = {
+        view: "dream",
+        itemBudget: 2_000,
+        transcriptBudget: Infinity,
+        redact: true,
+      };
+      if (internal.forEachItem !== undefined) {
+        await internal.forEachItem(source(kind), "dream", undefined, options, () => {}, () => {});
+      } else {
+        const { oneSession } = await import(`${root}/renderers/_session.ts`);
+        const items = internal.conversationItems(oneSession(source(kind), "dream"), options);
+        for await (const _ of items) { /* drain */ }
+      }
+      events = -1;
+      break;
+    }
     case "conversation":
     case "conversation_parsed": {
       // Counted from the meta file: a counting layer would add its own cost.
