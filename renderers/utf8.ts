@@ -51,6 +51,8 @@ let lastBytes = 0;
 const REMEMBERED_UNITS = 256;
 
 function measure(text: string): number {
+  // A label or a note costs less to count here than to hand to the encoder.
+  if (text.length <= TINY_UNITS) return countBytes(text);
   if (text.length <= CHUNK_UNITS) return encoder.encodeInto(text, scratch).written;
   // A long text is measured a chunk at a time by the native encoder, a chunk
   // never ending between the two halves of a surrogate pair.
@@ -60,6 +62,24 @@ function measure(text: string): number {
     if (end < text.length && isHigh(text.charCodeAt(end - 1))) end--;
     bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
     start = end;
+  }
+  return bytes;
+}
+
+/** Texts up to this many units are counted in JavaScript. */
+const TINY_UNITS = 24;
+
+/** The UTF-8 size of `text`, counted a unit at a time. */
+function countBytes(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+      bytes += 2; // four bytes over two units
+      i++;
+    } else bytes += 2;
   }
   return bytes;
 }
