@@ -122,7 +122,7 @@ export function frameBodySize(
   return measureFramed(body, indentBytes, budget);
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\x80-\uffff]/;
 
 /** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
 function measureAsciiFramed(
