@@ -21,7 +21,9 @@ export type BuildPiece = () => string;
 
 /** Where the head may end and the tail start; what closes a cut head. */
 export interface CappedOptions {
+  /** What to write after a cut head, before the marker (`CappedTextOptions.closeHead`). */
   closeHead?: (head: string) => string;
+  /** Where the head may end and the tail start (`CappedTextOptions.cutAt`). */
   cutAt?: "any" | "line";
 }
 
@@ -44,14 +46,17 @@ export class CappedPieces {
     this.#half = Math.floor((cap - MARKER_ROOM) / 2);
   }
 
+  /** The bytes a head or a tail holds at most. */
   get half(): number {
     return this.#half;
   }
 
+  /** UTF-8 bytes held in the head and the tail (a piece not built yet counts at its size). */
   get heldBytes(): number {
     return this.#headBytes + this.#tailBytes;
   }
 
+  /** Appends a piece. */
   push(piece: string): void {
     let rest = piece;
     let size = utf8Length(piece);
@@ -114,11 +119,13 @@ export class CappedPieces {
     }
   }
 
+  /** The bytes the cap removed: 0 while the whole fits. */
   get elidedBytes(): number {
     if (this.#total <= this.#cap) return 0;
     return this.#total - this.#headBytes - utf8Length(this.#tailText());
   }
 
+  /** The text (whole when it fits, else head, marker and tail) and the bytes elided. */
   capped(options: CappedOptions = {}): { text: string; elidedBytes: number } {
     if (this.#total <= this.#cap) return { text: this.#head + this.#joined(), elidedBytes: 0 };
     const tail = this.#tailText(options.cutAt ?? "any");
