@@ -52,6 +52,7 @@ export class ConversationSteps {
   #items: ItemRenderer;
   #classifier: GraderClassifier | undefined;
   #order: ConsumptionOrder | undefined;
+  #fields = new FieldRedactor();
 
   /** @param options The view, the budgets and redaction, resolved. */
   constructor(options: Resolved) {
@@ -81,7 +82,7 @@ export class ConversationSteps {
     this.#book.learn(entry);
     if (!isShown(entry.event)) return;
     const { text, cutBytes } = prepare(entry, this.#items.text(entry), this.#options);
-    this.ready.push(finish(this.#items.render(entry, text), cutBytes, this.#options));
+    this.ready.push(finish(this.#items.render(entry, text), cutBytes, this.#options, this.#fields));
   }
 
   #grader(whole: LogEntry, order: ConsumptionOrder, classifier: GraderClassifier): void {
@@ -105,7 +106,7 @@ export class ConversationSteps {
   }
 
   #out(entry: LogEntry, text: string, cutBytes: number): void {
-    const item = finish(this.#items.render(entry, text), cutBytes, this.#options);
+    const item = finish(this.#items.render(entry, text), cutBytes, this.#options, this.#fields);
     this.#order?.shown(renderedBytes(item));
     this.ready.push(item);
   }
@@ -202,17 +203,45 @@ function prepare(
   return { text: cutBytes === 0 ? head : head + cutNote(cutBytes), cutBytes };
 }
 
-function finish(item: Item, cutBytes: number, options: Resolved): ConversationItem {
+function finish(
+  item: Item,
+  cutBytes: number,
+  options: Resolved,
+  fields: FieldRedactor,
+): ConversationItem {
   item.cutBytes = cutBytes;
   if (!options.redact) return item;
-  item.from = redact(item.from);
-  item.to = redact(item.to);
-  item.label = redact(item.label);
-  if (item.tool !== undefined) item.tool = redact(item.tool);
-  if (item.thread !== null) item.thread = redact(item.thread);
+  item.from = fields.redact(item.from);
+  item.to = fields.redact(item.to);
+  item.label = fields.redact(item.label);
+  if (item.tool !== undefined) item.tool = fields.redact(item.tool);
+  if (item.thread !== null) item.thread = fields.redact(item.thread);
   if (item.processedAt !== null) item.processedAt = redact(item.processedAt);
   return item;
 }
+
+/**
+ * `redact` for an item's speakers, label, tool and thread: a session repeats
+ * a few of them on every item, so each short one is redacted once and
+ * remembered (a bounded number of them, forgotten all at once when full).
+ */
+class FieldRedactor {
+  #memo: Map<string, string> = new Map();
+
+  redact(text: string): string {
+    if (text.length > FIELD_UNITS_REMEMBERED) return redact(text);
+    let clean = this.#memo.get(text);
+    if (clean === undefined) {
+      clean = redact(text);
+      if (this.#memo.size >= FIELDS_REMEMBERED) this.#memo.clear();
+      this.#memo.set(text, clean);
+    }
+    return clean;
+  }
+}
+
+const FIELD_UNITS_REMEMBERED = 256;
+const FIELDS_REMEMBERED = 1_024;
 
 /**
  * The least any renderer writes for an item: its label and text, and the

@@ -160,6 +160,7 @@ export async function renderDream(
   const text = new CappedPieces(cap);
   // One loop over the source, each entry taken through every step at once. Past the head, an
   // item's piece is counted, and built only if the tail still holds it at the end.
+  const labels = new Headings();
   let headed = false;
   await forEachItem(
     source,
@@ -170,8 +171,8 @@ export async function renderDream(
     (item) => {
       if (!headed) text.push(facts.heading());
       headed = true;
-      const label = oneLineField(item.label);
-      const size = ITEM_FRAME_BYTES + utf8Length(label) +
+      const [label, labelBytes] = labels.heading(item.label);
+      const size = ITEM_FRAME_BYTES + labelBytes +
         framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
       text.pushBuilt(size, () => itemPiece(item, label));
     },
@@ -364,6 +365,27 @@ function dreamView(facts: DreamFacts): Resolved {
 /** An item as the dream writes it: its label as a heading, then its framed body. */
 function itemPiece(item: ConversationItem, label = oneLineField(item.label)): string {
   return `\n### ${label}\n\n${framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)}\n`;
+}
+
+/**
+ * Labels as headings ({@linkcode oneLineField}) and their UTF-8 sizes: a
+ * session repeats a few labels on every item, so each short one is worked
+ * out once and remembered (a bounded number, forgotten all at once when full).
+ */
+class Headings {
+  #memo: Map<string, [heading: string, bytes: number]> = new Map();
+
+  heading(label: string): [heading: string, bytes: number] {
+    let known = this.#memo.get(label);
+    if (known === undefined) {
+      const heading = oneLineField(label);
+      known = [heading, utf8Length(heading)];
+      if (label.length > 256) return known;
+      if (this.#memo.size >= 1_024) this.#memo.clear();
+      this.#memo.set(label, known);
+    }
+    return known;
+  }
 }
 
 /** The bytes {@linkcode itemPiece} writes around the label and the body. */
