@@ -11,14 +11,43 @@ export const MARKER = "[REDACTED_SECRET]" as const;
 /** A range of text to replace: `[start, end)`. */
 export type Span = [start: number, end: number];
 
-// Every shape contains one of these, so text without any (most events) costs
-// two scans and no allocation.
-const TRIGGER = /sk-|AKIA|bearer|key|token|secret|passw|authorization/i;
-// The same for the case-sensitive prefixes. Each alternative starts with a
-// character that prose seldom holds (`_`, `-`, `:`, `I`, `J`) and looks back
-// for the rest of its prefix, so that V8 searches it fast.
-const CASED_TRIGGER =
-  /_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|:\/\/|Iza(?<=AIza)|J(?<=eyJ)/;
+// Every shape contains one of these words (in any case) or one of the
+// case-sensitive prefixes after them, so text without any (most text) costs
+// one scan and no allocation. Each cased alternative starts with a character
+// that prose seldom holds (`_`, `-`, `:`, `I`, `J`) and looks back for the
+// rest of its prefix, so that V8 searches it fast.
+const TRIGGER_WORDS = [
+  "sk-",
+  "AKIA",
+  "bearer",
+  "apikey",
+  "api_key",
+  "api-key",
+  "token",
+  "secret",
+  "passw",
+  "authorization",
+];
+const CASED_TRIGGER = String
+  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|:\/\/|Iza(?<=AIza)|J(?<=eyJ)`;
+const TRIGGER = triggerPattern();
+
+/**
+ * The words and the prefixes as one pattern, so that a text is scanned once:
+ * the words in a case-insensitive group (`(?i:…)`) where the engine reads
+ * one, else each letter as a class of its two cases (slower, the same
+ * matches).
+ */
+function triggerPattern(): RegExp {
+  try {
+    return new RegExp(`(?i:${TRIGGER_WORDS.join("|")})|${CASED_TRIGGER}`);
+  } catch {
+    return new RegExp(`${TRIGGER_WORDS.map(anyCase).join("|")}|${CASED_TRIGGER}`);
+  }
+}
+
+// What text without a secret (most text) gets: one list, so that the answer costs no allocation.
+const NO_SPANS: readonly Span[] = Object.freeze([]);
 
 /**
  * The ranges of `text` that {@linkcode redactedPieces} replaces, in order of
@@ -28,14 +57,27 @@ const CASED_TRIGGER =
  * before anything is replaced: a match of one shape can then never hide (by
  * replacing its start) the rest of a secret of another shape.
  */
-export function secretSpans(text: string): Span[] {
-  if (!TRIGGER.test(text) && !CASED_TRIGGER.test(text)) return [];
-  const assignments: Span[] = [];
-  const tokens: Span[] = [];
-  collectAssignments(text, assignments);
-  collectTokens(text, tokens);
-  return mergeByStart(assignments, tokens);
+export function secretSpans(text: string): readonly Span[] {
+  if (!TRIGGER.test(text)) return NO_SPANS;
+  // The lists are reused: a text that merely names a key or a token (many do) finds no
+  // secret, and costs no allocation.
+  const assignments = ASSIGNMENTS;
+  const tokens = TOKENS;
+  assignments.length = 0;
+  tokens.length = 0;
+  try {
+    collectAssignments(text, assignments);
+    collectTokens(text, tokens);
+    if (assignments.length === 0 && tokens.length === 0) return NO_SPANS;
+    return mergeByStart(assignments.slice(), tokens.slice());
+  } finally {
+    assignments.length = 0;
+    tokens.length = 0;
+  }
 }
+
+const ASSIGNMENTS: Span[] = [];
+const TOKENS: Span[] = [];
 
 /**
  * Two lists of ranges as one, in order of their start. Each pass finds its
@@ -361,8 +403,7 @@ const AUTHORITY = /[^\x00-\x20\x7f/?#"'`\\<>]*/y;
 // so that the marker's own `SECRET]` never reads as a name. An
 // `Authorization` name is found here too, and read by
 // `authorizationCredential`.
-const NAME =
-  /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|(authorization)/gi;
+const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|authorization/gi;
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
 interface ValueStart {
@@ -480,15 +521,30 @@ interface Value {
   empty: boolean;
 }
 
+/**
+ * Whether the name that ends at `end` is an `Authorization` one: no other
+ * alternative of `NAME` ends with these letters, so the match needs no
+ * capture (read without allocating one).
+ */
+function endsAuthorization(text: string, end: number): boolean {
+  const start = end - AUTHORIZATION.length;
+  if (start < 0) return false;
+  for (let i = 0; i < AUTHORIZATION.length; i++) {
+    if ((text.charCodeAt(start + i) | 0x20) !== AUTHORIZATION.charCodeAt(i)) return false;
+  }
+  return true;
+}
+
+const AUTHORIZATION = "authorization";
+
 function collectAssignments(text: string, spans: Span[]): void {
   NAME.lastIndex = 0;
   let end = 0;
   let inQuoted = false;
-  let match;
-  while ((match = NAME.exec(text)) !== null) {
+  while (NAME.test(text)) {
     // An `Authorization` name is not an assignment's: its value keeps its
     // scheme word. The search goes on after it.
-    if (match[1] !== undefined) {
+    if (endsAuthorization(text, NAME.lastIndex)) {
       const credential = authorizationCredential(text, NAME.lastIndex);
       if (credential !== undefined) spans.push(credential);
       continue;

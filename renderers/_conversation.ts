@@ -1,16 +1,17 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { LogEntry } from "../events/types.ts";
+import type { EntryIterable, LogEntry } from "../events/types.ts";
 import { redact } from "../redact/mod.ts";
 import { cutBodyParts, cutNote } from "./budget.ts";
 import { compact } from "./_compact.ts";
 import { Redacted } from "./_redacted.ts";
-import { ConsumptionOrder, type Prepared } from "./_consumption.ts";
+import { ConsumptionOrder } from "./_consumption.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
 import { isShown, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";
+import { SessionGate } from "./_session.ts";
 import { utf8Length } from "./utf8.ts";
 import { asEvent, fieldsOf } from "../events/fields.ts";
 
@@ -36,61 +37,148 @@ export interface Resolved {
   keep?: "head" | "ends";
 }
 
-/** The items of one session's checked entries, in the view asked for. */
-export function conversationItems(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  return options.view === "dream" ? dreamView(entries, options) : graderView(entries, options);
-}
+/**
+ * The conversation as synchronous steps: each entry pushed adds the items it
+ * completes to {@linkcode ConversationSteps.ready}, and {@linkcode
+ * ConversationSteps.end} adds what is still held. A renderer reads its source
+ * in one loop and runs these steps inside it, so that no generator stands
+ * between an entry and its item.
+ */
+export class ConversationSteps {
+  /** The items completed and not yet taken, in order; the caller empties it. */
+  readonly ready: ConversationItem[] = [];
+  #options: Resolved;
+  #book = new ThreadBook();
+  #items: ItemRenderer;
+  #classifier: GraderClassifier | undefined;
+  #order: ConsumptionOrder | undefined;
+  #fields = new FieldRedactor();
 
-async function* dreamView(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  const book = new ThreadBook();
-  const items = new ItemRenderer(book);
-  for await (const whole of entries) {
-    if (whole.thread_id !== null) continue;
-    const entry = boundedIds(whole);
-    book.learn(entry);
-    if (!isShown(entry.event)) continue;
-    const { text, cutBytes } = prepare(entry, items.text(entry), options);
-    yield finish(items.render(entry, text), cutBytes, options);
+  /** @param options The view, the budgets and redaction, resolved. */
+  constructor(options: Resolved) {
+    this.#options = options;
+    this.#items = new ItemRenderer(this.#book);
+    if (options.view === "grader") {
+      this.#classifier = new GraderClassifier(this.#book);
+      this.#order = new ConsumptionOrder(options.transcriptBudget, options.onDropped, options.keep);
+    }
   }
-}
 
-async function* graderView(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  const book = new ThreadBook();
-  const items = new ItemRenderer(book);
-  const classifier = new GraderClassifier(book);
-  const order = new ConsumptionOrder(options.transcriptBudget, options.onDropped, options.keep);
-  const out = (prepared: Prepared): ConversationItem => {
-    const item = finish(items.render(prepared.entry, prepared.text), prepared.cutBytes, options);
-    order.shown(renderedBytes(item));
-    return item;
-  };
-  for await (const whole of entries) {
+  /** Takes the next checked entry of the session. */
+  push(whole: LogEntry): void {
+    if (this.#order === undefined) this.#dream(whole);
+    else this.#grader(whole, this.#order, this.#classifier!);
+  }
+
+  /** Ends the session: what the grader view still holds is ready, in arrival order. */
+  end(): void {
+    if (this.#order === undefined) return;
+    for (const held of this.#order.rest()) this.#out(held.entry, held.text, held.cutBytes);
+  }
+
+  #dream(whole: LogEntry): void {
+    if (whole.thread_id !== null) return;
     const entry = boundedIds(whole);
-    book.learn(entry);
+    this.#book.learn(entry);
+    if (!isShown(entry.event)) return;
+    const { text, cutBytes } = prepare(entry, this.#items.text(entry), this.#options);
+    this.ready.push(finish(this.#items.render(entry, text), cutBytes, this.#options, this.#fields));
+  }
+
+  #grader(whole: LogEntry, order: ConsumptionOrder, classifier: GraderClassifier): void {
+    const entry = boundedIds(whole);
+    this.#book.learn(entry);
     const role = classifier.classify(entry);
-    if (role === "drop") continue;
+    if (role === "drop") return;
     if (role === "span") {
-      for (const released of order.span(entry)) yield out(released);
-      continue;
+      for (const released of order.span(entry)) {
+        this.#out(released.entry, released.text, released.cutBytes);
+      }
+      return;
     }
-    const prepared = { entry, ...prepare(entry, items.text(entry), options) };
+    const { text, cutBytes } = prepare(entry, this.#items.text(entry), this.#options);
     if (role === "movable" && order.holds(entry)) {
-      const held = { ...prepared, entry: slim(entry) };
-      order.hold(held, renderedBytes(items.render(held.entry, held.text)));
+      const held = slim(entry);
+      order.hold({ entry: held, text, cutBytes }, renderedBytes(this.#items.render(held, text)));
     } else {
-      yield out(prepared);
+      this.#out(entry, text, cutBytes);
     }
   }
-  for (const held of order.rest()) yield out(held);
+
+  #out(entry: LogEntry, text: string, cutBytes: number): void {
+    const item = finish(this.#items.render(entry, text), cutBytes, this.#options, this.#fields);
+    this.#order?.shown(renderedBytes(item));
+    this.ready.push(item);
+  }
+}
+
+/** The items of one session's checked entries, in the view asked for. */
+export async function* conversationItems(
+  entries: AsyncIterable<LogEntry>,
+  options: Resolved,
+): AsyncGenerator<ConversationItem, void, undefined> {
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const entry of entries) {
+    steps.push(entry);
+    // Taken one by one: a consumer that stops leaves the rest untaken.
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  steps.end();
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/**
+ * The items of one session's source: its entries checked (one session, each
+ * a log entry) and turned into items in one loop, `observe` told of each
+ * checked entry before its items are worked out.
+ */
+export async function* sessionItems(
+  source: EntryIterable,
+  renderer: string,
+  signal: AbortSignal | undefined,
+  options: Resolved,
+  observe?: (entry: LogEntry) => void,
+): AsyncGenerator<ConversationItem, void, undefined> {
+  const gate = new SessionGate(renderer, signal);
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const raw of source) {
+    const entry = gate.pass(raw);
+    observe?.(entry);
+    steps.push(entry);
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  steps.end();
+  while (ready.length > 0) yield ready.shift()!;
+}
+
+/**
+ * {@linkcode sessionItems}, each item given to `each` as it completes: the
+ * whole rendering is one loop over the source, with no generator at all.
+ */
+export async function forEachItem(
+  source: EntryIterable,
+  renderer: string,
+  signal: AbortSignal | undefined,
+  options: Resolved,
+  observe: (entry: LogEntry) => void,
+  each: (item: ConversationItem) => void,
+): Promise<void> {
+  const gate = new SessionGate(renderer, signal);
+  const steps = new ConversationSteps(options);
+  const ready = steps.ready;
+  for await (const raw of source) {
+    const entry = gate.pass(raw);
+    observe(entry);
+    steps.push(entry);
+    if (ready.length === 0) continue;
+    for (const item of ready) each(item);
+    ready.length = 0;
+  }
+  steps.end();
+  for (const item of ready) each(item);
+  ready.length = 0;
 }
 
 /**
@@ -115,17 +203,45 @@ function prepare(
   return { text: cutBytes === 0 ? head : head + cutNote(cutBytes), cutBytes };
 }
 
-function finish(item: Item, cutBytes: number, options: Resolved): ConversationItem {
+function finish(
+  item: Item,
+  cutBytes: number,
+  options: Resolved,
+  fields: FieldRedactor,
+): ConversationItem {
   item.cutBytes = cutBytes;
   if (!options.redact) return item;
-  item.from = redact(item.from);
-  item.to = redact(item.to);
-  item.label = redact(item.label);
-  if (item.tool !== undefined) item.tool = redact(item.tool);
-  if (item.thread !== null) item.thread = redact(item.thread);
+  item.from = fields.redact(item.from);
+  item.to = fields.redact(item.to);
+  item.label = fields.redact(item.label);
+  if (item.tool !== undefined) item.tool = fields.redact(item.tool);
+  if (item.thread !== null) item.thread = fields.redact(item.thread);
   if (item.processedAt !== null) item.processedAt = redact(item.processedAt);
   return item;
 }
+
+/**
+ * `redact` for an item's speakers, label, tool and thread: a session repeats
+ * a few of them on every item, so each short one is redacted once and
+ * remembered (a bounded number of them, forgotten all at once when full).
+ */
+class FieldRedactor {
+  #memo: Map<string, string> = new Map();
+
+  redact(text: string): string {
+    if (text.length > FIELD_UNITS_REMEMBERED) return redact(text);
+    let clean = this.#memo.get(text);
+    if (clean === undefined) {
+      clean = redact(text);
+      if (this.#memo.size >= FIELDS_REMEMBERED) this.#memo.clear();
+      this.#memo.set(text, clean);
+    }
+    return clean;
+  }
+}
+
+const FIELD_UNITS_REMEMBERED = 256;
+const FIELDS_REMEMBERED = 1_024;
 
 /**
  * The least any renderer writes for an item: its label and text, and the
@@ -172,9 +288,28 @@ const ID_FIELDS = [
   "processed_at",
 ];
 
+/** Whether a field is a string longer than the ids kept. */
+function long(value: unknown): boolean {
+  return typeof value === "string" && value.length > ID_UNITS_KEPT;
+}
+
+/**
+ * Whether any of {@linkcode ID_FIELDS} is too long: read by name, one load each
+ * (a loop over the names would look each up by a key it knows only at run time).
+ */
+function anyLongId(event: Record<string, unknown>): boolean {
+  return long(event.id) || long(event.session_thread_id) || long(event.to_session_thread_id) ||
+    long(event.from_session_thread_id) || long(event.tool_use_id) ||
+    long(event.mcp_tool_use_id) || long(event.custom_tool_use_id) ||
+    long(event.model_request_start_id) || long(event.name) || long(event.mcp_server_name) ||
+    long(event.processed_at);
+}
+
 /** The entry, or a copy of it with its over-long ids compacted (the caller's entry is never changed). */
 function boundedIds(entry: LogEntry): LogEntry {
   const event = fieldsOf(entry.event);
+  const thread = entry.thread_id;
+  if (!anyLongId(event) && (thread === null || thread.length <= ID_UNITS_KEPT)) return entry;
   let copy: Record<string, unknown> | undefined;
   for (const field of ID_FIELDS) {
     const value = event[field];
@@ -182,7 +317,6 @@ function boundedIds(entry: LogEntry): LogEntry {
       (copy ??= { ...event })[field] = compact(value, ID_UNITS_KEPT);
     }
   }
-  const thread = entry.thread_id;
   const longThread = thread !== null && thread.length > ID_UNITS_KEPT;
   if (copy === undefined && !longThread) return entry;
   return {

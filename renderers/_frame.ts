@@ -56,6 +56,8 @@ export interface FramedBody {
  */
 export function frameBody(body: string, indent: string, budget: number): FramedBody {
   const indentBytes = utf8Length(indent);
+  const whole = framedWhole(body, indent, indentBytes, budget);
+  if (whole !== undefined) return { text: whole, cutBytes: 0 };
   let text = "";
   let used = 0;
   let start = 0;
@@ -77,6 +79,141 @@ export function frameBody(body: string, indent: string, budget: number): FramedB
     if (match === null) return { text, cutBytes: 0 };
     start = LINE_BREAK.lastIndex;
   }
+}
+
+/** A line break other than LF: a body without one is framed in one replace. */
+const OTHER_BREAK = /[\r\v\f\x85\u2028\u2029]/;
+/** Where a non-empty line of an LF-only text starts. */
+const LINE_START = /^(?=[^\n])|\n(?=[^\n])/g;
+
+/**
+ * The common case of {@linkcode frameBody}, without a piece per line: a body
+ * whose only line break is LF and whose framed size fits the budget is framed
+ * in one replace (its size counted, not built). `undefined` otherwise.
+ */
+function framedWhole(
+  body: string,
+  indent: string,
+  indentBytes: number,
+  budget: number,
+): string | undefined {
+  if (OTHER_BREAK.test(body) || indent.includes("$")) return undefined;
+  const lines = nonEmptyLines(body);
+  if (utf8Length(body) + lines * indentBytes > budget) return undefined;
+  return lines === 0 ? body : body.replace(LINE_START, `$&${indent}`);
+}
+
+/**
+ * The UTF-8 size of {@linkcode frameBody}'s text and the bytes it cuts,
+ * counted without building the text when the body is framed whole in the
+ * common way (LF line breaks, within the budget).
+ */
+export function frameBodySize(
+  body: string,
+  indent: string,
+  budget: number,
+): { bytes: number; cutBytes: number } {
+  const indentBytes = utf8Length(indent);
+  if (!OTHER_BREAK.test(body)) {
+    const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
+    if (bytes <= budget) return { bytes, cutBytes: 0 };
+    if (!NON_ASCII.test(body)) return measureAsciiFramed(body, indentBytes, budget);
+  }
+  return measureFramed(body, indentBytes, budget);
+}
+
+const NON_ASCII = /[\x80-\uffff]/;
+
+/** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
+function measureAsciiFramed(
+  body: string,
+  indentBytes: number,
+  budget: number,
+): { bytes: number; cutBytes: number } {
+  let used = 0;
+  let start = 0;
+  for (let first = true;; first = false) {
+    const next = body.indexOf("\n", start);
+    const end = next === -1 ? body.length : next;
+    const size = end - start;
+    const lead = (first ? 0 : 1) + (size > 0 ? indentBytes : 0);
+    if (used + lead + size > budget) {
+      const kept = Math.max(0, budget - used - lead);
+      const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
+      return { bytes: used + written, cutBytes: body.length - start - kept };
+    }
+    used += lead + size;
+    if (next === -1) return { bytes: used, cutBytes: 0 };
+    start = next + 1;
+  }
+}
+
+/** {@linkcode frameBody}'s loop, counting what it would write: no line, no match, no text built. */
+function measureFramed(
+  body: string,
+  indentBytes: number,
+  budget: number,
+): { bytes: number; cutBytes: number } {
+  let used = 0;
+  let prefix = 0; // bytes of the body before `start`
+  let start = 0;
+  for (let first = true;; first = false) {
+    let end = start;
+    let size = 0;
+    let unit = 0;
+    while (end < body.length) {
+      unit = body.charCodeAt(end);
+      if (isBreakUnit(unit)) break;
+      const bytes = unitBytes(body, end, unit);
+      size += bytes;
+      end += bytes === 4 ? 2 : 1;
+    }
+    const lead = (first ? 0 : 1) + (end > start ? indentBytes : 0);
+    if (used + lead + size > budget) {
+      const room = budget - used - lead;
+      let kept = 0;
+      for (let i = start; i < end && room > 0;) {
+        const bytes = unitBytes(body, i, body.charCodeAt(i));
+        if (kept + bytes > room) break;
+        kept += bytes;
+        i += bytes === 4 ? 2 : 1;
+      }
+      const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
+      return { bytes: used + written, cutBytes: utf8Length(body) - prefix - kept };
+    }
+    used += lead + size;
+    if (end === body.length) return { bytes: used, cutBytes: 0 };
+    const breakUnits = unit === 0x0d && body.charCodeAt(end + 1) === 0x0a ? 2 : 1;
+    prefix += size + (breakUnits === 2 ? 2 : unit === 0x85 ? 2 : unit > 0x7ff ? 3 : 1);
+    start = end + breakUnits;
+  }
+}
+
+/** Whether a UTF-16 unit is one of the line-break characters. */
+function isBreakUnit(unit: number): boolean {
+  return (unit >= 0x0a && unit <= 0x0d) || unit === 0x85 || unit === 0x2028 || unit === 0x2029;
+}
+
+/** The UTF-8 bytes of the code point at `i` (4 for a surrogate pair, 3 for a lone surrogate). */
+function unitBytes(text: string, i: number, unit: number): number {
+  if (unit < 0x80) return 1;
+  if (unit < 0x800) return 2;
+  if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+    const next = text.charCodeAt(i + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return 4;
+  }
+  return 3;
+}
+
+/** How many lines of an LF-only text are not empty. */
+function nonEmptyLines(body: string): number {
+  let lines = 0;
+  let start = 0;
+  for (let end = body.indexOf("\n"); end !== -1; end = body.indexOf("\n", start)) {
+    if (end > start) lines++;
+    start = end + 1;
+  }
+  return start < body.length ? lines + 1 : lines;
 }
 
 /**

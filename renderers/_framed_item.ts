@@ -5,7 +5,8 @@
 
 import { cutNote } from "./budget.ts";
 import type { ConversationItem } from "./conversation_item.ts";
-import { frameBody } from "./_frame.ts";
+import { frameBody, frameBodySize } from "./_frame.ts";
+import { utf8Length } from "./utf8.ts";
 
 /**
  * An item's body framed within `budget` bytes, then its cut note at the
@@ -23,4 +24,16 @@ export function framedItemBody(item: ConversationItem, indent: string, budget: n
   const framed = frameBody(head, indent, budget);
   const cutBytes = item.cutBytes + framed.cutBytes;
   return cutBytes === 0 ? framed.text : framed.text + cutNote(cutBytes);
+}
+
+/**
+ * The UTF-8 size of {@linkcode framedItemBody}'s text, counted without
+ * building it in the common case.
+ */
+export function framedItemBodySize(item: ConversationItem, indent: string, budget: number): number {
+  const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
+  const head = item.text.slice(0, item.text.length - note.length);
+  const framed = frameBodySize(head, indent, budget);
+  const cutBytes = item.cutBytes + framed.cutBytes;
+  return cutBytes === 0 ? framed.bytes : framed.bytes + utf8Length(cutNote(cutBytes));
 }

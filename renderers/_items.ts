@@ -69,6 +69,24 @@ const RESULT_LINKS: Record<string, string> = {
 export class ItemRenderer {
   #book: ThreadBook;
   #tools: Map<string, [speaker: string, name: string]> = new Map();
+  #toolIds: string[] = [];
+  #toolsNext = 0;
+  #seq = 0;
+  #body = "";
+  #thread: string | null = null;
+  #processedAt: string | null = null;
+  /** Builds an item of the entry being rendered; the label defaults to the speaker. */
+  #make: Make = (kind, from, to, label = from) => ({
+    kind,
+    from,
+    to,
+    label,
+    text: this.#body,
+    cutBytes: 0,
+    thread: this.#thread,
+    seq: this.#seq,
+    processedAt: this.#processedAt,
+  });
 
   /** @param book What is known of the session's threads. */
   constructor(book: ThreadBook) {
@@ -83,17 +101,12 @@ export class ItemRenderer {
   render(entry: LogEntry, body: string): Item {
     const event = fieldsOf(entry.event);
     const here = entry.thread_id ?? PRIMARY;
-    const make = (kind: Item["kind"], from: string, to: string, label = from): Item => ({
-      kind,
-      from,
-      to,
-      label,
-      text: body,
-      cutBytes: 0,
-      thread: here === PRIMARY ? null : here,
-      seq: entry.seq,
-      processedAt: typeof event.processed_at === "string" ? event.processed_at : null,
-    });
+    // What every item of this entry shares, read by #make (no closure per entry).
+    this.#seq = entry.seq;
+    this.#body = body;
+    this.#thread = here === PRIMARY ? null : here;
+    this.#processedAt = typeof event.processed_at === "string" ? event.processed_at : null;
+    const make = this.#make;
     switch (event.type) {
       case "user.message": {
         const to = this.#speaker(here);
@@ -183,10 +196,15 @@ export class ItemRenderer {
    * `tool result`).
    */
   #remember(id: string, tool: string, name: string): void {
+    const known = this.#tools.size;
     this.#tools.set(id, [tool, name]);
-    if (this.#tools.size > TOOL_NAMES_KEPT) {
-      this.#tools.delete(this.#tools.keys().next().value!);
-    }
+    if (this.#tools.size === known) return; // a known id keeps its place, as in a Map
+    // The ids in the order they came, in a ring: the oldest is found without walking the
+    // Map's deleted entries from its start (which `keys().next()` does after each delete).
+    const slot = this.#toolsNext;
+    this.#toolsNext = (slot + 1) % (TOOL_NAMES_KEPT + 1);
+    if (this.#tools.size > TOOL_NAMES_KEPT) this.#tools.delete(this.#toolIds[this.#toolsNext]!);
+    this.#toolIds[slot] = id;
   }
 
   #speaker(key: string): string {

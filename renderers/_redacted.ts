@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { redactedPieces, secretSpans, type Span } from "../redact/spans.ts";
+import { redactedPieces, secretSpans } from "../redact/spans.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
@@ -15,29 +15,37 @@ import { utf8Head, utf8Length } from "./utf8.ts";
  */
 export class Redacted {
   readonly #text: string;
-  readonly #spans: Span[];
+  /** The redacted text's pieces (slices of the text and markers), or none when it has no secret. */
+  readonly #pieces: readonly string[] | undefined;
   #utf8Length: number | undefined;
   /** The redacted text's length, in UTF-16 code units. */
   readonly length: number;
 
   constructor(text: string) {
     this.#text = text;
-    this.#spans = secretSpans(text);
-    let length = text.length;
-    if (this.#spans.length > 0) {
-      length = 0;
-      for (const piece of this.#pieces()) length += piece.length;
+    const spans = secretSpans(text);
+    // Most texts hold no secret: they are their own redaction, with no piece to work out.
+    if (spans.length === 0) {
+      this.#pieces = undefined;
+      this.length = text.length;
+      return;
     }
+    // Worked out once, as slices (views, not copies) and markers; every query reads this list.
+    const pieces = [...redactedPieces(text, spans)];
+    let length = 0;
+    for (const piece of pieces) length += piece.length;
+    this.#pieces = pieces;
     this.length = length;
   }
 
   /** The redacted text's first `units` code units, or all of it when it is shorter. */
   head(units: number): string {
-    if (this.#spans.length === 0) {
+    const pieces = this.#pieces;
+    if (pieces === undefined) {
       return units >= this.#text.length ? this.#text : this.#text.slice(0, units);
     }
     let head = "";
-    for (const piece of this.#pieces()) {
+    for (const piece of pieces) {
       if (head.length + piece.length >= units) return head + piece.slice(0, units - head.length);
       head += piece;
     }
@@ -47,11 +55,15 @@ export class Redacted {
   /** The redacted text's size in UTF-8 bytes. */
   utf8Length(): number {
     if (this.#utf8Length === undefined) {
-      // A kept slice is always followed by a marker, so no surrogate pair is
-      // split between pieces: the sizes of the pieces add up to the whole's.
-      let bytes = 0;
-      for (const piece of this.#pieces()) bytes += utf8Length(piece);
-      this.#utf8Length = bytes;
+      if (this.#pieces === undefined) {
+        this.#utf8Length = utf8Length(this.#text);
+      } else {
+        // A kept slice is always followed by a marker, so no surrogate pair is
+        // split between pieces: the sizes of the pieces add up to the whole's.
+        let bytes = 0;
+        for (const piece of this.#pieces) bytes += utf8Length(piece);
+        this.#utf8Length = bytes;
+      }
     }
     return this.#utf8Length;
   }
@@ -61,19 +73,13 @@ export class Redacted {
    * the head on a code point boundary, and the bytes cut.
    */
   cut(budget: number): CutBody {
-    // Most texts hold no secret: they are their own redaction.
-    if (this.#spans.length === 0) return cutBodyParts(this.#text, budget);
+    if (this.#pieces === undefined) return cutBodyParts(this.#text, budget);
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
     // A head of `budget` bytes holds at most `budget` units; one more shows
     // whether the last of them ends a surrogate pair.
     const head = detach(utf8Head(this.head(budget + 1), budget));
     return { head, cutBytes: size - utf8Length(head) };
-  }
-
-  *#pieces(): Generator<string> {
-    if (this.#spans.length === 0) yield this.#text;
-    else yield* redactedPieces(this.#text, this.#spans);
   }
 }
 

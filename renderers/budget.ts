@@ -128,6 +128,8 @@ export interface CutBody {
  * ```
  */
 export function cutBodyParts(body: string, budget: number): CutBody {
+  // No code unit takes more than three bytes: a body this short fits unmeasured.
+  if (body.length <= budget / 3) return { head: body, cutBytes: 0 };
   const size = utf8Length(body);
   if (size <= budget) return { head: body, cutBytes: 0 };
   const head = detach(utf8Head(body, budget));

@@ -1,8 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { fromNextLine, isLineBreak, toLastLine } from "./_frame.ts";
-import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
+import { CappedPieces, MARKER_ROOM, markerText } from "./_capped_pieces.ts";
 
 /**
  * The marker that stands where a {@linkcode CappedText} elided the middle of
@@ -20,7 +19,7 @@ import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
  * ```
  */
 export function elisionMarker(bytes: number): string {
-  return `\n\n[… ${bytes} bytes elided …]\n\n`;
+  return markerText(bytes);
 }
 
 /**
@@ -36,8 +35,7 @@ export function elisionMarker(bytes: number): string {
  * assert.equal(new CappedText(CAPPED_TEXT_MIN_CAP).text(), "");
  * ```
  */
-export const CAPPED_TEXT_MIN_CAP: number = utf8Length(elisionMarker(Number.MAX_SAFE_INTEGER));
-const MARKER_ROOM = CAPPED_TEXT_MIN_CAP;
+export const CAPPED_TEXT_MIN_CAP: number = MARKER_ROOM;
 
 /** Options for {@linkcode CappedText.text}. */
 export interface CappedTextOptions {
@@ -87,15 +85,7 @@ export interface CappedTextOptions {
  * ```
  */
 export class CappedText {
-  #cap: number;
-  #half: number;
-  #head = "";
-  #headBytes = 0;
-  #headFull = false;
-  #tail: string[] = [];
-  #tailSizes: number[] = [];
-  #tailBytes = 0;
-  #total = 0;
+  #pieces: CappedPieces;
 
   /**
    * A capped text, empty.
@@ -110,18 +100,17 @@ export class CappedText {
         `Cannot cap a text at ${cap} bytes: the cap must be an integer of at least ${MARKER_ROOM}`,
       );
     }
-    this.#cap = cap;
-    this.#half = Math.floor((cap - MARKER_ROOM) / 2);
+    this.#pieces = new CappedPieces(cap);
   }
 
   /** The bytes a head or a tail holds at most: what {@linkcode push} keeps in each buffer. */
   get half(): number {
-    return this.#half;
+    return this.#pieces.half;
   }
 
   /** UTF-8 bytes currently held in the head and tail buffers. */
   get heldBytes(): number {
-    return this.#headBytes + this.#tailBytes;
+    return this.#pieces.heldBytes;
   }
 
   /**
@@ -130,48 +119,12 @@ export class CappedText {
    * @param piece The text to append.
    */
   push(piece: string): void {
-    let rest = piece;
-    let size = utf8Length(piece);
-    this.#total += size;
-    if (!this.#headFull) {
-      if (this.#headBytes + size <= this.#half) {
-        this.#head += piece;
-        this.#headBytes += size;
-        return;
-      }
-      const fit = utf8Head(rest, this.#half - this.#headBytes);
-      const fitSize = utf8Length(fit);
-      this.#head += fit;
-      this.#headBytes += fitSize;
-      this.#headFull = true;
-      rest = rest.slice(fit.length);
-      size -= fitSize;
-    }
-    this.#tail.push(rest);
-    this.#tailSizes.push(size);
-    this.#tailBytes += size;
-    this.#trimTail();
-  }
-
-  /** Drops whole tail pieces no longer needed: only once the text is past the cap. */
-  #trimTail(): void {
-    if (this.#total <= this.#cap) return;
-    let drop = 0;
-    let bytes = this.#tailBytes;
-    while (drop < this.#tail.length - 1 && bytes - this.#tailSizes[drop]! >= this.#half) {
-      bytes -= this.#tailSizes[drop]!;
-      drop++;
-    }
-    if (drop === 0) return;
-    this.#tail.splice(0, drop);
-    this.#tailSizes.splice(0, drop);
-    this.#tailBytes = bytes;
+    this.#pieces.push(piece);
   }
 
   /** The bytes the cap removed: 0 while the whole fits. */
   get elidedBytes(): number {
-    if (this.#total <= this.#cap) return 0;
-    return this.#total - this.#headBytes - utf8Length(this.#tailText());
+    return this.#pieces.elidedBytes;
   }
 
   /**
@@ -192,29 +145,6 @@ export class CappedText {
    * @returns The text and the UTF-8 bytes elided (0 while the whole fits).
    */
   capped(options: CappedTextOptions = {}): { text: string; elidedBytes: number } {
-    if (this.#total <= this.#cap) return { text: this.#head + this.#tail.join(""), elidedBytes: 0 };
-    const tail = this.#tailText(options.cutAt ?? "any");
-    let head = options.cutAt === "line" ? toLastLine(this.#head) : this.#head;
-    let close = options.closeHead?.(head) ?? "";
-    if (close !== "") {
-      // Room for the closing text is taken from the head's end; what that
-      // leaves open is closed again (never more than the head held).
-      const headBytes = utf8Length(head);
-      head = utf8Head(head, Math.max(0, headBytes - utf8Length(close)));
-      if (options.cutAt === "line") head = toLastLine(head);
-      close = utf8Head(options.closeHead!(head), headBytes - utf8Length(head));
-    }
-    const elidedBytes = this.#total - utf8Length(head) - utf8Length(tail);
-    return { text: head + close + elisionMarker(elidedBytes) + tail, elidedBytes };
-  }
-
-  #tailText(from: "any" | "line" = "any"): string {
-    const whole = this.#tail.join("");
-    const tail = utf8Tail(whole, this.#half);
-    if (from === "any" || tail.length === whole.length) return tail;
-    const before = whole.length - tail.length - 1;
-    // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
-    const atLineStart = isLineBreak(whole, before) && !(whole[before] === "\r" && tail[0] === "\n");
-    return atLineStart ? tail : fromNextLine(tail);
+    return this.#pieces.capped(options);
   }
 }

@@ -2,9 +2,8 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../events/types.ts";
-import { conversationItems, type Resolved } from "./_conversation.ts";
+import { type Resolved, sessionItems } from "./_conversation.ts";
 import { DREAM_EVENT_BUDGET, GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET } from "./budget.ts";
-import { oneSession } from "./_session.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 
 /** Which items {@linkcode conversation} yields, and in which order. */
@@ -143,7 +142,7 @@ export function conversation(
     redact: options.redact ?? view === "dream",
   };
   if (options.onDropped !== undefined) resolved.onDropped = options.onDropped;
-  return conversationItems(oneSession(source, "conversation", options.signal), resolved);
+  return sessionItems(source, "conversation", options.signal, resolved);
 }
 
 function budget(name: string, value: number): number {

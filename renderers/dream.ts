@@ -10,9 +10,11 @@ import { DREAM_EVENT_BUDGET } from "./budget.ts";
 import { CappedText } from "./capped_text.ts";
 import { streamCapped } from "./_stream.ts";
 import { contentText, flattenBlocks } from "./content.ts";
-import { conversationItems } from "./_conversation.ts";
-import { framedItemBody } from "./_framed_item.ts";
-import { oneSession } from "./_session.ts";
+import { forEachItem, type Resolved, sessionItems } from "./_conversation.ts";
+import type { ConversationItem } from "./conversation_item.ts";
+import { framedItemBody, framedItemBodySize } from "./_framed_item.ts";
+import { CappedPieces } from "./_capped_pieces.ts";
+import { utf8Length } from "./utf8.ts";
 import type { Renderer } from "./registry.ts";
 import { fieldsOf } from "../events/fields.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
@@ -155,8 +157,27 @@ export async function renderDream(
 ): Promise<Dream> {
   const cap = checkCap(options);
   const facts = new DreamFacts();
-  const text = new CappedText(cap);
-  for await (const piece of dreamPieces(source, options, facts)) text.push(piece);
+  const text = new CappedPieces(cap);
+  // One loop over the source, each entry taken through every step at once. Past the head, an
+  // item's piece is counted, and built only if the tail still holds it at the end.
+  const labels = new Headings();
+  let headed = false;
+  await forEachItem(
+    source,
+    "dream",
+    options.signal,
+    dreamView(facts),
+    (entry) => facts.observe(entry),
+    (item) => {
+      if (!headed) text.push(facts.heading());
+      headed = true;
+      const [label, labelBytes] = labels.heading(item.label);
+      const size = ITEM_FRAME_BYTES + labelBytes +
+        framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
+      text.pushBuilt(size, () => itemPiece(item, label));
+    },
+  );
+  if (!headed && facts.started) text.push(facts.heading());
   const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
   return {
     sessionId: facts.sessionId,
@@ -184,13 +205,10 @@ class DreamFacts {
     return `# Session ${oneLineField(this.sessionId)}\n`;
   }
 
-  /** Passes the entries through, learning from each primary-thread one as it goes. */
-  async *observe(entries: AsyncIterable<LogEntry>): AsyncGenerator<LogEntry, void, undefined> {
-    for await (const entry of entries) {
-      if (this.sessionId === "") this.sessionId = redact(entry.session_id);
-      if (entry.thread_id === null) this.#learn(entry);
-      yield entry;
-    }
+  /** Learns from an entry of the session (only from the primary thread's, beyond the session id). */
+  observe(entry: LogEntry): void {
+    if (this.sessionId === "") this.sessionId = redact(entry.session_id);
+    if (entry.thread_id === null) this.#learn(entry);
   }
 
   #learn(entry: LogEntry): void {
@@ -217,8 +235,10 @@ class DreamFacts {
 
 /** A field written on one line of the markdown: controls and line breaks shown as escapes. */
 function oneLineField(text: string): string {
-  return visibleControls(text, { oneLine: true });
+  return visibleControls(text, ONE_LINE);
 }
+
+const ONE_LINE = { oneLine: true } as const;
 
 /**
  * Whether a message's content reads as blank (its item says "(no content)"),
@@ -315,23 +335,61 @@ async function* dreamPieces(
   options: DreamOptions,
   facts: DreamFacts,
 ): AsyncGenerator<string> {
-  const items = conversationItems(facts.observe(oneSession(source, "dream", options.signal)), {
+  const items = sessionItems(
+    source,
+    "dream",
+    options.signal,
+    dreamView(facts),
+    (entry) => facts.observe(entry),
+  );
+  let headed = false;
+  for await (const item of items) {
+    if (!headed) yield facts.heading();
+    headed = true;
+    yield itemPiece(item);
+  }
+  if (!headed && facts.started) yield facts.heading();
+}
+
+/** The conversation's options for a dream: its view, redacted, its first prompt told to `facts`. */
+function dreamView(facts: DreamFacts): Resolved {
+  return {
     view: "dream",
     itemBudget: DREAM_EVENT_BUDGET,
     transcriptBudget: Infinity,
     redact: true,
     onText: (entry, text) => facts.text(entry, text),
-  });
-  let headed = false;
-  for await (const item of items) {
-    if (!headed) yield facts.heading();
-    headed = true;
-    yield `\n### ${oneLineField(item.label)}\n\n${
-      framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)
-    }\n`;
-  }
-  if (!headed && facts.started) yield facts.heading();
+  };
 }
+
+/** An item as the dream writes it: its label as a heading, then its framed body. */
+function itemPiece(item: ConversationItem, label = oneLineField(item.label)): string {
+  return `\n### ${label}\n\n${framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)}\n`;
+}
+
+/**
+ * Labels as headings ({@linkcode oneLineField}) and their UTF-8 sizes: a
+ * session repeats a few labels on every item, so each short one is worked
+ * out once and remembered (a bounded number, forgotten all at once when full).
+ */
+class Headings {
+  #memo: Map<string, [heading: string, bytes: number]> = new Map();
+
+  heading(label: string): [heading: string, bytes: number] {
+    let known = this.#memo.get(label);
+    if (known === undefined) {
+      const heading = oneLineField(label);
+      known = [heading, utf8Length(heading)];
+      if (label.length > 256) return known;
+      if (this.#memo.size >= 1_024) this.#memo.clear();
+      this.#memo.set(label, known);
+    }
+    return known;
+  }
+}
+
+/** The bytes {@linkcode itemPiece} writes around the label and the body. */
+const ITEM_FRAME_BYTES = "\n### \n\n\n".length;
 
 /** The checked `cap`. */
 function checkCap(options: DreamOptions): number {

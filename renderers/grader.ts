@@ -6,10 +6,9 @@ import { visibleControls } from "../redact/excerpt.ts";
 import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "./budget.ts";
 import { CAPPED_TEXT_MIN_CAP, CappedText } from "./capped_text.ts";
 import { utf8Length } from "./utf8.ts";
-import { conversationItems } from "./_conversation.ts";
+import { sessionItems } from "./_conversation.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { framedItemBody } from "./_framed_item.ts";
-import { oneSession } from "./_session.ts";
 import type { Renderer } from "./registry.ts";
 import { positive } from "./_positive.ts";
 import { streamCapped, streamWithinBudget } from "./_stream.ts";
@@ -188,7 +187,7 @@ function graderSetup(
       `Cannot ${WHAT}: transcriptBudget must leave room for its cut note, at least ${least} bytes: ${transcriptBudget}`,
     );
   }
-  const items = conversationItems(oneSession(source, "grader", options.signal), {
+  const items = sessionItems(source, "grader", options.signal, {
     view: "grader",
     itemBudget,
     transcriptBudget,

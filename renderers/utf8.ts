@@ -34,7 +34,43 @@ const scratch = new Uint8Array(3 * 8192);
  * ```
  */
 export function utf8Length(text: string): number {
-  if (text.length <= 8192) return encoder.encodeInto(text, scratch).written;
+  // A renderer often asks the size of the same long text twice (to cut it, then to frame it).
+  if (text === lastText) return lastBytes;
+  const bytes = measure(text);
+  if (text.length >= REMEMBERED_UNITS && text.length <= CHUNK_UNITS) {
+    lastText = text;
+    lastBytes = bytes;
+  }
+  return bytes;
+}
+
+/** The last long text measured, and its size (never a huge one: it is kept until the next). */
+let lastText = "";
+let lastBytes = 0;
+/** Texts shorter than this are measured again: remembering them would cost more. */
+const REMEMBERED_UNITS = 256;
+
+function measure(text: string): number {
+  // A label or a note costs less to count here than to hand to the encoder.
+  if (text.length <= TINY_UNITS) return countBytes(text);
+  if (text.length <= CHUNK_UNITS) return encoder.encodeInto(text, scratch).written;
+  // A long text is measured a chunk at a time by the native encoder, a chunk
+  // never ending between the two halves of a surrogate pair.
+  let bytes = 0;
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + CHUNK_UNITS, text.length);
+    if (end < text.length && isHigh(text.charCodeAt(end - 1))) end--;
+    bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
+    start = end;
+  }
+  return bytes;
+}
+
+/** Texts up to this many units are counted in JavaScript. */
+const TINY_UNITS = 24;
+
+/** The UTF-8 size of `text`, counted a unit at a time. */
+function countBytes(text: string): number {
   let bytes = text.length;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
@@ -47,6 +83,9 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/** The most UTF-16 units measured at once: their UTF-8 fits the scratch buffer. */
+const CHUNK_UNITS = 8192;
 
 /**
  * The longest prefix of `text` whose UTF-8 size is at most `maxBytes`, cut on

@@ -17,6 +17,17 @@ Deno.test("utf8Length() equals the encoded size, a lone surrogate counting as U+
   fc.assert(fc.property(text, (s) => utf8Length(s) === encoded(s)), { numRuns: 300 });
 });
 
+Deno.test("utf8Length() of a long text equals its encoded size, wherever a pair or a lone surrogate falls", () => {
+  for (const filler of ["a", "é", "€"]) {
+    for (let at = 8180; at < 8200; at++) {
+      for (const odd of ["😀", "\ud800", "\udc00", "\ud800a"]) {
+        const long = filler.repeat(at) + odd + "b".repeat(9000) + odd;
+        assert.equal(utf8Length(long), encoded(long), JSON.stringify({ filler, at, odd }));
+      }
+    }
+  }
+});
+
 Deno.test("utf8Head() keeps the longest prefix within the budget, never splitting a character", () => {
   fc.assert(
     fc.property(text, fc.nat({ max: 64 }), (s, budget) => {

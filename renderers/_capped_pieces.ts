@@ -1,0 +1,166 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// The capped text's workings, apart from its public face (`CappedText`): here a piece may also
+// be given by its size and a way to build it, so that a renderer past the head builds only the
+// pieces the tail still holds at the end, not every piece of a long session.
+
+import { fromNextLine, isLineBreak, toLastLine } from "./_frame.ts";
+import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
+
+/** The marker that stands where the middle of a capped text was elided. */
+export function markerText(bytes: number): string {
+  return `\n\n[… ${bytes} bytes elided …]\n\n`;
+}
+
+/** The room the marker needs for any byte count: the smallest cap. */
+export const MARKER_ROOM: number = utf8Length(markerText(Number.MAX_SAFE_INTEGER));
+
+/** What a piece's text is built by, when it is asked for. */
+export type BuildPiece = () => string;
+
+/** Where the head may end and the tail start; what closes a cut head. */
+export interface CappedOptions {
+  /** What to write after a cut head, before the marker (`CappedTextOptions.closeHead`). */
+  closeHead?: (head: string) => string;
+  /** Where the head may end and the tail start (`CappedTextOptions.cutAt`). */
+  cutAt?: "any" | "line";
+}
+
+/** A head and a rolling tail of the pieces pushed, at most `cap` UTF-8 bytes in all. */
+export class CappedPieces {
+  #cap: number;
+  #half: number;
+  #head = "";
+  #headBytes = 0;
+  #headFull = false;
+  #tail: (string | BuildPiece)[] = [];
+  #tailSizes: number[] = [];
+  #tailStart = 0;
+  #tailBytes = 0;
+  #total = 0;
+
+  /** @param cap The most UTF-8 bytes of the text, marker included (checked by the caller). */
+  constructor(cap: number) {
+    this.#cap = cap;
+    this.#half = Math.floor((cap - MARKER_ROOM) / 2);
+  }
+
+  /** The bytes a head or a tail holds at most. */
+  get half(): number {
+    return this.#half;
+  }
+
+  /** UTF-8 bytes held in the head and the tail (a piece not built yet counts at its size). */
+  get heldBytes(): number {
+    return this.#headBytes + this.#tailBytes;
+  }
+
+  /** Appends a piece. */
+  push(piece: string): void {
+    let rest = piece;
+    let size = utf8Length(piece);
+    this.#total += size;
+    if (!this.#headFull) {
+      if (this.#headBytes + size <= this.#half) {
+        this.#head += piece;
+        this.#headBytes += size;
+        return;
+      }
+      const fit = utf8Head(rest, this.#half - this.#headBytes);
+      const fitSize = utf8Length(fit);
+      this.#head += fit;
+      this.#headBytes += fitSize;
+      this.#headFull = true;
+      rest = rest.slice(fit.length);
+      size -= fitSize;
+    }
+    this.#toTail(rest, size);
+  }
+
+  /**
+   * Appends the piece `build` gives, of `size` UTF-8 bytes: built now while
+   * the head takes it, else only if the tail still holds it when the text is
+   * read.
+   */
+  pushBuilt(size: number, build: BuildPiece): void {
+    if (!this.#headFull) return this.push(build());
+    this.#total += size;
+    this.#toTail(build, size);
+  }
+
+  #toTail(piece: string | BuildPiece, size: number): void {
+    this.#tail.push(piece);
+    this.#tailSizes.push(size);
+    this.#tailBytes += size;
+    this.#trimTail();
+  }
+
+  /** Drops whole tail pieces no longer needed: only once the text is past the cap. */
+  #trimTail(): void {
+    if (this.#total <= this.#cap) return;
+    const last = this.#tail.length - 1;
+    let drop = this.#tailStart;
+    let bytes = this.#tailBytes;
+    while (drop < last && bytes - this.#tailSizes[drop]! >= this.#half) {
+      bytes -= this.#tailSizes[drop]!;
+      drop++;
+    }
+    if (drop === this.#tailStart) return;
+    // Dropped pieces are let go at once; the lists are shortened in one splice now and then,
+    // not on every push.
+    for (let i = this.#tailStart; i < drop; i++) this.#tail[i] = "";
+    this.#tailBytes = bytes;
+    this.#tailStart = drop;
+    if (drop >= 64 && drop * 2 >= this.#tail.length) {
+      this.#tail.splice(0, drop);
+      this.#tailSizes.splice(0, drop);
+      this.#tailStart = 0;
+    }
+  }
+
+  /** The bytes the cap removed: 0 while the whole fits. */
+  get elidedBytes(): number {
+    if (this.#total <= this.#cap) return 0;
+    return this.#total - this.#headBytes - utf8Length(this.#tailText());
+  }
+
+  /** The text (whole when it fits, else head, marker and tail) and the bytes elided. */
+  capped(options: CappedOptions = {}): { text: string; elidedBytes: number } {
+    if (this.#total <= this.#cap) return { text: this.#head + this.#joined(), elidedBytes: 0 };
+    const tail = this.#tailText(options.cutAt ?? "any");
+    let head = options.cutAt === "line" ? toLastLine(this.#head) : this.#head;
+    let close = options.closeHead?.(head) ?? "";
+    if (close !== "") {
+      // Room for the closing text is taken from the head's end; what that
+      // leaves open is closed again (never more than the head held).
+      const headBytes = utf8Length(head);
+      head = utf8Head(head, Math.max(0, headBytes - utf8Length(close)));
+      if (options.cutAt === "line") head = toLastLine(head);
+      close = utf8Head(options.closeHead!(head), headBytes - utf8Length(head));
+    }
+    const elidedBytes = this.#total - utf8Length(head) - utf8Length(tail);
+    return { text: head + close + markerText(elidedBytes) + tail, elidedBytes };
+  }
+
+  /** The tail's pieces joined, each built (once) if it was pushed unbuilt. */
+  #joined(): string {
+    let text = "";
+    for (let i = this.#tailStart; i < this.#tail.length; i++) {
+      let piece = this.#tail[i]!;
+      if (typeof piece !== "string") this.#tail[i] = piece = piece();
+      text += piece;
+    }
+    return text;
+  }
+
+  #tailText(from: "any" | "line" = "any"): string {
+    const whole = this.#joined();
+    const tail = utf8Tail(whole, this.#half);
+    if (from === "any" || tail.length === whole.length) return tail;
+    const before = whole.length - tail.length - 1;
+    // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
+    const atLineStart = isLineBreak(whole, before) && !(whole[before] === "\r" && tail[0] === "\n");
+    return atLineStart ? tail : fromNextLine(tail);
+  }
+}

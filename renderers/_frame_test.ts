@@ -1,0 +1,47 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { frameBody, frameBodySize } from "./_frame.ts";
+import { utf8Length } from "./utf8.ts";
+import { makeRandom } from "../tests/_random.ts";
+
+Deno.test("frameBodySize() counts exactly what frameBody() writes and cuts, for every line break and budget", () => {
+  const random = makeRandom(22);
+  const asciiParts = ["a", "word ", "\n", "\n\n", "$&", "  ", "x".repeat(30)];
+  const parts = [
+    "a",
+    "word ",
+    "é",
+    "日本",
+    "🚀",
+    "\n",
+    "\n\n",
+    "\r",
+    "\r\n",
+    "\v",
+    "\f",
+    "\x85",
+    "\u2028",
+    "\u2029",
+    "\ud800",
+    "\udc00",
+    "$&",
+    "  ",
+  ];
+  for (let round = 0; round < 3_000; round++) {
+    let body = "";
+    const pieces = Math.floor(random() * 40);
+    // Every other body is ASCII broken by LF alone, which is counted another way.
+    const from = round % 2 === 0 ? parts : asciiParts;
+    for (let i = 0; i < pieces; i++) body += from[Math.floor(random() * from.length)];
+    const budget = Math.floor(random() * 3 * (utf8Length(body) + 8));
+    for (const indent of ["  ", "    "]) {
+      const framed = frameBody(body, indent, budget);
+      assert.deepEqual(
+        frameBodySize(body, indent, budget),
+        { bytes: utf8Length(framed.text), cutBytes: framed.cutBytes },
+        JSON.stringify({ body, indent, budget }),
+      );
+    }
+  }
+});
