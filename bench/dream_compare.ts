@@ -14,6 +14,7 @@
 import { ensureLog } from "./_generate.ts";
 import type { LogEntry } from "../mod.ts";
 import { caseInChild, median, peakRssKb } from "./_stats.ts";
+import { parseEveryLine } from "./grader_compare.ts";
 
 const SIZES = [10_000, 1_000_000];
 const runs = Number(Deno.args.find((a) => a.startsWith("--runs="))?.slice(7) ?? 3);
@@ -29,20 +30,7 @@ async function runChild(kind: string, path: string): Promise<void> {
   const started = performance.now();
   let note = "";
   if (kind === "parse") {
-    const decoder = new TextDecoder();
-    let rest = "";
-    let lines = 0;
-    using file = await Deno.open(path);
-    for await (const chunk of file.readable) {
-      const text = rest + decoder.decode(chunk, { stream: true });
-      let start = 0;
-      for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-        JSON.parse(text.slice(start, end));
-        lines++;
-        start = end + 1;
-      }
-      rest = text.slice(start);
-    }
+    const lines = await parseEveryLine(path);
     note = `${lines} lines`;
   } else if (kind === "heap") {
     // Retained heap, not garbage: collect every 10,000 entries and keep the largest reading.
