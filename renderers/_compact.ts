@@ -4,7 +4,7 @@
 import { secretSpans } from "../redact/spans.ts";
 
 /** Two 32-bit FNV-style digests of a text, as hex: a key for a text too long to keep. */
-function digest(text: string): string {
+export function digest(text: string): string {
   let a = 0x811c9dc5;
   let b = 0x01000193;
   for (let i = 0; i < text.length; i++) {

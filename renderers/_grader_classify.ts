@@ -3,7 +3,7 @@
 
 import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
-import { compact } from "./_compact.ts";
+import { digest } from "./_compact.ts";
 import { isShown } from "./_items.ts";
 import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
 import { fieldsOf } from "../events/fields.ts";
@@ -21,8 +21,20 @@ const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custo
  */
 const PENDING_KEPT = 4_096;
 
-/** Keys longer than this are kept as a head, a digest and a length. */
-const KEY_UNITS_KEPT = 512;
+/**
+ * Keys longer than this many UTF-16 units are kept as a head, a digest and a
+ * length. Up to {@linkcode PENDING_KEPT} keys are remembered a map, and in a
+ * log whose child calls are never cross-posted that map is always full: at
+ * 512 units a key (a two-byte string, for the `…` of a shown text) it held
+ * 2.4 MB, which with V8's old generation capped at 16 MB left too little room
+ * to promote the young generation into: every scavenge became a full
+ * mark-compact, then the heap ran out. A key is never shown, so it needs
+ * neither a readable head nor a cut clear of secrets: about 70 bytes each.
+ */
+const KEY_UNITS_KEPT = 64;
+
+/** The head a longer key keeps: with its digest and length, it tells two keys apart. */
+const KEY_HEAD_UNITS = 32;
 
 /**
  * Decides, in the log's order, what the grader renders, so that each thread
@@ -86,9 +98,14 @@ function callKey(thread: string, event: Record<string, unknown>): string {
   );
 }
 
-/** A key short enough to remember: a huge message's JSON as a head, a digest and a length. */
+/**
+ * A key short enough to remember: a longer one as its head, a digest of the
+ * whole and its length, joined into a string of its own (a slice would keep
+ * the whole key alive).
+ */
 function compactKey(key: string): string {
-  return compact(key, KEY_UNITS_KEPT);
+  if (key.length <= KEY_UNITS_KEPT) return key;
+  return [key.slice(0, KEY_HEAD_UNITS), "\u0000", digest(key), "/", key.length].join("");
 }
 
 function increment(counts: Map<string, number>, key: string): void {

@@ -55,6 +55,10 @@ export type Item = ConversationItem;
 /** How many tool calls' names are remembered for their results. */
 const TOOL_NAMES_KEPT = 4_096;
 
+/** How many distinct tools' pairs are shared, and the longest tool (in UTF-16 units) shared. */
+const TOOLS_SHARED = 1_024;
+const TOOL_UNITS_SHARED = 300;
+
 const RESULT_LINKS: Record<string, string> = {
   "agent.tool_result": "tool_use_id",
   "agent.mcp_tool_result": "mcp_tool_use_id",
@@ -71,6 +75,8 @@ export class ItemRenderer {
   #tools: Map<string, [speaker: string, name: string]> = new Map();
   #toolIds: string[] = [];
   #toolsNext = 0;
+  /** One `[speaker, name]` per distinct tool, shared by every call of it that is remembered. */
+  #toolPairs: Map<string, [speaker: string, name: string]> = new Map();
   #seq = 0;
   #body = "";
   #thread: string | null = null;
@@ -197,7 +203,7 @@ export class ItemRenderer {
    */
   #remember(id: string, tool: string, name: string): void {
     const known = this.#tools.size;
-    this.#tools.set(id, [tool, name]);
+    this.#tools.set(id, this.#toolPair(tool, name));
     if (this.#tools.size === known) return; // a known id keeps its place, as in a Map
     // The ids in the order they came, in a ring: the oldest is found without walking the
     // Map's deleted entries from its start (which `keys().next()` does after each delete).
@@ -205,6 +211,24 @@ export class ItemRenderer {
     this.#toolsNext = (slot + 1) % (TOOL_NAMES_KEPT + 1);
     if (this.#tools.size > TOOL_NAMES_KEPT) this.#tools.delete(this.#toolIds[this.#toolsNext]!);
     this.#toolIds[slot] = id;
+  }
+
+  /**
+   * The pair remembered for a call of `tool`. A call is remembered for the next
+   * {@linkcode TOOL_NAMES_KEPT} calls, long enough that V8 moves what it keeps
+   * to its old generation: a pair (and two strings) of its own for each call
+   * made most of what a long session left there to collect, and with the old
+   * generation capped at 16 MB the heap ran out. A session calls a few tools:
+   * their pairs are kept (a bounded number, forgotten all at once when full).
+   */
+  #toolPair(tool: string, name: string): [speaker: string, name: string] {
+    if (tool.length > TOOL_UNITS_SHARED) return [tool, name];
+    let pair = this.#toolPairs.get(tool);
+    if (pair === undefined) {
+      if (this.#toolPairs.size >= TOOLS_SHARED) this.#toolPairs.clear();
+      this.#toolPairs.set(tool, pair = [tool, name]);
+    }
+    return pair;
   }
 
   #speaker(key: string): string {

@@ -252,3 +252,25 @@ Deno.test("conversation() redacts a long name as a whole: no piece of a key surv
     }
   }
 });
+
+Deno.test("conversation() drained in the grader view runs in a 12 MB old generation, its bookkeeping full", async () => {
+  // 20,000 child tool calls never cross-posted and 20,000 thread messages never received, each
+  // with a payload of its own: the grader's record of them is always full, and must stay small.
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--v8-flags=--max-old-space-size=12",
+      new URL("../tests/_conversation_bounded_child.ts", import.meta.url).pathname,
+      "20000",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr).slice(-2_000));
+  assert.deepEqual(JSON.parse(new TextDecoder().decode(stdout)), {
+    tool_call: 20_000,
+    thread_message: 20_000,
+  });
+});
