@@ -19,6 +19,7 @@
 
 import { ensureLog } from "./_generate.ts";
 import { median, peakRssKb } from "./_stats.ts";
+import { parseEveryLine } from "./grader_compare.ts";
 
 const arg = (name: string): string | undefined =>
   Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -71,22 +72,9 @@ async function runChild(kind: string, root: string, path: string): Promise<void>
   const source = (name: string): AsyncIterable<unknown> =>
     name.endsWith("parsed") ? parsedLines(path) : kit.fromNdjson(path);
   switch (kind.replace(/_16mb$/, "")) {
-    case "parse": {
-      const decoder = new TextDecoder();
-      let rest = "";
-      using file = await Deno.open(path);
-      for await (const chunk of file.readable) {
-        const text = rest + decoder.decode(chunk, { stream: true });
-        let start = 0;
-        for (let end = text.indexOf("\n"); end !== -1; end = text.indexOf("\n", start)) {
-          JSON.parse(text.slice(start, end));
-          events++;
-          start = end + 1;
-        }
-        rest = text.slice(start);
-      }
+    case "parse":
+      events = await parseEveryLine(path);
       break;
-    }
     case "source":
       for await (const _ of kit.fromNdjson(path)) events++;
       break;
