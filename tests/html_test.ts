@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import axe from "axe-core";
+import { seriousViolations } from "./_axe.ts";
 import {
   createRegistry,
   EventSourceError,
@@ -269,18 +269,6 @@ async function comparable(page: Page, expected: Shown[]): Promise<Shown[]> {
     who: item.who,
     text: expected[i]?.text === RENDERED ? RENDERED : collapsed(item.text ?? ""),
   }));
-}
-
-/** The serious and critical accessibility violations axe-core finds in the live page. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // The page's policy forbids <script>: axe-core goes in through the protocol.
-  await page.evaluate(`${axe.source};undefined`);
-  const violations = await page.evaluate<Array<{ id: string; impact: string; help: string }>>(
-    `axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-      r.violations.map(({ id, impact, help }) => ({ id, impact, help })))`,
-  );
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
 }
 
 const FIXTURES: Array<[string, () => AsyncIterable<LogEntry>]> = [

@@ -8,18 +8,12 @@
  */
 
 import assert from "node:assert/strict";
-import axe from "axe-core";
+import { seriousViolations } from "./_axe.ts";
 import { basename, join } from "node:path";
 import { inTempDir, spawnTask, task } from "./_cli.ts";
 import { MANIFEST_NAME } from "../cli/_manifest.ts";
 import { fromClaudeCode, renderGrader } from "../mod.ts";
-import {
-  type Browser,
-  findChromium,
-  type Page,
-  requestsThatLeft,
-  withBrowser,
-} from "./_browser.ts";
+import { type Browser, findChromium, requestsThatLeft, withBrowser } from "./_browser.ts";
 
 const SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -563,18 +557,6 @@ Deno.test("render --out site/ over real Claude Code transcripts: each a page, ea
 
 const chromium = await findChromium();
 const inCi = Deno.env.get("CI") === "true";
-
-/** The serious and critical accessibility violations axe-core finds in the live page. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  // The page's policy forbids <script>: axe-core goes in through the protocol.
-  await page.evaluate(`${axe.source};undefined`);
-  const violations = await page.evaluate<Array<{ id: string; impact: string; help: string }>>(
-    `axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-      r.violations.map(({ id, impact, help }) => ({ id, impact, help })))`,
-  );
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}): ${v.help}`);
-}
 
 Deno.test({
   name:
