@@ -62,7 +62,8 @@ its parent session and is not rendered on its own. Without --out DIR, a folder i
 Options:
   -r, --renderer NAME   the renderer (default: grader)
   -o, --out PATH        write to PATH: a file for one session, a folder (existing,
-                        or given with a trailing "/") for one file per session
+                        given with a trailing "/", or new with a folder input) for one
+                        file per session
       --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY;
                         ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com;
                         its host must be allowed: a missing permission prints the command)
@@ -190,8 +191,7 @@ async function run(
       // under --out; else in this process, what Deno can give up.
       // The folder --out names, or that of the file it names (its temporary file goes there).
       const out = command.out;
-      const folder = out !== undefined &&
-        (out.endsWith("/") || (await Deno.stat(out).catch(() => undefined))?.isDirectory);
+      const folder = out !== undefined && await namesFolder(out, command.inputs);
       const write = out === undefined ? undefined : folder ? resolve(out) : dirname(resolve(out));
       return await runInBoundedWorker(args, { session: command.session !== undefined, write });
     }
@@ -215,7 +215,7 @@ async function run(
       `The ${renderer.name} renderer reads every input as one batch: --since and --until select sessions rendered one by one`,
     );
   }
-  const target = await outputTarget(command.out);
+  const target = await outputTarget(command.out, command.inputs);
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
@@ -266,10 +266,25 @@ async function helpText(command: RenderCommand, caller: CallerDirectory): Promis
   return `${text}\n${lines.join("\n")}`;
 }
 
-async function outputTarget(out: string | undefined): Promise<Target> {
+/**
+ * Whether `--out` names a folder: it ends with `/`, is one, or does not exist yet while an input is
+ * a folder (whose transcripts can only go a page each into a folder).
+ */
+async function namesFolder(out: string, inputs: readonly string[]): Promise<boolean> {
+  if (out.endsWith("/")) return true;
+  const info = await Deno.stat(out).catch(() => undefined);
+  if (info !== undefined) return info.isDirectory;
+  for (const input of inputs) {
+    if (input === "-") continue;
+    if ((await Deno.stat(input).catch(() => undefined))?.isDirectory) return true;
+  }
+  return false;
+}
+
+async function outputTarget(out: string | undefined, inputs: readonly string[]): Promise<Target> {
   if (out === undefined) return { kind: "stdout" };
   const info = await Deno.stat(out).catch(() => undefined);
-  if (info?.isDirectory || out.endsWith("/")) {
+  if (await namesFolder(out, inputs)) {
     if (info !== undefined && !info.isDirectory) {
       throw new UsageError(
         `Cannot write a file per session into ${out}: it is a file, not a folder`,

@@ -522,6 +522,22 @@ Deno.test("render: a folder without --out DIR is refused, with what would read i
   });
 });
 
+Deno.test("render --out site (no slash, not there yet) with a folder input writes the folder", async () => {
+  await inTempDir(async (dir) => {
+    await projectsFolder(dir);
+    const run = await task("render", ["-r", "html", "--out", "site", "projects"], { cwd: dir });
+    assert.match(run.stderr, /render: 5 rendered, 0 unchanged, \d+ failed\n$/);
+    assert.ok((await Deno.stat(join(dir, "site"))).isDirectory);
+    assert.ok((await Deno.stat(join(dir, "site", "index.html"))).isFile);
+    // A file input still goes to the one file --out names.
+    const one = await task("render", ["--out", "one.txt", "projects/-home-me-lib/s-lib-1.jsonl"], {
+      cwd: dir,
+    });
+    assert.equal(one.code, 0, one.stderr);
+    assert.ok((await Deno.stat(join(dir, "one.txt"))).isFile);
+  });
+});
+
 Deno.test("render --out site/ over real Claude Code transcripts: each a page, each project named by its cwd", async () => {
   await inTempDir(async (dir) => {
     const source = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
