@@ -143,10 +143,16 @@ function byProject(pages: IndexedPage[]): ProjectGroup[] {
   );
 }
 
-/** What a project is called: the directory its newest session ran in, else its folder. */
+/**
+ * What a project is called: the directory its sessions ran in, else its folder (also when its
+ * sessions ran in different directories: a folder of collected transcripts, not one project's).
+ */
 function projectName(group: ProjectGroup): string {
-  return group.pages.find((page) => page.summary.cwd !== undefined)?.summary.cwd ??
-    group.project ?? "Other sessions";
+  const cwds = new Set(
+    group.pages.map((page) => page.summary.cwd).filter((cwd) => cwd !== undefined),
+  );
+  const [cwd] = cwds;
+  return (cwds.size === 1 ? cwd : undefined) ?? group.project ?? "Other sessions";
 }
 
 /** A size in bytes as a person reads it. */

@@ -1273,3 +1273,35 @@ browserTest("a screenshot of a fixture's page is a PNG of the viewport", async (
     assert.deepEqual([header.getUint32(0), header.getUint32(4)], [640, 480]);
   }, { width: 640, height: 480 });
 });
+
+Deno.test("indexPage() names a project by the directory its sessions ran in, by its folder when they differ", async () => {
+  const summary = (sessionId: string, startedAt: string, project: string, cwd: string) => ({
+    sessionId,
+    startedAt,
+    turns: 1,
+    threads: 1,
+    items: 2,
+    firstUser: "hello",
+    cut: false,
+    project,
+    cwd,
+  });
+  const heading = (index: string): string[] =>
+    [...index.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((match) => match[1]!);
+  const one = await indexPage([
+    {
+      name: "a.html",
+      summary: summary("s1", "2026-09-01T10:00:00Z", "-home-me-app", "/home/me/app"),
+    },
+    {
+      name: "b.html",
+      summary: summary("s2", "2026-09-02T10:00:00Z", "-home-me-app", "/home/me/app"),
+    },
+  ]);
+  assert.deepEqual(heading(one), ["/home/me/app"]);
+  const mixed = await indexPage([
+    { name: "a.html", summary: summary("s1", "2026-09-01T10:00:00Z", "collected", "/home/me/app") },
+    { name: "b.html", summary: summary("s2", "2026-09-02T10:00:00Z", "collected", "/srv/other") },
+  ]);
+  assert.deepEqual(heading(mixed), ["collected"]);
+});

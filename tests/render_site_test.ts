@@ -544,26 +544,32 @@ Deno.test("render --out site/ over real Claude Code transcripts: each a page, ea
     const names = (await Array.fromAsync(Deno.readDir(source))).map((e) => e.name)
       .filter((name) => name.endsWith(".jsonl")).sort();
     assert.ok(names.length >= 2);
+    // As Claude Code keeps them: a folder per directory a session ran in.
     const cwds: string[] = [];
-    for (const [i, name] of names.entries()) {
-      const project = join(dir, "projects", `project-${i % 2}`);
+    const folders: string[] = [];
+    for (const name of names) {
+      const text = await Deno.readTextFile(join(source, name));
+      const cwd = /"cwd":"([^"]*)"/.exec(text)![1]!;
+      if (!cwds.includes(cwd)) cwds.push(cwd);
+      folders.push(`project-${cwds.indexOf(cwd)}`);
+      const project = join(dir, "projects", folders.at(-1)!);
       await Deno.mkdir(project, { recursive: true });
       await Deno.copyFile(join(source, name), join(project, name));
-      const text = await Deno.readTextFile(join(source, name));
-      cwds.push(/"cwd":"([^"]*)"/.exec(text)![1]!);
     }
+    assert.ok(cwds.length >= 2);
     const run = await task("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
     assert.equal(run.code, 0, run.stderr);
     const index = await Deno.readTextFile(join(dir, "site", "index.html"));
     const groups = indexGroups(index);
     assert.equal(groups.flatMap((g) => g.links).length, names.length);
     for (const group of groups) {
-      // A project is named by the cwd of its newest session.
+      // A project is named by the directory its sessions ran in.
       assert.ok(cwds.includes(group.name), group.name);
       for (const link of group.links) await Deno.stat(join(dir, "site", link));
     }
+    assert.equal(groups.length, cwds.length);
     for (const [i, name] of names.entries()) {
-      const page = join(dir, "site", `project-${i % 2}%2F${basename(name, ".jsonl")}.html`);
+      const page = join(dir, "site", `${folders[i]}%2F${basename(name, ".jsonl")}.html`);
       assert.match(await Deno.readTextFile(page), /<dt>Project<\/dt>/);
     }
   });
