@@ -28,8 +28,13 @@ const TRIGGER_WORDS = [
   "passw",
   "authorization",
 ];
+// A URL counts only with a password in its authority (a `:` with something
+// between it and an `@`, all of it of what `urlPassword` reads): most text
+// that holds a URL then costs this one scan, not every pass.
+const AUTHORITY_ENDS = String.raw`\x00-\x20\x7f/?#"'` + "`" + String.raw`\\<>`;
+const URL_WITH_PASSWORD = String.raw`:\/\/[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
 const CASED_TRIGGER = String
-  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|:\/\/|Iza(?<=AIza)|J(?<=eyJ)`;
+  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|Iza(?<=AIza)|J(?<=eyJ)`;
 const TRIGGER = triggerPattern();
 
 /**
