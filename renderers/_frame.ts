@@ -118,6 +118,7 @@ export function frameBodySize(
     const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
     if (!NON_ASCII.test(body)) return measureAsciiFramed(body, indentBytes, budget);
+    if (body.length <= ENCODED_UNITS) return measureEncodedFramed(body, indentBytes, budget);
   }
   return measureFramed(body, indentBytes, budget);
 }
@@ -145,6 +146,42 @@ function measureAsciiFramed(
     used += lead + size;
     if (next === -1) return { bytes: used, cutBytes: 0 };
     start = next + 1;
+  }
+}
+
+const encoder = new TextEncoder();
+/** The most UTF-16 units {@linkcode measureEncodedFramed} encodes: their UTF-8 fits `encoded`. */
+const ENCODED_UNITS = 8192;
+// One byte more than the longest encoding, for the line break put after it.
+const encoded = new Uint8Array(3 * ENCODED_UNITS + 1);
+
+/**
+ * {@linkcode measureFramed} for a body broken by LF alone, read as its UTF-8
+ * bytes (encoded once, natively): a line's size is the distance between two
+ * breaks, and a cut backs off continuation bytes to a code point boundary.
+ */
+function measureEncodedFramed(
+  body: string,
+  indentBytes: number,
+  budget: number,
+): { bytes: number; cutBytes: number } {
+  const total = encoder.encodeInto(body, encoded).written;
+  encoded[total] = 0x0a; // the last line ends here, whatever the buffer held before
+  let used = 0;
+  let start = 0;
+  for (let first = true;; first = false) {
+    const end = encoded.indexOf(0x0a, start);
+    const size = end - start;
+    const lead = (first ? 0 : 1) + (size > 0 ? indentBytes : 0);
+    if (used + lead + size > budget) {
+      let kept = Math.max(0, budget - used - lead);
+      while (kept > 0 && (encoded[start + kept]! & 0xc0) === 0x80) kept--;
+      const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
+      return { bytes: used + written, cutBytes: total - start - kept };
+    }
+    used += lead + size;
+    if (end === total) return { bytes: used, cutBytes: 0 };
+    start = end + 1;
   }
 }
 

@@ -45,3 +45,22 @@ Deno.test("frameBodySize() counts exactly what frameBody() writes and cuts, for 
     }
   }
 });
+
+Deno.test("frameBodySize() counts exactly what frameBody() writes and cuts for a non-ASCII body broken by LF alone", () => {
+  const random = makeRandom(23);
+  const parts = ["a", "word ", "é", "日本", "🚀", "\n", "\n\n", "\ud800", "\udc00", "  "];
+  for (let round = 0; round < 3_000; round++) {
+    let body = "é";
+    const pieces = Math.floor(random() * 40);
+    for (let i = 0; i < pieces; i++) body += parts[Math.floor(random() * parts.length)];
+    const budget = Math.floor(random() * 2 * (utf8Length(body) + 8));
+    for (const indent of ["  ", "    ", "→ "]) {
+      const framed = frameBody(body, indent, budget);
+      assert.deepEqual(
+        frameBodySize(body, indent, budget),
+        { bytes: utf8Length(framed.text), cutBytes: framed.cutBytes },
+        JSON.stringify({ body, indent, budget }),
+      );
+    }
+  }
+});

@@ -5,6 +5,8 @@
 // string without encoding it. A lone surrogate counts as the three bytes of
 // the U+FFFD it becomes when the text is written as UTF-8.
 
+import { rememberedSize, rememberSize } from "./_utf8_memo.ts";
+
 function isHigh(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
 }
@@ -34,21 +36,12 @@ const scratch = new Uint8Array(3 * 8192);
  * ```
  */
 export function utf8Length(text: string): number {
-  // A renderer often asks the size of the same long text twice (to cut it, then to frame it).
-  if (text === lastText) return lastBytes;
+  const remembered = rememberedSize(text);
+  if (remembered !== -1) return remembered;
   const bytes = measure(text);
-  if (text.length >= REMEMBERED_UNITS && text.length <= CHUNK_UNITS) {
-    lastText = text;
-    lastBytes = bytes;
-  }
+  rememberSize(text, bytes);
   return bytes;
 }
-
-/** The last long text measured, and its size (never a huge one: it is kept until the next). */
-let lastText = "";
-let lastBytes = 0;
-/** Texts shorter than this are measured again: remembering them would cost more. */
-const REMEMBERED_UNITS = 256;
 
 function measure(text: string): number {
   // A label or a note costs less to count here than to hand to the encoder.

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
 
 const encoded = (text: string): number => new TextEncoder().encode(text).length;
@@ -55,5 +56,22 @@ Deno.test("utf8Tail() keeps the longest suffix within the budget, never splittin
       assert.ok(!/[\ud800-\udbff]$/.test(rest) || !/^[\udc00-\udfff]/.test(tail), "pair split");
     }),
     { numRuns: 300 },
+  );
+});
+
+Deno.test("cutBodyParts() keeps utf8Head()'s prefix and tells the bytes cut, for a body of more units than its budget", () => {
+  fc.assert(
+    fc.property(text, fc.nat({ max: 64 }), (s, budget) => {
+      const { head, cutBytes } = cutBodyParts(s, budget);
+      if (encoded(s) <= budget) {
+        assert.deepEqual({ head, cutBytes }, { head: s, cutBytes: 0 });
+      } else {
+        assert.equal(head, utf8Head(s, budget));
+        assert.equal(cutBytes, encoded(s) - encoded(head));
+      }
+      // The size of a head just cut is remembered: asked again, it is the same.
+      assert.equal(utf8Length(head), encoded(head));
+    }),
+    { numRuns: 500 },
   );
 });
