@@ -138,22 +138,9 @@ export async function peekSessionId(
   stream: ReadableStream<Uint8Array>,
   maxLineBytes: number,
 ): Promise<PeekedSessionId> {
-  let sessionId: string | undefined;
-  let looked = 0;
-  const replayed = await peekLines(stream, maxLineBytes, (bytes) => {
-    if (bytes.length <= SESSION_ID_LINE_BYTES) {
-      const text = new TextDecoder().decode(bytes).trim();
-      if (text === "") return false;
-      try {
-        const id = (JSON.parse(text) as { sessionId?: unknown } | null)?.sessionId;
-        if (typeof id === "string" && id !== "") sessionId = id;
-      } catch {
-        // Not a record: the source reports it.
-      }
-    }
-    return sessionId !== undefined || ++looked === SESSION_ID_RECORDS;
-  });
-  return { sessionId, stream: replayed };
+  const look = firstStringField("sessionId", SESSION_ID_RECORDS);
+  const replayed = await peekLines(stream, maxLineBytes, look.line);
+  return { sessionId: look.found(), stream: replayed };
 }
 
 /**
@@ -243,22 +230,9 @@ export async function transcriptCwd(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  let cwd: string | undefined;
-  let looked = 0;
+  const look = firstStringField("cwd", CWD_RECORDS);
   try {
-    const rest = await peekLines(file.readable, CWD_BYTES, (bytes) => {
-      if (bytes.length <= SESSION_ID_LINE_BYTES) {
-        const text = new TextDecoder().decode(bytes).trim();
-        if (text === "") return false;
-        try {
-          const value = (JSON.parse(text) as { cwd?: unknown } | null)?.cwd;
-          if (typeof value === "string" && value !== "") cwd = value;
-        } catch {
-          // Not a record: its reading reports it.
-        }
-      }
-      return cwd !== undefined || ++looked === CWD_RECORDS;
-    });
+    const rest = await peekLines(file.readable, CWD_BYTES, look.line);
     await rest.cancel();
   } catch {
     // A read that fails here fails again when the transcript is read, and is reported then.
@@ -266,5 +240,33 @@ export async function transcriptCwd(path: string): Promise<string | undefined> {
       file.close();
     } catch { /* closed with its stream */ }
   }
-  return cwd;
+  return look.found();
+}
+
+/**
+ * Looks at a transcript's first records, a line at a time, for the first top-level non-empty
+ * string `field`: `line` says when to stop (found, or `records` records looked at); records over
+ * {@linkcode SESSION_ID_LINE_BYTES} and lines that are not JSON are passed over (the transcript's
+ * reading reports those).
+ */
+function firstStringField(
+  field: string,
+  records: number,
+): { line: (bytes: Uint8Array) => boolean; found: () => string | undefined } {
+  let value: string | undefined;
+  let looked = 0;
+  const line = (bytes: Uint8Array): boolean => {
+    if (bytes.length <= SESSION_ID_LINE_BYTES) {
+      const text = new TextDecoder().decode(bytes).trim();
+      if (text === "") return false;
+      try {
+        const found = (JSON.parse(text) as Record<string, unknown> | null)?.[field];
+        if (typeof found === "string" && found !== "") value = found;
+      } catch {
+        // Not a record: the transcript's reading reports it.
+      }
+    }
+    return value !== undefined || ++looked === records;
+  };
+  return { line, found: () => value };
 }
