@@ -384,13 +384,17 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     lines?: number;
   } {
     const { bodies } = this.#settings;
+    // A folded body: its summary previews `folded`, and tells the size of `measured`.
+    const foldedBody = (html: Html, folded: string, measured: string) => ({
+      html,
+      cutBytes: text.cutBytes,
+      folded,
+      ...bodies.sizeOf(measured),
+    });
     switch (item.kind) {
       case "message":
       case "thread_message":
-        return {
-          html: bodies.markdownHtml(text.kept),
-          cutBytes: text.cutBytes,
-        };
+        return { html: bodies.markdownHtml(text.kept), cutBytes: text.cutBytes };
       case "tool_call": {
         const tool = item.tool ?? "";
         if (bodies.WHOLE_INPUT_TOOLS.has(tool)) {
@@ -404,41 +408,20 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
           }
         }
         const shown = bodies.inputText(item.tool, text.kept, text.cutBytes === 0);
-        return {
-          html: bodies.codeBlock(shown),
-          cutBytes: text.cutBytes,
-          // The summary previews the call on one line: the kit's JSON, or Bash's command line.
-          folded: tool === "Bash" ? shown : text.kept,
-          ...bodies.sizeOf(shown),
-        };
+        // The summary previews the call on one line: the kit's JSON, or Bash's command line.
+        return foldedBody(bodies.codeBlock(shown), tool === "Bash" ? shown : text.kept, shown);
       }
       case "tool_result":
-        return {
-          html: bodies.codeBlock(text.kept),
-          cutBytes: text.cutBytes,
-          folded: text.kept,
-          ...bodies.sizeOf(text.kept),
-        };
+        return foldedBody(bodies.codeBlock(text.kept), text.kept, text.kept);
       case "thinking":
-        return {
-          html: bodies.markdownHtml(text.kept),
-          cutBytes: text.cutBytes,
-          folded: text.kept,
-          ...bodies.sizeOf(text.kept),
-        };
+        return foldedBody(bodies.markdownHtml(text.kept), text.kept, text.kept);
       case "system":
         if (text.kept.startsWith(COMPACTION)) {
-          return {
-            html: bodies.markdownHtml(text.kept.slice(COMPACTION.length)),
-            cutBytes: text.cutBytes,
-            folded: "Compaction summary",
-            ...bodies.sizeOf(text.kept),
-          };
+          const summary = bodies.markdownHtml(text.kept.slice(COMPACTION.length));
+          return foldedBody(summary, "Compaction summary", text.kept);
         }
-        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
-      default:
-        return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
     }
+    return { html: markup`${text.kept}`, cutBytes: text.cutBytes, plain: true };
   }
 
   /** An item's time: the clock, and the date too when the day is not the previous item's. */
