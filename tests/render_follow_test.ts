@@ -28,6 +28,18 @@ async function printedCommand(api: FakeApi, args: string[], cwd: string): Promis
   return rest;
 }
 
+/** Starts, as the user would, the command `deno task render ARGS` printed; its output piped. */
+async function spawnPrinted(api: FakeApi, args: string[], cwd: string): Promise<Deno.ChildProcess> {
+  return new Deno.Command(Deno.execPath(), {
+    args: await printedCommand(api, args, cwd),
+    cwd,
+    env: userEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl }),
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
 /** Reads a child's stdout line by line. */
 class Lines {
   readonly #reader: ReadableStreamDefaultReader<string>;
@@ -79,19 +91,11 @@ Deno.test("render --session ID --follow --renderer json prints each item as NDJS
   });
   const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
   try {
-    const args = await printedCommand(
+    const child = await spawnPrinted(
       api,
       ["--session", "sesn_follow", "--follow", "--renderer", "json"],
       dir,
     );
-    const child = new Deno.Command(Deno.execPath(), {
-      args,
-      cwd: dir,
-      env: userEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl }),
-      clearEnv: true,
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
     const stderr = new Response(child.stderr).text();
     const lines = new Lines(child.stdout);
     // The stored item, before the server has sent anything more.
@@ -135,15 +139,7 @@ Deno.test({
     });
     const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
     try {
-      const args = await printedCommand(api, ["--session", "sesn_follow", "-f"], dir);
-      const child = new Deno.Command(Deno.execPath(), {
-        args,
-        cwd: dir,
-        env: userEnv({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: api.baseUrl }),
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).spawn();
+      const child = await spawnPrinted(api, ["--session", "sesn_follow", "-f"], dir);
       const stderr = new Response(child.stderr).text();
       const lines = new Lines(child.stdout);
       assert.equal(await lines.next(), "[user]");
