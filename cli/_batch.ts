@@ -106,10 +106,11 @@ export class RenderRun {
   #inputsDone = 0;
   /** The folder's record of its inputs, for a batch of files into a folder. */
   #manifest: Manifest | undefined;
-  /** The names the input being rendered has written into the folder. */
-  #outputs: string[] | undefined;
-  /** The input file being read into a folder with a record, while it is. */
-  #recordedInput: Input | undefined;
+  /**
+   * The input being rendered: the names it has written into the folder, and whether the folder's
+   * record can vouch for its earlier outputs (a file, not a stream).
+   */
+  #reading: { input: Input; stamped: boolean; outputs: string[] } | undefined;
   /** What an input's outputs depend on besides the input: the options' fingerprint. */
   readonly #key: string;
   /** The project of each input found in a folder given as an input, by its path. */
@@ -342,12 +343,10 @@ export class RenderRun {
     }
     const failed = this.#counts.failed;
     const outputs: string[] = [];
-    this.#outputs = outputs;
-    this.#recordedInput = stamp === undefined ? undefined : input;
+    this.#reading = { input, stamped: stamp !== undefined, outputs };
     const bad = new BadLines(name, { say: this.#say });
     await this.#readInput(input, name, bad);
-    this.#outputs = undefined;
-    this.#recordedInput = undefined;
+    this.#reading = undefined;
     if (manifest === undefined || stamp === undefined || this.#stopped) return;
     if (this.#counts.failed === failed) {
       await manifest.record(input, key, stamp, outputs);
@@ -623,9 +622,10 @@ export class RenderRun {
     }
     this.#names.set(name, input);
     // A page this input wrote before and no one edited since is the command's to replace.
-    const from = this.#recordedInput;
-    const ours = from !== undefined && await this.#manifest?.wrote(from, name) === true;
-    if (await this.#write(path, rendered.text, ours)) this.#outputs?.push(name);
+    const reading = this.#reading;
+    const ours = reading?.stamped === true &&
+      await this.#manifest?.wrote(reading.input, name) === true;
+    if (await this.#write(path, rendered.text, ours)) reading?.outputs.push(name);
   }
 
   /**
