@@ -10,7 +10,7 @@
 import { ManagedAgentsError } from "./_error.ts";
 import { backoffDelay, type ListTarget, sleep } from "./_http.ts";
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
-import type { Item } from "./_pages.ts";
+import { isDotSegment, type Item } from "./_pages.ts";
 import { SseFailure } from "./_sse.ts";
 
 /** How many ids each stream remembers; older events are told apart by their time. */
@@ -24,6 +24,13 @@ export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
 
 /** The types a stream sends that are previews, never stored: they are skipped. */
 export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
+
+/** The id of the thread a `session.thread_created` event names, if it is one. */
+export function createdThread(item: Item): string | undefined {
+  if (item.type !== "session.thread_created") return undefined;
+  const id = item.session_thread_id;
+  return typeof id === "string" && id !== "" && !isDotSegment(id) ? id : undefined;
+}
 
 /**
  * The ids of one stream's events seen so far: the latest
