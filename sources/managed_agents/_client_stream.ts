@@ -6,13 +6,13 @@
 // apart (a status trying again cannot fix ends the follow; anything else is a
 // drop), and each event it gives is checked.
 
-import { type ClientContext, clientError } from "./_client.ts";
+import { type ClientContext, clientError, clientShouldRetryHeader } from "./_client.ts";
 import { ManagedAgentsError } from "./_error.ts";
 import type { FollowedStream } from "./_follow.ts";
-import { isRetryable } from "./_http.ts";
 import { listsOf } from "./_lists.ts";
 import { checkEvent, type Item } from "./_pages.ts";
 import type { Resolved } from "./_resolve.ts";
+import { shouldRetry } from "./_retry.ts";
 import { streamTarget } from "./_targets.ts";
 
 /**
@@ -46,7 +46,9 @@ export function clientStream(
         // A status that trying again cannot fix (a 404, a 401) ends the follow at once; any
         // other failure to connect is a drop, which followStream tries again within its retries.
         const status = (error as { status?: unknown } | null)?.status;
-        if (typeof status === "number" && status >= 400 && !isRetryable(status)) {
+        const retry = typeof status === "number" &&
+          shouldRetry(status, clientShouldRetryHeader(error));
+        if (typeof status === "number" && status >= 400 && !retry) {
           throw clientError(target, error);
         }
         throw error instanceof Error ? error : new Error(String(error));

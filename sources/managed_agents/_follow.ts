@@ -8,7 +8,8 @@
 // within a bounded memory of ids per stream.
 
 import { ManagedAgentsError } from "./_error.ts";
-import { backoffDelay, type ListTarget, sleep } from "./_http.ts";
+import type { ListTarget } from "./_http.ts";
+import { backoffDelay, sleep } from "./_retry.ts";
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
 import { isDotSegment, type Item } from "./_pages.ts";
 import { SseFailure } from "./_sse.ts";

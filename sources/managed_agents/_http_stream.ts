@@ -7,7 +7,14 @@
 
 import type { FollowedStream } from "./_follow.ts";
 import { PREVIEW_TYPES } from "./_follow.ts";
-import { type HttpContext, listError, type ListTarget, openStream, quote } from "./_http.ts";
+import {
+  type HttpContext,
+  listError,
+  type ListTarget,
+  openStream,
+  quote,
+  requestIdOf,
+} from "./_http.ts";
 import { checkEvent, type Item, listItems } from "./_pages.ts";
 import { SseFailure, sseMessages } from "./_sse.ts";
 import { eventsTarget, streamTarget, threadEventsTarget } from "./_targets.ts";
@@ -50,6 +57,8 @@ function streamItems(
     idleMs: http.timeoutMs,
     maxMessageBytes: http.maxPageBytes,
   });
+  // Each failure of the stream names the answer that opened it.
+  const requestId = requestIdOf(response);
   let started = false;
   return {
     next: async (): Promise<IteratorResult<Item>> => {
@@ -60,7 +69,7 @@ function streamItems(
           next = await messages.next();
         } catch (error) {
           if (error instanceof SseFailure && error.kind === "too_large") {
-            throw listError(http, target, error.message);
+            throw listError(http, target, error.message, { requestId });
           }
           throw error;
         }
@@ -77,11 +86,13 @@ function streamItems(
             target,
             `the API sent a stream message that is not JSON: ` +
               quote(http, data),
+            { requestId },
           );
         }
         const problem = checkEvent(value, (text) => quote(http, text));
         if (problem !== undefined) {
-          throw listError(http, target, `the API sent a stream message that ${problem}`);
+          const detail = `the API sent a stream message that ${problem}`;
+          throw listError(http, target, detail, { requestId });
         }
         const item = value as Item;
         if (PREVIEW_TYPES.has(item.type as string)) continue;

@@ -95,9 +95,11 @@ export interface ManagedAgentsOptions {
    */
   signal?: AbortSignal;
   /**
-   * How many times a request that got a 429, 500, 502, 503, 504 or 529, a
-   * network error or no answer in time is tried again before the listing
-   * fails. Any other status fails at once. With `follow`, it is also how many
+   * How many times a request that got a 408, 409, 429, 500, 502, 503, 504 or
+   * 529, a network error or no answer in time is tried again before the
+   * listing fails. As in the official SDK, the API's `x-should-retry` header
+   * decides first: `true` retries any status, `false` none (not even a 429 or
+   * a 5xx). Any other status fails at once. With `follow`, it is also how many
    * times in a row a stream may drop with nothing new before the follow fails.
    *
    * @default {MANAGED_AGENTS_DEFAULTS.maxRetries}

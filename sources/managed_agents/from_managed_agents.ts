@@ -75,12 +75,15 @@ export type { ManagedAgentsOptions } from "./_options.ts";
  * iteration starts; each stream holds one page at a time; each iteration lists
  * the session afresh.
  *
- * Requests that get a 429, 500, 502, 503, 504 or 529, a network error or no
- * complete answer within {@linkcode ManagedAgentsOptions.timeoutMs} are
+ * Requests that get a 408, 409, 429, 500, 502, 503, 504 or 529 (unless the
+ * API sends `x-should-retry: false`; any status it sends
+ * `x-should-retry: true` with, as the official SDK does), a network error or
+ * no complete answer within {@linkcode ManagedAgentsOptions.timeoutMs} are
  * retried (see
  * {@linkcode ManagedAgentsOptions.retryBaseDelayMs}); any other failure ends
  * the iteration at once with a {@linkcode ManagedAgentsError} naming the
- * session and the HTTP status, never any piece of the key of 8 characters or
+ * session, the HTTP status and the answer's `request-id` (its `requestId`,
+ * for Anthropic's support), never any piece of the key of 8 characters or
  * more. The source refuses, with no retry: a redirect to anything but an
  * `http(s)` URL of the same scheme, host and port (the key is never sent
  * there; at most 5 redirects within the origin are followed), a page over
