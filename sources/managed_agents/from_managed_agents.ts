@@ -7,7 +7,8 @@
 // defaults (_defaults.ts), the listing (_listing.ts, _lists.ts, _pages.ts,
 // _merge.ts), the follow (_followed.ts, _follow.ts, _http_stream.ts,
 // _client_stream.ts, _sse.ts), the HTTP client (_http.ts, _fetch.ts,
-// _scrub.ts), the SDK-client adapter (_client.ts) and the error (_error.ts).
+// _retry.ts, _scrub.ts, _targets.ts), the SDK-client adapter (_client.ts) and
+// the error (_error.ts).
 
 import { entries } from "./_listing.ts";
 import type { ManagedAgentsOptions } from "./_options.ts";
