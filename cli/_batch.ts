@@ -41,6 +41,7 @@ import { fileStamp, Manifest } from "./_manifest.ts";
 import { VERSION } from "./_version.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkInput } from "./_inputs.ts";
+import { counted } from "./_plural.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
 
 /** Where the rendered text goes. */
@@ -241,7 +242,7 @@ export class RenderRun {
       : "";
     const last = this.#inputsDone === this.#inputs.length;
     this.#stderr.progress(
-      `${inputs}${rendered + unchanged} sessions rendered · ${seconds} s`,
+      `${inputs}${counted(rendered + unchanged, "session")} rendered · ${seconds} s`,
       last,
     );
   }

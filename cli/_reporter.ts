@@ -10,6 +10,7 @@
  */
 
 import { excerpt } from "../redact/excerpt.ts";
+import { counted } from "./_plural.ts";
 
 /** Options for {@linkcode BadLines}. */
 export interface BadLinesOptions {
@@ -113,11 +114,8 @@ export class BadLines {
     for (const message of this.#early) this.#say(message);
     this.#early = [];
     if (this.#count > this.#shown) {
-      this.#say(
-        `${this.#name}: ${
-          this.#count - this.#shown
-        } more bad lines not shown (${this.#count} in all)`,
-      );
+      const more = counted(this.#count - this.#shown, "more bad line", "more bad lines");
+      this.#say(`${this.#name}: ${more} not shown (${this.#count} in all)`);
     }
   }
 }
