@@ -32,6 +32,9 @@ export interface BadLinesOptions {
   notALogAfter?: number;
 }
 
+/** What an input is read as: a log (entries or events), or a Claude Code transcript. */
+export type InputKind = "log" | "transcript";
+
 /** An input whose first lines are all bad: it is not read further. */
 export class NotALogError extends Error {
   /**
@@ -53,6 +56,9 @@ export class BadLines {
   readonly #notALogAfter: number;
   /** Reports held until the input proves to be a log: at most `notALogAfter - 1`. */
   #early: string[] = [];
+  /** What the input is read as, for the messages: a log, or a Claude Code transcript. */
+  #kind: InputKind = "log";
+  #finished = false;
   #sawEntry = false;
   #count = 0;
   #taken = 0;
@@ -68,6 +74,14 @@ export class BadLines {
     this.#say = options.say;
     this.#shown = options.shown ?? 20;
     this.#notALogAfter = options.notALogAfter ?? 5;
+  }
+
+  /**
+   * Says what the input is read as, once its format is known: a `.jsonl` that is not a Claude
+   * Code transcript is called "not a transcript", not "not a log".
+   */
+  readAs(kind: InputKind): void {
+    this.#kind = kind;
   }
 
   /** How many bad lines were reported in all. */
@@ -88,8 +102,11 @@ export class BadLines {
     this.#early.push(message);
     if (this.#early.length >= this.#notALogAfter) {
       this.#early = [];
+      const [what, records] = this.#kind === "transcript"
+        ? ["a Claude Code transcript", "transcript records"]
+        : ["a log", "log entries"];
       throw new NotALogError(
-        `${this.#name} does not look like a log: its first ${this.#notALogAfter} records are not log entries (${message})`,
+        `${this.#name} does not look like ${what}: its first ${this.#notALogAfter} records are not ${records} (${message})`,
       );
     }
   };
@@ -109,8 +126,13 @@ export class BadLines {
     return fresh;
   }
 
-  /** At the end of the input: shows what was held back and counts the lines not shown. */
+  /**
+   * At the end of the input, before any verdict on it is said: shows what was held back and
+   * counts the lines not shown. Once only; a later call does nothing.
+   */
   finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
     for (const message of this.#early) this.#say(message);
     this.#early = [];
     if (this.#count > this.#shown) {

@@ -137,7 +137,9 @@ Deno.test("render --renderer html --out site/ PROJECTS: a page per session, an i
       const lines = first.stderr.split("\n");
       assert.ok(
         lines.some((l) =>
-          l.startsWith("render: no log entries in projects/-home-me-lib/broken.jsonl")
+          l.startsWith(
+            "render: no Claude Code transcript records in projects/-home-me-lib/broken.jsonl",
+          )
         ),
       );
       assert.ok(lines.some((l) => l.startsWith("render: projects/-home-me-lib/gone.jsonl")));
