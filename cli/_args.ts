@@ -8,6 +8,7 @@ import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { type DateRange, dateRange } from "./_dates.ts";
+import { counted } from "./_plural.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
 export class UsageError extends Error {
@@ -283,7 +284,9 @@ function sessionIdOption(name: string | undefined, inputs: string[]): string | u
   if (name === "") throw new UsageError('Option "--session-id" needs a name: got an empty one');
   if (inputs.length !== 1) {
     throw new UsageError(
-      `Cannot name the session of ${inputs.length} inputs: --session-id takes one FILE or "-"`,
+      `Cannot name the session of ${
+        counted(inputs.length, "input")
+      }: --session-id takes one FILE or "-"`,
     );
   }
   return name;
@@ -332,7 +335,9 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     version: { type: "boolean", short: "V" },
   });
   if (positionals.length > 1) {
-    throw new UsageError(`Cannot read more than one transcript: got ${positionals.length} paths`);
+    throw new UsageError(
+      `Cannot read more than one transcript: got ${counted(positionals.length, "path")}`,
+    );
   }
   const follow = values.follow ?? false;
   let intervalMs = DEFAULT_INTERVAL_MS;
