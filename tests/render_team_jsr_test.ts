@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
-import { ROOT, type Run, run, taskFrom } from "./_command.ts";
+import { ROOT, type Run, run } from "./_command.ts";
 import { publishedFiles, startJsrStandIn, textPackage, thisPackage } from "./_jsr_stand_in.ts";
 import config from "../deno.json" with { type: "json" };
 
