@@ -218,8 +218,18 @@ function resolve(specifier: string, context: ResolveContext, next: NextResolve):
     return { url, shortCircuit: true };
   }
   throw new TypeError(
-    `Cannot import "${specifier}" from ${parent}: a team's renderer may import only what its own import map and files name, loaded before it runs`,
+    `Cannot import "${
+      outline(specifier)
+    }" from ${parent}: a team's renderer may import only what its own import map and files name, loaded before it runs`,
   );
+}
+
+/** A specifier refused, without the path, query or name that may carry what was read. */
+function outline(specifier: string): string {
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(specifier)) return "…";
+  const url = URL.parse(specifier);
+  if (url !== null && /^https?:$/.test(url.protocol)) return `${url.origin}/…`;
+  return `${specifier.slice(0, specifier.indexOf(":") + 1)}…`;
 }
 
 /**

@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT, type Run, run, taskFrom } from "./_command.ts";
+import { startFakeApi } from "./_managed_agents_server.ts";
 
 /** A module that, at `when`, imports a URL of `base` with the API key in it. */
 function leaking(name: string, when: "import" | "render", base: string): string {
@@ -104,6 +105,51 @@ Deno.test("render: a team's renderer cannot reach a host through import()", asyn
         assert.doesNotMatch(result.stderr, /registry\.npmjs\.org|does not exist/);
       });
     }
+    await t.step("--session, in the worker that may read the key and reach the API", async () => {
+      const key = "sk-ant-api03-team-import-test-000000000000";
+      const api = startFakeApi({
+        apiKey: key,
+        sessions: [{
+          id: "sesn_live",
+          events: [{
+            id: "sevt_1",
+            type: "user.message",
+            content: [{ type: "text", text: "Up?" }],
+          }],
+        }],
+      });
+      try {
+        const session = await run("deno", [
+          "run",
+          "--unstable-worker-options",
+          "--allow-read",
+          "--allow-write",
+          "--allow-net=127.0.0.1",
+          // Imports from the loopback host allowed, as from a mirror: the module still may not.
+          `--allow-import=127.0.0.1:${server.addr.port}`,
+          "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL,TRANSCRIPT_WORKER_OPTIONS",
+          join(ROOT, "cli/render.ts"),
+          "--renderer",
+          "at-render",
+          "--session",
+          "sesn_live",
+        ], {
+          cwd: temp,
+          env: {
+            ANTHROPIC_API_KEY: key,
+            ANTHROPIC_BASE_URL: api.baseUrl,
+            TRANSCRIPT_WORKER_OPTIONS: "1",
+          },
+        });
+        assert.equal(session.code, 1, session.stderr);
+        assert.match(session.stderr, refused);
+        // What the module put in the URL is not printed either.
+        assert.match(session.stderr, /Cannot import "http:\/\/127\.0\.0\.1:\d+\/…" from /);
+        assert.doesNotMatch(session.stderr, /k=|team-import-test/);
+      } finally {
+        await api.shutdown();
+      }
+    });
     assert.deepEqual(seen, [], "the loopback server was reached");
 
     await t.step("what it names statically still loads", async () => {
