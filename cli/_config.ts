@@ -9,8 +9,12 @@
  * Two forms, under `"transcript": { "renderers": … }`, paths relative to the configuration file:
  * - an object, `{ "NAME": "./module.ts" }`: each name is known without importing anything, and
  *   naming it imports that module alone;
- * - an array, `["./module.ts"]`: the names are the modules' own, so the modules are imported, in
- *   order, only when a name that is neither a built-in nor declared in an object is asked for.
+ * - an array, `["./module.ts"]`: the names are the modules' own, so the modules are imported (all
+ *   of them, as one graph) only when the name asked for is neither a built-in nor one edit from a
+ *   known name (`gradr`): a typo imports nothing, and is reported with the name meant.
+ *
+ * Either way the modules' graphs are loaded before any of their code runs, and from then on they
+ * may import nothing else (`importTeamModules`).
  *
  * @module
  */
