@@ -13,19 +13,24 @@
  * renderer's code is not in the fingerprint: after changing it, rerun with `--force`.
  *
  * What the record is trusted with: it may make a run skip an input, and it may let a run replace,
- * without `--force`, an output this input wrote, when that file still has its stamp AND its bytes
- * still hash to what was written. So an entry someone else wrote (the record is a file in the
- * folder) can name a page this command never wrote only with the SHA-256 of that file's bytes:
- * whoever cannot read a file cannot make a run replace it. Whoever can read it and write the
- * record can (with a rendering of the user's own input, never text of their choosing); and a
- * forged entry can make a run skip an input, leaving its pages as they are. A record with no
- * secret cannot tell more than that apart; `--force` replaces every page, whatever the record.
+ * without `--force`, an output of the same input, when that file still has its stamp AND its
+ * bytes hash to the SHA-256 the entry says was written (and it is at most
+ * {@linkcode MAX_VOUCHED_BYTES}). The record is a file in the folder, so anyone who can write it
+ * can write an entry; what the check guarantees is that an entry naming a file this command did
+ * not write matches only if its author knew that file's bytes. Whoever cannot read a file (or
+ * wrote the record before the file existed) cannot make a run replace it. Whoever can both read
+ * the file and write the record can, and the file is then replaced with the command's rendering
+ * of the user's own input, never with text of their choosing; a forged entry can also make a run
+ * skip an input, leaving its pages as they are. Without a secret kept outside the folder, nothing
+ * tells more apart; `--force` replaces every page that differs, whatever the record.
  *
  * The record is one hidden file in the folder ({@linkcode MANIFEST_NAME}), written atomically at
- * the end of each run (an interrupted one included), of at most {@linkcode MAX_MANIFEST_BYTES}.
- * Each run drops the entries whose input is gone or whose outputs all are; one that is larger,
- * cannot be read, or is not one, is not read: the run renders every input, as into a folder
- * without a record (a page that differs is kept unless `--force`).
+ * the end of each run (an interrupted one included), of at most {@linkcode MAX_MANIFEST_BYTES}
+ * (this run's inputs are kept first; those left out are said, and read again next time). Each run
+ * drops the entries whose input is gone or whose outputs all are, and stops vouching for an
+ * output that is gone or changed. A record that is larger, cannot be read, is not one, or was
+ * written by an earlier version is not read: the run renders every input, as into a folder
+ * without a record (a page that differs is kept unless `--force`), and writes a new one.
  *
  * @module
  */
@@ -47,6 +52,12 @@ import { inFolder, writeAtomic } from "./_output.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
 export { fileStamp };
+
+/**
+ * The largest output the record vouches for: its bytes are read whole to be hashed, and an entry
+ * someone else wrote could name any file. Every built-in's page is far smaller.
+ */
+export const MAX_VOUCHED_BYTES = 64 * 1024 * 1024;
 
 /** How a folder's record is read and kept. */
 export interface ManifestOptions {
@@ -162,8 +173,9 @@ export class Manifest {
     const output = this.#entries.get(resolve(input))?.outputs.find((o) => o.name === name);
     if (output === undefined) return false;
     const path = this.#path(name);
-    if (await outputStamp(path) !== output.stamp) return false;
-    return await fileDigest(path, stampSize(output.stamp)) === output.digest;
+    const size = stampSize(output.stamp);
+    if (!(size <= MAX_VOUCHED_BYTES) || await outputStamp(path) !== output.stamp) return false;
+    return await fileDigest(path, size) === output.digest;
   }
 
   /**
