@@ -19,10 +19,11 @@
 export const MANIFEST_NAME = ".transcript-manifest.json";
 
 /**
- * The largest record read or written: an entry is about 300 bytes, so 8 MiB holds some 25,000
- * inputs. A larger file is not read at all (and the run goes on as in a folder without a record).
+ * The largest record read or written: an entry is 300 to 500 bytes, so 4 MiB holds some 10,000
+ * inputs (read, about 6 MiB of memory). A larger file is not read at all, and the run goes on as
+ * in a folder without a record.
  */
-export const MAX_MANIFEST_BYTES = 8 * 1024 * 1024;
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
 const HEADER = '{"version":2,"entries":{';
 const FOOTER = "}}";
@@ -138,10 +139,15 @@ export async function readRecord(path: string, maxBytes: number): Promise<ReadRe
       existed: true,
     };
   }
+  // The options' fingerprint is the same in most entries: held once.
+  const keys = new Map<string, string>();
   for (const line of linesOf(text, HEADER.length + 1)) {
     if (line === FOOTER || line === "") continue;
     const entry = parseEntryLine(line);
-    if (entry !== undefined) entries.set(entry[0], entry[1]);
+    if (entry === undefined) continue;
+    const [path, { key, input, outputs }] = entry;
+    if (!keys.has(key)) keys.set(key, key);
+    entries.set(path, { key: keys.get(key)!, input, outputs });
   }
   return { entries, existed: true };
 }

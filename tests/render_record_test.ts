@@ -128,7 +128,7 @@ Deno.test("render: the record drops the entries of inputs that are gone and of o
   });
 });
 
-Deno.test("render: a record over 8 MiB is not read; one within is read in a small heap", async (t) => {
+Deno.test("render: a record over its 4 MiB bound is not read; one within is read in a small heap", async (t) => {
   await inTempDir(async (dir) => {
     const log = `${dir}/a.ndjson`;
     await Deno.writeTextFile(log, `${entryLine(1, "sesn_a", "hello")}\n`);
@@ -171,7 +171,7 @@ Deno.test("render: a record over 8 MiB is not read; one within is read in a smal
         assert.equal(over.code, 1, over.stderr);
         assert.match(
           over.stderr,
-          /^render: out\/\.transcript-manifest\.json was not read: it is over the 8 MiB a record may be; every input is rendered again, and a page that differs from what would be written is kept unless --force\n/,
+          /^render: out\/\.transcript-manifest\.json was not read: it is over the 4 MiB a record may be; every input is rendered again, and a page that differs from what would be written is kept unless --force\n/,
         );
         assert.match(over.stderr, KEPT);
         assert.doesNotMatch(await Deno.readTextFile(`${dir}/out/sesn_a.md`), /more 3/);
