@@ -86,6 +86,8 @@ export class Manifest {
   readonly #maxBytes: number;
   /** The inputs recorded by this run: they are kept first when the record is full. */
   readonly #recorded = new Set<string>();
+  /** The inputs this run looked up: their entries were checked against their files then. */
+  readonly #looked = new Set<string>();
   #changed = false;
 
   private constructor(
@@ -102,8 +104,8 @@ export class Manifest {
   }
 
   /**
-   * The folder's record, without the entries that no longer match a file; an empty one when
-   * there is none or it cannot be read (a record over the bound is not read at all, and is said).
+   * The folder's record; an empty one when there is none or it cannot be read (a record over the
+   * bound is not read at all, and that is said).
    */
   static async load(dir: string, options: ManifestOptions): Promise<Manifest> {
     const path = inFolder(dir, MANIFEST_NAME);
@@ -116,7 +118,6 @@ export class Manifest {
       // Rewritten at the end, with this run's inputs: the next run reads it again.
       manifest.#changed = true;
     }
-    await manifest.#prune();
     return manifest;
   }
 
@@ -125,12 +126,14 @@ export class Manifest {
   }
 
   /**
-   * Drops what no longer matches a file: an entry whose input is gone, an output gone or changed
-   * since written (the entry then no longer vouches for it, and its input is read again), an
-   * entry left with no output.
+   * Drops, of the entries this run did not look up (the others were checked then, and recorded
+   * again or forgotten), what no longer matches a file: an entry whose input is gone, an output
+   * gone or changed since written (the entry then no longer vouches for it, and its input is
+   * read again), an entry left with no output.
    */
   async #prune(): Promise<void> {
     for (const [input, entry] of this.#entries) {
+      if (this.#looked.has(input)) continue;
       const kept = await this.#stillThere(input, entry);
       if (kept === entry) continue;
       if (kept === undefined) this.#entries.delete(input);
@@ -154,7 +157,9 @@ export class Manifest {
    * the input are as recorded and every output still has its stamp; undefined otherwise.
    */
   async unchanged(input: string, key: string): Promise<string[] | undefined> {
-    const entry = this.#entries.get(resolve(input));
+    const path = resolve(input);
+    this.#looked.add(path);
+    const entry = this.#entries.get(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
     if (await fileStamp(input) !== entry.input) return undefined;
     for (const { name, stamp } of entry.outputs) {
@@ -170,7 +175,9 @@ export class Manifest {
    * rendered again so.
    */
   async mayReplace(input: string, name: string): Promise<boolean> {
-    const output = this.#entries.get(resolve(input))?.outputs.find((o) => o.name === name);
+    const recorded = resolve(input);
+    this.#looked.add(recorded);
+    const output = this.#entries.get(recorded)?.outputs.find((o) => o.name === name);
     if (output === undefined) return false;
     const path = this.#path(name);
     const size = stampSize(output.stamp);
@@ -197,6 +204,7 @@ export class Manifest {
       recorded.push({ name, stamp, digest });
     }
     const path = resolve(input);
+    this.#looked.add(path);
     this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
     this.#recorded.add(path);
     this.#changed = true;
@@ -204,11 +212,17 @@ export class Manifest {
 
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
-    if (this.#entries.delete(resolve(input))) this.#changed = true;
+    const path = resolve(input);
+    this.#looked.add(path);
+    if (this.#entries.delete(path)) this.#changed = true;
   }
 
-  /** Writes the record, when it changed; a run that recorded nothing adds none to a folder. */
+  /**
+   * Writes the record, without the entries that no longer match a file, when it changed; a run
+   * that recorded nothing adds none to a folder.
+   */
   async save(): Promise<void> {
+    await this.#prune();
     if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
     const text = recordText(this.#linesWithinBound());
     await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });

@@ -49,7 +49,7 @@ Deno.test("Manifest.mayReplace() is true only while the output's bytes hash to w
   });
 });
 
-Deno.test("Manifest.load() drops entries whose input is gone or whose outputs all are", async () => {
+Deno.test("Manifest.save() drops the entries whose input is gone or whose outputs all are", async () => {
   await inTemp(async (dir) => {
     const { manifest, input } = await recorded(dir, { "a.md": "a\n", "b.md": "b\n" });
     await manifest.save();
@@ -57,7 +57,7 @@ Deno.test("Manifest.load() drops entries whose input is gone or whose outputs al
       Object.keys(JSON.parse(await Deno.readTextFile(`${dir}/${MANIFEST_NAME}`)).entries);
     assert.equal((await entries()).length, 1);
 
-    // One output gone: the other is still vouched for, the input is read again.
+    // One output gone: the other is still vouched for, the input is read again, the entry kept.
     await Deno.remove(`${dir}/b.md`);
     const partly = await Manifest.load(dir, { say: () => {} });
     assert.equal(await partly.mayReplace(input, "a.md"), true);
