@@ -1,9 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * The folder's record as bytes: one JSON document with one entry a line, so that it is read a line
- * at a time, never more than {@linkcode MAX_MANIFEST_BYTES} of it, and any JSON reader reads it
- * whole:
+ * The folder's record as bytes: one JSON document with one entry a line, so that each entry is
+ * read on its own (a line that is not one is passed over), never more than
+ * {@linkcode MAX_MANIFEST_BYTES} of the file, and any JSON reader reads it whole:
  *
  * ```text
  * {"version":2,"entries":{
