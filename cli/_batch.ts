@@ -27,7 +27,8 @@ import {
   openInput,
 } from "./_input_source.ts";
 import type { Interrupt } from "./_interrupt.ts";
-import { fileStamp, Manifest } from "./_manifest.ts";
+import { fileStamp } from "./_file_stamp.ts";
+import { Manifest } from "./_manifest.ts";
 import { removeStaleTemporaries } from "./_output.ts";
 import { BadLines } from "./_reporter.ts";
 import { describe, RunTally } from "./_run_tally.ts";

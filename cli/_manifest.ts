@@ -51,7 +51,6 @@ import {
 import { inFolder, writeAtomic } from "./_output.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
-export { fileStamp };
 
 /**
  * The largest output the record vouches for: its bytes are read whole to be hashed, and an entry
