@@ -13,6 +13,7 @@
 
 import { join } from "node:path";
 import type { FolderPage, PageHead, RendererFolder } from "../renderers/registry.ts";
+import { inFolder, writeAtomic } from "./_output.ts";
 
 /** How much of a page is read back when its renderer does not say. */
 export const DEFAULT_HEAD_BYTES = 64 * 1024;
@@ -90,4 +91,42 @@ export async function folderIndex(
     if (summary !== undefined) pages.push({ name: page.name, summary });
   }
   return await folder.buildIndex(pages);
+}
+
+/** What {@linkcode writeFolderIndex} needs besides the folder. */
+export interface WriteFolderIndexOptions {
+  /** `--force`: replace an index file the renderer did not write. */
+  force: boolean;
+  /** Whether the run wrote or found a page: a run that did neither adds no index. */
+  wroteAny: boolean;
+}
+
+/**
+ * Writes the folder's index, listing every page of the folder, from this run or an earlier one.
+ * An existing index is rebuilt when the renderer wrote it; any other file is kept (a
+ * `FileExistsError`) unless `force`. A run that wrote nothing leaves a folder without an index
+ * as it was.
+ *
+ * @param dir The folder.
+ * @param extension The renderer's extension, with its dot.
+ * @param folder The renderer's folder format.
+ * @param options Whether to replace a foreign index, and whether the run wrote a page.
+ */
+export async function writeFolderIndex(
+  dir: string,
+  extension: string,
+  folder: RendererFolder,
+  options: WriteFolderIndexOptions,
+): Promise<void> {
+  const path = inFolder(dir, folder.indexName);
+  const info = await Deno.lstat(path).catch((error) => {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  });
+  if (info === undefined && !options.wroteAny) return;
+  const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
+  const owned = info?.isFile === true &&
+    folder.ownsIndex?.((await readHead(path, headBytes)).head) === true;
+  const text = await folderIndex(dir, extension, folder);
+  await writeAtomic(path, text, { force: info === undefined || owned || options.force });
 }

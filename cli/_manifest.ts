@@ -4,58 +4,76 @@
  * What a batch into a folder remembers between runs, so that a rerun costs what changed: for each
  * input file that rendered without a failure, a fingerprint of the input (its device, inode,
  * size and modification time) and of the run's options (the package's version, the renderer and
- * the options that change what is written), and the outputs it wrote, each with its size and
- * modification time. A rerun skips an input whose fingerprints match and whose outputs are all
- * still as written, without reading it: they count as unchanged. An input that changed, an output
- * that was edited or removed, another renderer or option, or `--force` renders it again. (So the
- * bad lines an unchanged input's first run reported, without failing it, are not reported again.)
- * A team renderer's code is not in the fingerprint: after changing it, rerun with `--force`.
+ * the options that change what is written), and the outputs it wrote, each with its stamp when
+ * written (device, inode, size, modification time) and the SHA-256 of the bytes written. A rerun
+ * skips an input whose fingerprints match and whose outputs all have their stamps, without
+ * reading it: they count as unchanged. An input that changed, an output that was edited or
+ * removed, another renderer or option, or `--force` renders it again. (So the bad lines an
+ * unchanged input's first run reported, without failing it, are not reported again.) A team
+ * renderer's code is not in the fingerprint: after changing it, rerun with `--force`.
+ *
+ * What the record is trusted with: it may make a run skip an input, and it may let a run replace,
+ * without `--force`, an output of the same input, when that file still has its stamp AND its
+ * bytes hash to the SHA-256 the entry says was written (and it is at most
+ * {@linkcode MAX_VOUCHED_BYTES}). The record is a file in the folder, so anyone who can write it
+ * can write an entry; what the check guarantees is that an entry naming a file this command did
+ * not write matches only if its author knew that file's bytes. Whoever cannot read a file (or
+ * wrote the record before the file existed) cannot make a run replace it. Whoever can both read
+ * the file and write the record can, and the file is then replaced with the command's rendering
+ * of the user's own input, never with text of their choosing; a forged entry can also make a run
+ * skip an input, leaving its pages as they are. Without a secret kept outside the folder, nothing
+ * tells more apart; `--force` replaces every page that differs, whatever the record.
  *
  * The record is one hidden file in the folder ({@linkcode MANIFEST_NAME}), written atomically at
- * the end of each run (an interrupted one included). A record that cannot be read, or is not
- * one, only costs a full run.
+ * the end of each run (an interrupted one included), of at most {@linkcode MAX_MANIFEST_BYTES}
+ * (this run's inputs are kept first; those left out are said, and read again next time). Each run
+ * drops the entries whose input is gone or whose outputs all are, and stops vouching for an
+ * output that is gone or changed. A record that is larger, cannot be read, is not one, or was
+ * written by an earlier version is not read: the run renders every input, as into a folder
+ * without a record (a page that differs is kept unless `--force`), and writes a new one.
  *
  * @module
  */
 
 import { resolve } from "node:path";
-import { writeAtomic } from "./_output.ts";
+import { fileDigest, fileStamp, outputStamp, stampSize } from "./_file_stamp.ts";
+import {
+  EMPTY_RECORD_BYTES,
+  entryLine,
+  MANIFEST_NAME,
+  type ManifestEntry,
+  MAX_MANIFEST_BYTES,
+  mib,
+  readRecord,
+  recordText,
+  utf8Length,
+} from "./_manifest_file.ts";
+import { inFolder, writeAtomic } from "./_output.ts";
 
-/** The record's file name in the folder: hidden, and no session's (those never start with "."). */
-export const MANIFEST_NAME = ".transcript-manifest.json";
+export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
 
-/** The largest record read: an entry is a few hundred bytes, 40,000 inputs a few megabytes. */
-const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
+/**
+ * The largest output the record vouches for: its bytes are read whole to be hashed, and an entry
+ * someone else wrote could name any file. Every built-in's page is far smaller.
+ */
+export const MAX_VOUCHED_BYTES = 64 * 1024 * 1024;
 
-/** What the record holds of one input. */
-export interface ManifestEntry {
-  /** The options' fingerprint. */
-  key: string;
-  /** The input's fingerprint. */
-  input: string;
-  /** Each output's name in the folder and its stamp when written. */
-  outputs: [name: string, stamp: string][];
+/** How a folder's record is read and kept. */
+export interface ManifestOptions {
+  /** Where a note goes: a record not read, or too full to hold every input. */
+  say: (message: string) => void;
+  /**
+   * The most bytes of record read or written.
+   *
+   * @default {MAX_MANIFEST_BYTES}
+   */
+  maxBytes?: number;
 }
 
-/** A file's fingerprint: device, inode, size and modification time; undefined for a non-file. */
-export async function fileStamp(path: string): Promise<string | undefined> {
-  try {
-    const info = await Deno.stat(path);
-    if (!info.isFile) return undefined;
-    return `${info.dev}:${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? ""}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function isEntry(value: unknown): value is ManifestEntry {
-  const v = value as Partial<ManifestEntry> | null;
-  return typeof v === "object" && v !== null && typeof v.key === "string" &&
-    typeof v.input === "string" && Array.isArray(v.outputs) &&
-    v.outputs.every((o) =>
-      Array.isArray(o) && o.length === 2 && typeof o[0] === "string" && typeof o[1] === "string" &&
-      !o[0].includes("/") && !o[0].startsWith(".")
-    );
+/** An output as just written: its name and the SHA-256 of its bytes. */
+export interface WrittenOutput {
+  name: string;
+  digest: string;
 }
 
 /** A folder's record of its inputs, read at the start of a run and saved at its end. */
@@ -63,91 +81,178 @@ export class Manifest {
   readonly #dir: string;
   readonly #entries: Map<string, ManifestEntry>;
   readonly #existed: boolean;
+  readonly #say: (message: string) => void;
+  readonly #maxBytes: number;
+  /** The inputs recorded by this run: they are kept first when the record is full. */
+  readonly #recorded = new Set<string>();
+  /** The inputs this run looked up: their entries were checked against their files then. */
+  readonly #looked = new Set<string>();
   #changed = false;
 
-  private constructor(dir: string, entries: Map<string, ManifestEntry>, existed: boolean) {
+  private constructor(
+    dir: string,
+    entries: Map<string, ManifestEntry>,
+    existed: boolean,
+    options: ManifestOptions,
+  ) {
     this.#dir = dir;
     this.#entries = entries;
     this.#existed = existed;
+    this.#say = options.say;
+    this.#maxBytes = options.maxBytes ?? MAX_MANIFEST_BYTES;
   }
 
-  /** The folder's record; an empty one when there is none or it cannot be read. */
-  static async load(dir: string): Promise<Manifest> {
-    const path = `${dir.replace(/\/+$/, "")}/${MANIFEST_NAME}`;
-    const entries = new Map<string, ManifestEntry>();
-    let existed = false;
-    try {
-      const info = await Deno.lstat(path);
-      existed = true;
-      if (info.isFile && info.size <= MAX_MANIFEST_BYTES) {
-        const parsed = JSON.parse(await Deno.readTextFile(path)) as { entries?: unknown };
-        if (typeof parsed?.entries === "object" && parsed.entries !== null) {
-          for (const [input, entry] of Object.entries(parsed.entries)) {
-            if (isEntry(entry)) entries.set(input, entry);
-          }
-        }
-      }
-    } catch {
-      // No record, or not one: every input is rendered.
+  /**
+   * The folder's record; an empty one when there is none or it cannot be read (a record over the
+   * bound is not read at all, and that is said).
+   */
+  static async load(dir: string, options: ManifestOptions): Promise<Manifest> {
+    const path = inFolder(dir, MANIFEST_NAME);
+    const read = await readRecord(path, options.maxBytes ?? MAX_MANIFEST_BYTES);
+    const manifest = new Manifest(dir, read.entries, read.existed, options);
+    if (read.problem !== undefined) {
+      options.say(
+        `${path} was not read: ${read.problem}; every input is rendered again, and a page that differs from what would be written is kept unless --force`,
+      );
+      // Rewritten at the end, with this run's inputs: the next run reads it again.
+      manifest.#changed = true;
     }
-    return new Manifest(dir, entries, existed);
+    return manifest;
+  }
+
+  #path(name: string): string {
+    return inFolder(this.#dir, name);
+  }
+
+  /**
+   * Drops, of the entries this run did not look up (the others were checked then, and recorded
+   * again or forgotten), what no longer matches a file: an entry whose input is gone, an output
+   * gone or changed since written (the entry then no longer vouches for it, and its input is
+   * read again), an entry left with no output.
+   */
+  async #prune(): Promise<void> {
+    for (const [input, entry] of this.#entries) {
+      if (this.#looked.has(input)) continue;
+      const kept = await this.#stillThere(input, entry);
+      if (kept === entry) continue;
+      if (kept === undefined) this.#entries.delete(input);
+      else this.#entries.set(input, kept);
+      this.#changed = true;
+    }
+  }
+
+  async #stillThere(input: string, entry: ManifestEntry): Promise<ManifestEntry | undefined> {
+    if (await fileStamp(input) === undefined) return undefined;
+    const outputs = [];
+    for (const output of entry.outputs) {
+      if (await outputStamp(this.#path(output.name)) === output.stamp) outputs.push(output);
+    }
+    if (outputs.length === 0) return undefined;
+    return outputs.length === entry.outputs.length ? entry : { ...entry, input: "", outputs };
   }
 
   /**
    * The outputs of an input that need not be rendered again: its record's, when the options and
-   * the input are as recorded and every output is still as written; undefined otherwise.
+   * the input are as recorded and every output still has its stamp; undefined otherwise.
    */
   async unchanged(input: string, key: string): Promise<string[] | undefined> {
-    const entry = this.#entries.get(resolve(input));
+    const path = resolve(input);
+    this.#looked.add(path);
+    const entry = this.#entries.get(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
     if (await fileStamp(input) !== entry.input) return undefined;
-    for (const [name, stamp] of entry.outputs) {
-      if (await fileStamp(`${this.#dir.replace(/\/+$/, "")}/${name}`) !== stamp) return undefined;
+    for (const { name, stamp } of entry.outputs) {
+      if (await outputStamp(this.#path(name)) !== stamp) return undefined;
     }
-    return entry.outputs.map(([name]) => name);
+    return entry.outputs.map(({ name }) => name);
   }
 
   /**
    * Whether the folder's `name` is an output the record says this input wrote and that is still
-   * as written (its stamp unchanged): the command may replace it without `--force`, since no one
-   * else has touched it. A session that grew since its page was written is rendered again so.
+   * as written: its stamp unchanged and its bytes hashing to the SHA-256 of what was written. The
+   * command may replace it without `--force`: a session that grew since its page was written is
+   * rendered again so.
    */
-  async wrote(input: string, name: string): Promise<boolean> {
-    const stamp = this.#entries.get(resolve(input))?.outputs.find(([output]) => output === name)
-      ?.[1];
-    if (stamp === undefined) return false;
-    return await fileStamp(`${this.#dir.replace(/\/+$/, "")}/${name}`) === stamp;
+  async mayReplace(input: string, name: string): Promise<boolean> {
+    const recorded = resolve(input);
+    this.#looked.add(recorded);
+    const output = this.#entries.get(recorded)?.outputs.find((o) => o.name === name);
+    if (output === undefined) return false;
+    const path = this.#path(name);
+    const size = stampSize(output.stamp);
+    if (!(size <= MAX_VOUCHED_BYTES) || await outputStamp(path) !== output.stamp) return false;
+    return await fileDigest(path, size) === output.digest;
   }
 
   /**
    * Records an input that rendered without a failure, with its outputs' stamps as they are now;
    * an input whose fingerprint cannot be taken (a stream) is not recorded.
    */
-  async record(input: string, key: string, stampBefore: string, outputs: string[]): Promise<void> {
-    const path = resolve(input);
+  async record(
+    input: string,
+    key: string,
+    stampBefore: string,
+    outputs: readonly WrittenOutput[],
+  ): Promise<void> {
     // An input changed while it was read is rendered again next time.
     if (await fileStamp(input) !== stampBefore) return this.forget(input);
-    const stamped: [string, string][] = [];
-    for (const name of outputs) {
-      const stamp = await fileStamp(`${this.#dir.replace(/\/+$/, "")}/${name}`);
+    const recorded = [];
+    for (const { name, digest } of outputs) {
+      const stamp = await outputStamp(this.#path(name));
       if (stamp === undefined) return this.forget(input);
-      stamped.push([name, stamp]);
+      recorded.push({ name, stamp, digest });
     }
-    this.#entries.set(path, { key, input: stampBefore, outputs: stamped });
+    const path = resolve(input);
+    this.#looked.add(path);
+    this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
+    this.#recorded.add(path);
     this.#changed = true;
   }
 
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
-    if (this.#entries.delete(resolve(input))) this.#changed = true;
+    const path = resolve(input);
+    this.#looked.add(path);
+    if (this.#entries.delete(path)) this.#changed = true;
   }
 
-  /** Writes the record, when it changed; a run that recorded nothing adds none to a folder. */
+  /**
+   * Writes the record, without the entries that no longer match a file, when it changed; a run
+   * that recorded nothing adds none to a folder.
+   */
   async save(): Promise<void> {
+    await this.#prune();
     if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
-    const entries: Record<string, ManifestEntry> = {};
-    for (const key of [...this.#entries.keys()].sort()) entries[key] = this.#entries.get(key)!;
-    const text = `${JSON.stringify({ version: 1, entries })}\n`;
-    await writeAtomic(`${this.#dir.replace(/\/+$/, "")}/${MANIFEST_NAME}`, text, { force: true });
+    const text = recordText(this.#linesWithinBound());
+    await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });
+  }
+
+  /**
+   * The entries' lines in input order, as many as the bound holds: this run's first. Those left
+   * out are read again next time; that is said.
+   */
+  #linesWithinBound(): string[] {
+    const order = [
+      ...this.#recorded,
+      ...[...this.#entries.keys()].filter((input) => !this.#recorded.has(input)),
+    ];
+    const kept: [string, string][] = [];
+    let bytes = EMPTY_RECORD_BYTES;
+    for (const input of order) {
+      const line = entryLine(input, this.#entries.get(input)!);
+      const size = utf8Length(line) + 2;
+      if (bytes + size > this.#maxBytes) continue;
+      bytes += size;
+      kept.push([input, line]);
+    }
+    const left = order.length - kept.length;
+    if (left > 0) {
+      this.#say(
+        `${this.#path(MANIFEST_NAME)} is full (${
+          mib(this.#maxBytes)
+        }): ${left} of ${order.length} inputs are not in it, and are read again next time`,
+      );
+    }
+    return kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
   }
 }

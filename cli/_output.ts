@@ -76,6 +76,11 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** The path of `name` in the folder `dir`, as messages show it (the folder as given). */
+export function inFolder(dir: string, name: string): string {
+  return `${dir.replace(/\/+$/, "")}/${name}`;
+}
+
 /** Options for {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
   /** Replace an existing file whose content differs. */

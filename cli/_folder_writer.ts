@@ -1,0 +1,139 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * A run's outputs: each written whole, counted, and into a folder named after its session, once
+ * per run, replacing an existing file only under `--force` or when the folder's record vouches
+ * that this command wrote it from the same input and no one changed it since.
+ *
+ * @module
+ */
+
+import { excerpt } from "../redact/excerpt.ts";
+import type { Renderer } from "../renderers/registry.ts";
+import { textDigest } from "./_file_stamp.ts";
+import { writeFolderIndex } from "./_folder_index.ts";
+import type { Input } from "./_input_source.ts";
+import type { Manifest, WrittenOutput } from "./_manifest.ts";
+import { FileExistsError, inFolder, sessionFileName, writeAtomic } from "./_output.ts";
+import { describe, type RunTally } from "./_run_tally.ts";
+
+/** A session rendered, to be written. */
+export interface Rendered {
+  sessionId: string;
+  /** What its file in a folder is named from: the session id, after its project when it has one. */
+  key: string;
+  /** The text: into a folder, the renderer's page when it has one. */
+  text: string;
+}
+
+/**
+ * The input being rendered into a folder: the outputs it has written there, and whether the
+ * folder's record can vouch for its earlier outputs (a file, not a stream).
+ */
+export interface Reading {
+  input: Input;
+  stamped: boolean;
+  outputs: WrittenOutput[];
+}
+
+/**
+ * Writes a file whole, the outcome counted; false when it could not (the failure is counted and
+ * said). An existing file with other content is replaced under `force`, else kept and reported.
+ */
+export async function writeCounted(
+  path: string,
+  text: string,
+  force: boolean,
+  tally: RunTally,
+): Promise<boolean> {
+  try {
+    tally.wrote(await writeAtomic(path, text, { force }));
+    return true;
+  } catch (error) {
+    tally.fail(error instanceof FileExistsError ? error.message : describe(error, path));
+    return false;
+  }
+}
+
+/** What a {@linkcode FolderWriter} writes with. */
+export interface FolderWriterOptions {
+  dir: string;
+  renderer: Renderer;
+  /** `--force`: replace any file that differs. */
+  force: boolean;
+  /** The folder's record, for a batch of files into a folder. */
+  manifest: Manifest | undefined;
+  tally: RunTally;
+}
+
+/** The pages of one run into a folder, and the folder's index. */
+export class FolderWriter {
+  readonly #options: FolderWriterOptions;
+  /** Each file name this run has written or counted, and the input it came from. */
+  readonly #names = new Map<string, string>();
+
+  /**
+   * Constructs a new instance.
+   *
+   * @param options The folder, the renderer, `--force`, the record and the tally.
+   */
+  constructor(options: FolderWriterOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Claims the outputs of an input the record says are current, for `input`: false, claiming
+   * none, when this run already gave one of those names to another session.
+   */
+  claim(outputs: readonly string[], input: string): boolean {
+    if (outputs.some((output) => this.#names.has(output))) return false;
+    for (const output of outputs) this.#names.set(output, input);
+    return true;
+  }
+
+  /** Writes a session's page into the folder, under its name, unless this run already did. */
+  async write(rendered: Rendered, input: string, reading: Reading | undefined): Promise<void> {
+    const { dir, renderer } = this.#options;
+    const name = renderer.batch?.fileName ??
+      await sessionFileName(rendered.key, renderer.extension ?? ".txt", {
+        reserved: renderer.folder?.indexName,
+      });
+    const path = inFolder(dir, name);
+    const first = this.#names.get(name);
+    if (first !== undefined) {
+      this.#options.tally.fail(
+        `session "${
+          excerpt(rendered.sessionId)
+        }" appears twice: its run in ${input} was not written, ${path} holds the one in ${first}`,
+      );
+      return;
+    }
+    this.#names.set(name, input);
+    const force = this.#options.force || await this.#mayReplace(reading, name);
+    if (!await writeCounted(path, rendered.text, force, this.#options.tally)) return;
+    if (reading?.stamped) reading.outputs.push({ name, digest: await textDigest(rendered.text) });
+  }
+
+  /** A page this input wrote before and no one changed since is the command's to replace. */
+  async #mayReplace(reading: Reading | undefined, name: string): Promise<boolean> {
+    if (reading?.stamped !== true) return false;
+    return await this.#options.manifest?.mayReplace(reading.input, name) === true;
+  }
+
+  /**
+   * Writes the folder's index, for a renderer that has one (see {@linkcode writeFolderIndex}); a
+   * failure is counted and said.
+   */
+  async writeIndex(): Promise<void> {
+    const { dir, renderer, force, tally } = this.#options;
+    const folder = renderer.folder;
+    if (folder === undefined) return;
+    const wroteAny = tally.counts.rendered + tally.counts.unchanged > 0;
+    try {
+      await writeFolderIndex(dir, renderer.extension ?? ".txt", folder, { force, wroteAny });
+    } catch (error) {
+      const path = inFolder(dir, folder.indexName);
+      tally.fail(error instanceof FileExistsError ? error.message : describe(error, path));
+    }
+  }
+}

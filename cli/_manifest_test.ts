@@ -1,0 +1,157 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+import assert from "node:assert/strict";
+import { fileStamp, outputStamp, textDigest } from "./_file_stamp.ts";
+import { Manifest, MANIFEST_NAME } from "./_manifest.ts";
+import { entryLine, parseEntryLine, readRecord, recordText } from "./_manifest_file.ts";
+
+/** A folder with an input and, for it, the outputs written and recorded as a run records them. */
+async function recorded(
+  dir: string,
+  outputs: Record<string, string>,
+  options: { maxBytes?: number; say?: (m: string) => void } = {},
+): Promise<{ manifest: Manifest; input: string }> {
+  const input = `${dir}/a.ndjson`;
+  await Deno.writeTextFile(input, "{}\n");
+  const manifest = await Manifest.load(dir, { say: options.say ?? (() => {}), ...options });
+  const written = [];
+  for (const [name, text] of Object.entries(outputs)) {
+    await Deno.writeTextFile(`${dir}/${name}`, text);
+    written.push({ name, digest: await textDigest(text) });
+  }
+  await manifest.record(input, "key", (await fileStamp(input))!, written);
+  return { manifest, input };
+}
+
+async function inTemp(work: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    await work(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("Manifest.mayReplace() is true only while the output's bytes hash to what was written", async () => {
+  await inTemp(async (dir) => {
+    const { manifest, input } = await recorded(dir, { "sesn_a.md": "as written\n" });
+    await manifest.save();
+    const again = await Manifest.load(dir, { say: () => {} });
+    assert.equal(await again.mayReplace(input, "sesn_a.md"), true, "as written");
+    assert.equal(await again.mayReplace(input, "sesn_b.md"), false, "never written");
+    // Same inode, same size, its modification time put back: its stamp is as recorded, its
+    // bytes are not.
+    const path = `${dir}/sesn_a.md`;
+    const { mtime, atime } = await Deno.stat(path);
+    await Deno.writeTextFile(path, "AS WRITTEN\n");
+    await Deno.utime(path, atime!, mtime!);
+    assert.equal(await again.mayReplace(input, "sesn_a.md"), false, "other bytes, same stamp");
+  });
+});
+
+Deno.test("Manifest.save() drops the entries whose input is gone or whose outputs all are", async () => {
+  await inTemp(async (dir) => {
+    const { manifest, input } = await recorded(dir, { "a.md": "a\n", "b.md": "b\n" });
+    await manifest.save();
+    const entries = async () =>
+      Object.keys(JSON.parse(await Deno.readTextFile(`${dir}/${MANIFEST_NAME}`)).entries);
+    assert.equal((await entries()).length, 1);
+
+    // One output gone: the other is still vouched for, the input is read again, the entry kept.
+    await Deno.remove(`${dir}/b.md`);
+    const partly = await Manifest.load(dir, { say: () => {} });
+    assert.equal(await partly.mayReplace(input, "a.md"), true);
+    assert.equal(await partly.mayReplace(input, "b.md"), false);
+    assert.equal(await partly.unchanged(input, "key"), undefined, "read again");
+    await partly.save();
+    assert.equal((await entries()).length, 1);
+
+    // Every output gone: the entry is dropped.
+    await Deno.remove(`${dir}/a.md`);
+    await (await Manifest.load(dir, { say: () => {} })).save();
+    assert.deepEqual(await entries(), []);
+
+    // The input gone: the entry is dropped.
+    const { manifest: second } = await recorded(dir, { "a.md": "a\n" });
+    await second.save();
+    assert.equal((await entries()).length, 1);
+    await Deno.remove(input);
+    await (await Manifest.load(dir, { say: () => {} })).save();
+    assert.deepEqual(await entries(), []);
+  });
+});
+
+Deno.test("Manifest.save() keeps within its bound, this run's inputs first, and says what it left out", async () => {
+  await inTemp(async (dir) => {
+    // An earlier run's entries, of inputs that are still there, filling the record.
+    const lines = [];
+    for (let i = 0; i < 50; i++) {
+      const input = `${dir}/old${String(i).padStart(2, "0")}.ndjson`;
+      await Deno.writeTextFile(input, "{}\n");
+      await Deno.writeTextFile(`${dir}/old${i}.md`, "x\n");
+      lines.push(entryLine(input, {
+        key: "key",
+        input: (await fileStamp(input))!,
+        outputs: [{
+          name: `old${i}.md`,
+          stamp: (await outputStamp(`${dir}/old${i}.md`))!,
+          digest: await textDigest("x\n"),
+        }],
+      }));
+    }
+    await Deno.writeTextFile(`${dir}/${MANIFEST_NAME}`, recordText(lines));
+    const maxBytes = (await Deno.stat(`${dir}/${MANIFEST_NAME}`)).size;
+    const said: string[] = [];
+    const { manifest, input } = await recorded(dir, { "a.md": "a\n" }, {
+      maxBytes,
+      say: (m) => said.push(m),
+    });
+    await manifest.save();
+    assert.ok((await Deno.stat(`${dir}/${MANIFEST_NAME}`)).size <= maxBytes);
+    const kept = await readRecord(`${dir}/${MANIFEST_NAME}`, maxBytes);
+    assert.ok(kept.entries.has(input), "this run's input is kept");
+    assert.equal(kept.entries.size, 50, "one earlier entry made room");
+    assert.deepEqual(said, [
+      `${dir}/${MANIFEST_NAME} is full (${
+        (maxBytes / 1024 / 1024).toFixed(1)
+      } MiB): 1 of 51 inputs are not in it, and are read again next time`,
+    ]);
+  });
+});
+
+Deno.test("readRecord() does not read a record over its bound, nor one of version 1", async () => {
+  await inTemp(async (dir) => {
+    const path = `${dir}/${MANIFEST_NAME}`;
+    await Deno.writeTextFile(path, recordText([]) + " ".repeat(100));
+    const over = await readRecord(path, 64);
+    assert.equal(over.entries.size, 0);
+    assert.match(over.problem!, /over the 0\.0 MiB a record may be/);
+    await Deno.writeTextFile(path, '{"version":1,"entries":{}}\n');
+    assert.equal((await readRecord(path, 1024)).problem, "an earlier version wrote it");
+    await Deno.writeTextFile(path, "not a record");
+    assert.deepEqual(await readRecord(path, 1024), { entries: new Map(), existed: true });
+  });
+});
+
+Deno.test("parseEntryLine() reads the lines entryLine() writes and nothing else", () => {
+  const entry = {
+    key: "k",
+    input: "1:2:3:4",
+    outputs: [{ name: "a.md", stamp: "1:2:3:4", digest: "0".repeat(64) }],
+  };
+  assert.deepEqual(parseEntryLine(entryLine("/x/a.ndjson", entry)), ["/x/a.ndjson", entry]);
+  assert.deepEqual(parseEntryLine(`${entryLine("/x", entry)},`), ["/x", entry]);
+  for (
+    const line of [
+      "",
+      "{}",
+      '"/x":{"key":"k","input":"i","outputs":[["a.md","s"]]}',
+      '"/x":{"key":"k","input":"i","outputs":[["../a.md","s","' + "0".repeat(64) + '"]]}',
+      '"/x":{"key":"k","input":"i","outputs":[[".hidden","s","' + "0".repeat(64) + '"]]}',
+      '"/x":{"key":"k","input":"i","outputs":[["a.md","s","not hex"]]}',
+      '"/x":{"key":1,"input":"i","outputs":[]}',
+    ]
+  ) {
+    assert.equal(parseEntryLine(line), undefined, line);
+  }
+});
