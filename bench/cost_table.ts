@@ -3,7 +3,7 @@
 /**
  * `deno task bench`: what each stage costs per event of the generated
  * 1,000,000-event log (`bench/_generate.ts`, written once to `bench/.data/`),
- * as the Markdown table the README quotes. Rows: the parse floor, the source
+ * as the Markdown table docs/development.md quotes. Rows: the parse floor, the source
  * (`fromNdjson` drained), the kit as a team renderer uses it (`conversation()`
  * drained, in each view), and the built-in renderers (grader, dream, json,
  * html, each through `fromNdjson`, with their default budgets).

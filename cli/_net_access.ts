@@ -16,12 +16,18 @@ import { VERSION } from "./_version.ts";
 import { MANAGED_AGENTS_DEFAULTS } from "../sources/managed_agents/from_managed_agents.ts";
 import { checkBaseUrl } from "../sources/managed_agents/_base_url.ts";
 
-/** The permissions `render --session` needs besides the network. */
-const OTHER_PERMISSIONS = [
-  "--allow-read",
-  "--allow-write",
-  "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL",
-];
+/**
+ * The permissions `render --session` needs besides the network: write access only where it
+ * writes (`write`, the `--out` folder or the folder of the `--out` file), since a team renderer
+ * it runs inherits it, and none when it renders to standard output.
+ */
+function otherPermissions(write: string | undefined): string[] {
+  return [
+    "--allow-read",
+    ...(write === undefined ? [] : [`--allow-write=${write}`]),
+    "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL",
+  ];
+}
 
 /**
  * The host (and port, when not the scheme's default) the API requests go to, or undefined when
@@ -38,15 +44,17 @@ export function apiHost(baseUrl: string | undefined): string | undefined {
 
 /**
  * How to run this module again with the network allowed to `host`, the same arguments and
- * everything else `render --session` needs: from JSR, the package's entry point; from files,
- * the script with its `deno.json` (whose lockfile, beside it, Deno then uses too).
+ * everything else `render --session` needs, write access only under `write` (none when it is
+ * undefined): from JSR, the package's entry point; from files, the script with its `deno.json`
+ * (whose lockfile, beside it, Deno then uses too).
  */
 export function rerunCommand(
   host: string,
   args: readonly string[],
+  write: string | undefined,
   moduleUrl: string = import.meta.url,
 ): string {
-  const permissions = [`--allow-net=${host}`, ...OTHER_PERMISSIONS];
+  const permissions = [`--allow-net=${host}`, ...otherPermissions(write)];
   const url = new URL(moduleUrl);
   let target: string[];
   if (url.protocol === "file:") {
@@ -62,16 +70,22 @@ export function rerunCommand(
 const VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] as const;
 
 /**
- * What stops `render --session` from reaching the API, with the command to run instead, or
- * undefined when nothing does. It asks without prompting and sends nothing: the environment it
- * needs must be readable, `ANTHROPIC_BASE_URL` (when set) a URL the source sends the key to, and
- * its host (else api.anthropic.com) reachable.
+ * What stops `render --session` from reaching the API, with the command to run instead (write
+ * access only under `write`, where the run writes), or undefined when nothing does. It asks
+ * without prompting and sends nothing: the environment it needs must be readable,
+ * `ANTHROPIC_BASE_URL` (when set) a URL the source sends the key to, and its host (else
+ * api.anthropic.com) reachable.
  */
-export async function apiAccessProblem(args: readonly string[]): Promise<string | undefined> {
+export async function apiAccessProblem(
+  args: readonly string[],
+  write: string | undefined,
+): Promise<string | undefined> {
   for (const variable of VARIABLES) {
     if ((await Deno.permissions.query({ name: "env", variable })).state !== "granted") {
       return `Cannot read ${variable}: this command may not read it. Run, with your gateway's ` +
-        `host if ANTHROPIC_BASE_URL names one:\n  ${rerunCommand(apiHost(undefined)!, args)}`;
+        `host if ANTHROPIC_BASE_URL names one:\n  ${
+          rerunCommand(apiHost(undefined)!, args, write)
+        }`;
     }
   }
   const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
@@ -84,7 +98,7 @@ export async function apiAccessProblem(args: readonly string[]): Promise<string 
   if (host === undefined) return undefined;
   if ((await Deno.permissions.query({ name: "net", host })).state === "granted") return undefined;
   return `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +
-    `Allow that host alone by running:\n  ${rerunCommand(host, args)}`;
+    `Allow that host alone by running:\n  ${rerunCommand(host, args, write)}`;
 }
 
 /** Quotes an argument for a POSIX shell, only when it needs it. */

@@ -4,10 +4,13 @@
  * The `render` command: renders agent-session logs (Managed Agents events as NDJSON, a Claude
  * Code transcript, or a session read from the Managed Agents API) as text a model reads, with a
  * registered renderer. With no input it renders a bundled example through the grader.
+ * Write access is scoped to where it writes (rendering to stdout needs none), because a team
+ * renderer it runs inherits it:
  *
  * ```sh
- * deno run --allow-read --allow-write jsr:@brigade/transcript/render --renderer dream log.ndjson
- * deno install -g -n transcript-render --allow-read --allow-write \
+ * deno run --allow-read --allow-write=dreams jsr:@brigade/transcript/render --renderer dream \
+ *   --out dreams/ logs/*.ndjson
+ * deno install -g -n transcript-render --allow-read --allow-write=. \
  *   --allow-net=api.anthropic.com --allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL \
  *   jsr:@brigade/transcript/render
  * transcript-render --help
@@ -156,7 +159,9 @@ export async function main(args: string[]): Promise<number> {
       console.log(VERSION_LINE);
       return 0;
     }
-    const problem = command.session === undefined ? undefined : await apiAccessProblem(args);
+    const problem = command.session === undefined
+      ? undefined
+      : await apiAccessProblem(args, await writeFolder(command.out, command.inputs));
     if (problem !== undefined) {
       // The message, then the command to run as it is: a line to copy, not to escape.
       const [message = "", ...command] = problem.split("\n");
@@ -214,10 +219,8 @@ async function run(
     if (config !== undefined && typo === undefined && boundedWorkers()) {
       // A team's module runs with what this run needs, no more: in a worker, write access only
       // under --out; else in this process, what Deno can give up.
-      // The folder --out names, or that of the file it names (its temporary file goes there).
-      const out = command.out;
-      const folder = out !== undefined && await namesFolder(out, command.inputs);
-      const write = out === undefined ? undefined : folder ? resolve(out) : dirname(resolve(out));
+      const folder = await writeFolder(command.out, command.inputs);
+      const write = folder === undefined ? undefined : resolve(folder);
       return await runInBoundedWorker(args, { session: command.session !== undefined, write });
     }
     if (config !== undefined && typo === undefined) {
@@ -317,6 +320,18 @@ function wrap(text: string, width: number): string[] {
  * Whether `--out` names a folder: it ends with `/`, is one, or does not exist yet while an input is
  * a folder (whose transcripts can only go a page each into a folder).
  */
+/**
+ * The folder a run writes in, as given (relative to where the command runs): the `--out` folder,
+ * or that of the `--out` file (its temporary file goes there); undefined for standard output.
+ */
+async function writeFolder(
+  out: string | undefined,
+  inputs: readonly string[],
+): Promise<string | undefined> {
+  if (out === undefined) return undefined;
+  return await namesFolder(out, inputs) ? out : dirname(out);
+}
+
 async function namesFolder(out: string, inputs: readonly string[]): Promise<boolean> {
   if (out.endsWith("/")) return true;
   const info = await Deno.stat(out).catch(() => undefined);

@@ -3,9 +3,9 @@
 /**
  * Renders the bundled Claude Code session with edits
  * (`fixtures/claude_code/edits.jsonl`, its thinking included) as an HTML page
- * and takes the README's screenshot of it in headless Chromium
- * (`docs/html_view.png`), with the thinking and the edit unfolded as a reader
- * would.
+ * and takes, in headless Chromium, the screenshot the README and
+ * docs/renderers.md show (`docs/html_view.png`), with the thinking and the edit
+ * unfolded as a reader would.
  *
  * Run: `deno run --allow-read --allow-write --allow-run --allow-env --allow-net=127.0.0.1 docs/screenshot.ts`
  *

@@ -15,7 +15,7 @@ export type SdkEventType = BetaManagedAgentsSessionEvent["type"];
 /** The SDK's event interface of a type. */
 export type SdkEvent<T extends SdkEventType> = Extract<BetaManagedAgentsSessionEvent, { type: T }>;
 
-/** How the renderers treat an event type (the README's table says the same). */
+/** How the renderers treat an event type (the table in docs/renderers.md says the same). */
 export type Rule = "conversation" | "control" | "bookkeeping";
 
 const T = "2026-10-30T09:00:00Z";

@@ -311,6 +311,45 @@ Deno.test("render --session through a gateway: the permission error prints the c
   }
 });
 
+Deno.test("render --session through a gateway: the printed command may write only where --out writes", async () => {
+  const key = "sk-ant-api03-gateway-test-key-00000000000";
+  const api = startFakeApi({
+    apiKey: key,
+    sessions: [{
+      id: "sesn_gw",
+      events: [{ id: "sevt_1", type: "user.message", content: [{ type: "text", text: "Up?" }] }],
+    }],
+  });
+  try {
+    const env = { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: api.baseUrl };
+    await withTempDir(async (dir) => {
+      for (
+        const [out, write, written] of [
+          ["dreams/", "--allow-write=dreams/", "dreams/sesn_gw.md"],
+          ["session.md", "--allow-write=.", "session.md"],
+        ] as const
+      ) {
+        const given = ["--renderer", "dream", "--session", "sesn_gw", "--out", out];
+        const refused = await taskFrom("render", given, { cwd: dir, env });
+        assert.equal(refused.code, 2, refused.stderr);
+        const printed = refused.stderr.match(/^ {2}(deno run .*)$/m)?.[1];
+        assert.ok(printed, refused.stderr);
+        assert.deepEqual(printed.split(" ").filter((arg) => arg.startsWith("--allow-write")), [
+          write,
+        ]);
+
+        // Run as printed, from the same folder: it writes there, and only there.
+        const [, ...args] = printed.split(" ");
+        const result = await run("deno", args, { cwd: dir, env });
+        assert.equal(result.code, 0, result.stderr);
+        assert.match(await Deno.readTextFile(join(dir, written)), /Up\?/);
+      }
+    });
+  } finally {
+    await api.shutdown();
+  }
+});
+
 Deno.test("render --session without the environment it needs says what to run", async () => {
   const result = await run("deno", [
     "run",
@@ -337,11 +376,12 @@ Deno.test("the rerun command names the JSR entry point when loaded from JSR", ()
   const printed = rerunCommand(
     "gateway.example.com:8443",
     ["--session", "sesn_1", "--out", "my dreams/"],
+    "my dreams/",
     `https://jsr.io/@brigade/transcript/${config.version}/cli/render.ts`,
   );
   assert.equal(
     printed,
-    "deno run --allow-net=gateway.example.com:8443 --allow-read --allow-write " +
+    "deno run --allow-net=gateway.example.com:8443 --allow-read '--allow-write=my dreams/' " +
       "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL " +
       `jsr:@brigade/transcript@${config.version}/render --session sesn_1 --out 'my dreams/'`,
   );

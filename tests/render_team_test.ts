@@ -1,6 +1,6 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-// A team's renderer, written like the README's example (a bare `import … from
+// A team's renderer, written like docs/renderers.md's example (a bare `import … from
 // "@brigade/transcript"` and an import the team maps in its own deno.json), in every way the
 // command runs: the checkout's task with --config, `deno run` of the entry point (local, and
 // remote from the published files served over loopback HTTP as a stand-in for JSR), and the
