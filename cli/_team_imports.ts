@@ -23,7 +23,7 @@ import { parse } from "jsonc-parser";
 /** The package's entry points, as its `deno.json` exports them, relative to this folder. */
 export const OWN_EXPORTS: Readonly<Record<string, string>> = {
   "@brigade/transcript": "../mod.ts",
-  "@brigade/transcript/kit": "../renderers/kit.ts",
+  "@brigade/transcript/kit": "../kit/mod.ts",
   "@brigade/transcript/managed-agents": "../sources/managed_agents/mod.ts",
   "@brigade/transcript/claude-code": "../sources/claude_code/mod.ts",
   "@brigade/transcript/reader": "../reader/mod.ts",

@@ -11,11 +11,11 @@ import {
   renderHtml,
   type SessionEvent,
 } from "../mod.ts";
-import { conversation } from "../renderers/conversation.ts";
-import { pageText, shownText } from "../renderers/_html_page.ts";
-import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/_html_body.ts";
-import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET } from "../renderers/html.ts";
-import { indexPage, pageSummary } from "../renderers/html_index.ts";
+import { conversation } from "../kit/conversation.ts";
+import { pageText, shownText } from "../renderers/html/_page.ts";
+import { inputText, isPlainProse, WHOLE_INPUT_TOOLS } from "../renderers/html/_body.ts";
+import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET } from "../renderers/html/html.ts";
+import { indexPage, pageSummary } from "../renderers/html/html_index.ts";
 import {
   type Browser,
   findChromium,

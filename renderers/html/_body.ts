@@ -11,10 +11,10 @@
 
 import MarkdownIt from "markdown-it";
 import { structuredPatch } from "diff";
-import { redact as redactSecrets } from "../redact/mod.ts";
-import { visibleControls } from "../redact/excerpt.ts";
-import { cutBodyParts } from "./budget.ts";
-import { utf8Length } from "./utf8.ts";
+import { redact as redactSecrets } from "../../redact/mod.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
+import { cutBodyParts } from "../../kit/budget.ts";
+import { utf8Length } from "../../kit/utf8.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 
 /** What a body is built from, besides its text. */

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { inputText, isPlainProse, markdownHtml, parsedHtml, toolCallBody } from "./_html_body.ts";
+import { inputText, isPlainProse, markdownHtml, parsedHtml, toolCallBody } from "./_body.ts";
 
 const md = (text: string): string => markdownHtml(text).toString();
 const settings = { redact: true, itemBudget: 8_000 };

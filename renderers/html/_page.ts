@@ -6,15 +6,15 @@
 // kind; its Content-Security-Policy allows only its own stylesheet (by hash),
 // so even a tag that escaped the escaping could neither run nor fetch.
 
-import { visibleControls } from "../redact/excerpt.ts";
-import { redact as redactSecrets } from "../redact/mod.ts";
-import { utf8Length } from "./utf8.ts";
-import { cutNote } from "./budget.ts";
-import type { ConversationItem } from "./conversation_item.ts";
-import type * as Bodies from "./_html_body.ts";
-import { PAGE_STYLE } from "./_html_style.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
+import { redact as redactSecrets } from "../../redact/mod.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import { cutNote } from "../../kit/budget.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import type * as Bodies from "./_body.ts";
+import { PAGE_STYLE } from "./_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
-import type { PageOrigin } from "./registry.ts";
+import type { PageOrigin } from "../registry.ts";
 
 /** The page's budgets, redaction and body builders (items come already cut to the item budget). */
 export interface PageSettings {
@@ -23,7 +23,7 @@ export interface PageSettings {
   /** The most UTF-8 bytes of one item's text (an edit's diff is cut to it here). */
   itemBudget: number;
   redact: boolean;
-  /** The body builders (`_html_body.ts`, loaded when a page is first rendered). */
+  /** The body builders (`_body.ts`, loaded when a page is first rendered). */
   bodies: typeof Bodies;
   /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
   inputOf?: (seq: number) => unknown;

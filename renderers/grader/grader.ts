@@ -1,17 +1,17 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import { visibleControls } from "../redact/excerpt.ts";
-import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "./budget.ts";
-import { CAPPED_TEXT_MIN_CAP, CappedText } from "./capped_text.ts";
-import { utf8Length } from "./utf8.ts";
-import { sessionItems } from "./_conversation.ts";
-import type { ConversationItem } from "./conversation_item.ts";
-import { framedItemBody } from "./_framed_item.ts";
-import type { Renderer } from "./registry.ts";
-import { positive } from "./_positive.ts";
-import { streamCapped, streamWithinBudget } from "./_stream.ts";
+import type { EntryIterable } from "../../events/types.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
+import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "../../kit/budget.ts";
+import { CAPPED_TEXT_MIN_CAP, CappedText } from "../../kit/capped_text.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import { sessionItems } from "../../kit/_conversation.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import { framedItemBody } from "../../kit/framed_item.ts";
+import type { Renderer } from "../registry.ts";
+import { positive } from "../../kit/check_budget.ts";
+import { streamCapped, streamWithinBudget } from "../../kit/stream.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";

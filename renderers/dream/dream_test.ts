@@ -12,14 +12,14 @@ import {
   renderDream,
   renderIndex,
   type SessionEvent,
-} from "../mod.ts";
-import { redact } from "../redact/mod.ts";
-import { agent, entries, id, user } from "../tests/_entries.ts";
-import { renderBounded } from "../tests/_bounded.ts";
-import { markdownHeadings } from "../tests/_transcript_parse.ts";
-import { asEvent } from "../events/fields.ts";
+} from "../../mod.ts";
+import { redact } from "../../redact/mod.ts";
+import { agent, entries, id, user } from "../../tests/_entries.ts";
+import { renderBounded } from "../../tests/_bounded.ts";
+import { markdownHeadings } from "../../tests/_transcript_parse.ts";
+import { asEvent } from "../../events/fields.ts";
 
-const FIXTURES = new URL("../fixtures/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
 const KEY = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3gH6jK0aY";
 

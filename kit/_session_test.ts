@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { EventSourceError, type LogEntry, renderDream, renderGrader, renderHtml } from "../mod.ts";
-import { conversation } from "./kit.ts";
+import { conversation } from "./mod.ts";
 import { entries, user } from "../tests/_entries.ts";
 
 Deno.test("each renderer of one session fails on a second session with code second_session", async (t) => {

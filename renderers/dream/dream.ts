@@ -1,22 +1,22 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import type { LogEntry } from "../events/types.ts";
-import { visibleControls } from "../redact/excerpt.ts";
-import { redact } from "../redact/mod.ts";
-import type { Redacted } from "./_redacted.ts";
-import { DREAM_EVENT_BUDGET } from "./budget.ts";
-import { CappedText } from "./capped_text.ts";
-import { streamCapped } from "./_stream.ts";
-import { contentText, flattenBlocks } from "./content.ts";
-import { forEachItem, type Resolved, sessionItems } from "./_conversation.ts";
-import type { ConversationItem } from "./conversation_item.ts";
-import { framedItemBody, framedItemBodySize } from "./_framed_item.ts";
-import { CappedPieces } from "./_capped_pieces.ts";
-import { utf8Length } from "./utf8.ts";
-import type { Renderer } from "./registry.ts";
-import { fieldsOf } from "../events/fields.ts";
+import type { EntryIterable } from "../../events/types.ts";
+import type { LogEntry } from "../../events/types.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
+import { redact } from "../../redact/mod.ts";
+import type { Redacted } from "../../kit/_redacted.ts";
+import { DREAM_EVENT_BUDGET } from "../../kit/budget.ts";
+import { CappedText } from "../../kit/capped_text.ts";
+import { streamCapped } from "../../kit/stream.ts";
+import { contentText, flattenBlocks } from "../../kit/content.ts";
+import { forEachItem, type Resolved, sessionItems } from "../../kit/_conversation.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import { framedItemBody, framedItemBodySize } from "../../kit/framed_item.ts";
+import { CappedPieces } from "../../kit/_capped_pieces.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import type { Renderer } from "../registry.ts";
+import { fieldsOf } from "../../events/fields.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
 
 /**

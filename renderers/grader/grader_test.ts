@@ -12,14 +12,14 @@ import {
   type LogEntry,
   renderGrader,
   type SessionEvent,
-} from "../mod.ts";
-import { agent, deepFreeze, end, entries, id, start, user } from "../tests/_entries.ts";
-import { renderBounded } from "../tests/_bounded.ts";
-import { parseGrader } from "../tests/_transcript_parse.ts";
-import { framedItemBody } from "./_framed_item.ts";
-import { asEvent } from "../events/fields.ts";
+} from "../../mod.ts";
+import { agent, deepFreeze, end, entries, id, start, user } from "../../tests/_entries.ts";
+import { renderBounded } from "../../tests/_bounded.ts";
+import { parseGrader } from "../../tests/_transcript_parse.ts";
+import { framedItemBody } from "../../kit/framed_item.ts";
+import { asEvent } from "../../events/fields.ts";
 
-const FIXTURES = new URL("../fixtures/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/", import.meta.url);
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
 
 /** The labels of a grader transcript, in order. */

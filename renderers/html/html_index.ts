@@ -12,11 +12,11 @@
  * @module
  */
 
-import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_html_page.ts";
+import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_page.ts";
 import { type Html, markup } from "./_html.ts";
-import { redact } from "../redact/mod.ts";
-import { visibleControls } from "../redact/excerpt.ts";
-import type { FolderPage, PageHead, RendererFolder } from "./registry.ts";
+import { redact } from "../../redact/mod.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
+import type { FolderPage, PageHead, RendererFolder } from "../registry.ts";
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {

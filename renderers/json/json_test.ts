@@ -12,11 +12,11 @@ import {
   registry,
   renderGrader,
   renderJson,
-} from "../mod.ts";
-import { agent, user } from "../tests/_entries.ts";
-import { parseGrader } from "../tests/_transcript_parse.ts";
+} from "../../mod.ts";
+import { agent, user } from "../../tests/_entries.ts";
+import { parseGrader } from "../../tests/_transcript_parse.ts";
 
-const FIXTURES = new URL("../fixtures/", import.meta.url);
+const FIXTURES = new URL("../../fixtures/", import.meta.url);
 const NAMES = ["single_agent", "coordinator_all_threads", "coordinator_primary_only"];
 const utf8 = (text: string): number => new TextEncoder().encode(text).length;
 
@@ -125,7 +125,7 @@ Deno.test("renderJson() is registered as json and refuses a budget without room 
 });
 
 Deno.test("deno task render --renderer json lists json in --help and writes NDJSON from another directory", async () => {
-  const config = new URL("../deno.json", import.meta.url).pathname;
+  const config = new URL("../../deno.json", import.meta.url).pathname;
   const cwd = await Deno.makeTempDir();
   try {
     const task = async (...args: string[]): Promise<{ code: number; stdout: string }> => {
@@ -144,7 +144,7 @@ Deno.test("deno task render --renderer json lists json in --help and writes NDJS
     const run = await task("--renderer", "json");
     assert.equal(run.code, 0);
     const lines = parse(run.stdout) as ConversationItem[];
-    const example = new URL("../fixtures/coordinator_all_threads.ndjson", import.meta.url);
+    const example = new URL("../../fixtures/coordinator_all_threads.ndjson", import.meta.url);
     assert.deepEqual(lines, await Array.fromAsync(conversation(fromNdjson(example))));
   } finally {
     await Deno.remove(cwd, { recursive: true });

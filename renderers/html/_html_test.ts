@@ -41,7 +41,7 @@ Deno.test("a fragment is made only through this module: a string is never markup
 });
 
 Deno.test("the html renderer's files build markup only through markup``", async () => {
-  for (const file of ["_html_page.ts", "html_index.ts", "html.ts"]) {
+  for (const file of ["_page.ts", "html_index.ts", "html.ts"]) {
     const source = await Deno.readTextFile(new URL(file, import.meta.url));
     // An untagged template or a string literal that opens a tag is HTML built by hand (reading
     // a page back, with indexOf or a RegExp, is not).

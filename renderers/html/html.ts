@@ -1,22 +1,22 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import type { LogEntry } from "../events/types.ts";
-import { conversationItems } from "./_conversation.ts";
+import type { EntryIterable } from "../../events/types.ts";
+import type { LogEntry } from "../../events/types.ts";
+import { conversationItems } from "../../kit/_conversation.ts";
 import {
   PageBuilder,
   type PageFolder,
   type ThinkingItem,
   type Usage,
   type UsageItem,
-} from "./_html_page.ts";
-import { cutBodyParts } from "./budget.ts";
-import { redact as redactSecrets } from "../redact/mod.ts";
-import { oneSession } from "./_session.ts";
-import type { PageOrigin, Renderer } from "./registry.ts";
+} from "./_page.ts";
+import { cutBodyParts } from "../../kit/budget.ts";
+import { redact as redactSecrets } from "../../redact/mod.ts";
+import { oneSession } from "../../kit/_session.ts";
+import type { PageOrigin, Renderer } from "../registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
-import { positive } from "./_positive.ts";
+import { positive } from "../../kit/check_budget.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render the html page";
@@ -176,7 +176,7 @@ async function renderPage(
   );
   const redact = options.redact ?? true;
   // The Markdown parser and the diff library load with the first page, never with `.`.
-  const bodies = await import("./_html_body.ts");
+  const bodies = await import("./_body.ts");
   const inputs = new Map<number, unknown>();
   // The seqs of the slash commands (a Claude Code source marks them) among the latest entries.
   const commands = new Set<number>();

@@ -1,11 +1,11 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import { splitSessions } from "../events/split_sessions.ts";
+import type { EntryIterable } from "../../events/types.ts";
+import { splitSessions } from "../../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
-import { utf8Length } from "./utf8.ts";
-import type { Renderer } from "./registry.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import type { Renderer } from "../registry.ts";
 import { COLUMNS, indexRow, indexText } from "./_index_row.ts";
 
 /**

@@ -1,12 +1,12 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import { conversation, type ConversationOptions } from "./conversation.ts";
-import type { ConversationItem } from "./conversation_item.ts";
-import { GRADER_TRANSCRIPT_BUDGET } from "./budget.ts";
-import type { Renderer } from "./registry.ts";
-import { utf8Length } from "./utf8.ts";
+import type { EntryIterable } from "../../events/types.ts";
+import { conversation, type ConversationOptions } from "../../kit/conversation.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import { GRADER_TRANSCRIPT_BUDGET } from "../../kit/budget.ts";
+import type { Renderer } from "../registry.ts";
+import { utf8Length } from "../../kit/utf8.ts";
 
 /**
  * The smallest `transcriptBudget` {@linkcode renderJson} accepts: room for
