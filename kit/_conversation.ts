@@ -7,7 +7,7 @@ import { cutBodyParts, cutNote } from "./budget.ts";
 import { compact } from "./_compact.ts";
 import { Redacted } from "./_redacted.ts";
 import { ConsumptionOrder } from "./_consumption.ts";
-import type { ConversationItem } from "./conversation_item.ts";
+import type { ConversationItem, ItemText } from "./conversation_item.ts";
 import { GraderClassifier } from "./_grader_classify.ts";
 import { isShown, type Item, ItemRenderer } from "./_items.ts";
 import { ThreadBook } from "./_threads.ts";
@@ -27,14 +27,16 @@ export interface Resolved {
    * it, so a huge message is scanned for secrets once, and neither reader
    * copies it whole.
    */
-  onText?: (entry: LogEntry, text: Redacted) => void;
+  onText?: (entry: LogEntry, text: ItemText) => void;
   /** Told the `seq` of each held message the grader view drops. */
   onDropped?: (seq: number) => void;
   /**
    * Which part of the transcript the grader view's caller keeps: the head (held messages past
    * the budget are dropped as they come) or the ends (the oldest held are dropped).
    */
-  keep?: "head" | "ends";
+  keep: "head" | "ends";
+  /** The renderer's name, for the error a second session raises. */
+  renderer: string;
 }
 
 /**
@@ -112,22 +114,6 @@ export class ConversationSteps {
   }
 }
 
-/** The items of one session's checked entries, in the view asked for. */
-export async function* conversationItems(
-  entries: AsyncIterable<LogEntry>,
-  options: Resolved,
-): AsyncGenerator<ConversationItem, void, undefined> {
-  const steps = new ConversationSteps(options);
-  const ready = steps.ready;
-  for await (const entry of entries) {
-    steps.push(entry);
-    // Taken one by one: a consumer that stops leaves the rest untaken.
-    while (ready.length > 0) yield ready.shift()!;
-  }
-  steps.end();
-  while (ready.length > 0) yield ready.shift()!;
-}
-
 /**
  * The items of one session's source: its entries checked (one session, each
  * a log entry) and turned into items in one loop, `observe` told of each
@@ -135,18 +121,18 @@ export async function* conversationItems(
  */
 export async function* sessionItems(
   source: EntryIterable,
-  renderer: string,
-  signal: AbortSignal | undefined,
   options: Resolved,
+  signal: AbortSignal | undefined,
   observe?: (entry: LogEntry) => void,
 ): AsyncGenerator<ConversationItem, void, undefined> {
-  const gate = new SessionGate(renderer, signal);
+  const gate = new SessionGate(options.renderer, signal);
   const steps = new ConversationSteps(options);
   const ready = steps.ready;
   for await (const raw of source) {
     const entry = gate.pass(raw);
     observe?.(entry);
     steps.push(entry);
+    // Taken one by one: a consumer that stops leaves the rest untaken.
     while (ready.length > 0) yield ready.shift()!;
   }
   steps.end();
@@ -157,20 +143,19 @@ export async function* sessionItems(
  * {@linkcode sessionItems}, each item given to `each` as it completes: the
  * whole rendering is one loop over the source, with no generator at all.
  */
-export async function forEachItem(
+export async function forEachSessionItem(
   source: EntryIterable,
-  renderer: string,
-  signal: AbortSignal | undefined,
   options: Resolved,
-  observe: (entry: LogEntry) => void,
+  signal: AbortSignal | undefined,
+  observe: ((entry: LogEntry) => void) | undefined,
   each: (item: ConversationItem) => void,
 ): Promise<void> {
-  const gate = new SessionGate(renderer, signal);
+  const gate = new SessionGate(options.renderer, signal);
   const steps = new ConversationSteps(options);
   const ready = steps.ready;
   for await (const raw of source) {
     const entry = gate.pass(raw);
-    observe(entry);
+    observe?.(entry);
     steps.push(entry);
     if (ready.length === 0) continue;
     for (const item of ready) each(item);
@@ -197,6 +182,7 @@ function prepare(
     options.onText?.(entry, clean);
     cut = clean.cut(options.itemBudget);
   } else {
+    options.onText?.(entry, { length: text.length, head: (units) => text.slice(0, units) });
     cut = cutBodyParts(text, options.itemBudget);
   }
   const { head, cutBytes } = cut;

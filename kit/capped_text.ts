@@ -122,6 +122,35 @@ export class CappedText {
     this.#pieces.push(piece);
   }
 
+  /**
+   * Appends a piece given by its UTF-8 size and a way to build it: once the
+   * head is full, the piece is built only if the tail still holds it when the
+   * text is asked for, so a renderer past the head of a long session builds
+   * the few pieces it keeps, not every one. `build` must return a text of
+   * exactly `size` UTF-8 bytes, the same each time.
+   *
+   * @param size The piece's UTF-8 size.
+   * @param build Builds the piece.
+   *
+   * @example Usage
+   * ```ts
+   * import { CappedText } from "@brigade/transcript/kit";
+   * import assert from "node:assert/strict";
+   *
+   * const text = new CappedText(200);
+   * let built = 0;
+   * for (let i = 0; i < 100; i++) {
+   *   text.pushBuilt(4, () => (built++, `${String(i).padStart(3, "0")}\n`));
+   * }
+   * const capped = text.text();
+   * assert.ok(capped.startsWith("000\n001\n") && capped.endsWith("098\n099\n"));
+   * assert.ok(built < 100); // the elided middle was never built
+   * ```
+   */
+  pushBuilt(size: number, build: () => string): void {
+    this.#pieces.pushBuilt(size, build);
+  }
+
   /** The bytes the cap removed: 0 while the whole fits. */
   get elidedBytes(): number {
     return this.#pieces.elidedBytes;

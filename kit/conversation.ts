@@ -1,10 +1,10 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../events/types.ts";
-import { type Resolved, sessionItems } from "./_conversation.ts";
+import type { EntryIterable, LogEntry } from "../events/types.ts";
+import { forEachSessionItem, type Resolved, sessionItems } from "./_conversation.ts";
 import { DREAM_EVENT_BUDGET, GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET } from "./budget.ts";
-import type { ConversationItem } from "./conversation_item.ts";
+import type { ConversationItem, ItemText } from "./conversation_item.ts";
 
 /** Which items {@linkcode conversation} yields, and in which order. */
 export type ConversationView = "grader" | "dream";
@@ -55,11 +55,44 @@ export interface ConversationOptions {
    */
   onDropped?: (seq: number) => void;
   /**
+   * In the grader view, which part of the transcript the caller keeps when
+   * `transcriptBudget` is reached: the head (a further message to hold is
+   * dropped) or both ends (the oldest held message is dropped instead), as
+   * the grader's `keep` option.
+   *
+   * @default {"head"}
+   */
+  keep?: "head" | "ends";
+  /**
+   * The renderer's name, in the error a second session raises
+   * (`Cannot render two sessions with the NAME renderer`).
+   *
+   * @default {"conversation"}
+   */
+  renderer?: string;
+  /**
+   * Told each entry of the source once it is checked (a log entry of the
+   * session), before the items it completes are worked out: a renderer
+   * learns here what no item carries (the session id, timestamps, spans).
+   *
+   * @default {undefined}
+   */
+  onEntry?: (entry: LogEntry) => void;
+  /**
+   * Told each item's whole text (flattened, redacted when the view redacts)
+   * before it is cut to `itemBudget`, with the entry it came from: a
+   * renderer reads the head it needs of a long text (a first prompt) without
+   * flattening or redacting it again.
+   *
+   * @default {undefined}
+   */
+  onText?: (entry: LogEntry, text: ItemText) => void;
+  /**
    * Stops the iteration with the signal's reason when aborted.
    *
    * @default {undefined}
    */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /**
@@ -123,6 +156,48 @@ export function conversation(
   source: EntryIterable,
   options: ConversationOptions = {},
 ): AsyncGenerator<ConversationItem, void, undefined> {
+  const resolved = resolve(options);
+  return sessionItems(source, resolved, options.signal, options.onEntry);
+}
+
+/**
+ * {@linkcode conversation}'s items, each handed to `each` as it completes,
+ * with the same options: one loop over the source, no async generator between
+ * an entry and its item, for a renderer that writes each item at once (the
+ * dream does). The source is read to its end, or until `each` throws.
+ *
+ * @param source One session's entries.
+ * @param each Told each item, in order.
+ * @param options The view, the budgets, redaction, hooks and a signal.
+ * @returns When the source is read.
+ * @throws {RangeError} When a budget is not a positive integer or `Infinity`.
+ * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
+ * session appears (`second_session`).
+ *
+ * @example Usage
+ * ```ts
+ * import { forEachItem } from "@brigade/transcript/kit";
+ * import assert from "node:assert/strict";
+ *
+ * const labels: string[] = [];
+ * await forEachItem([
+ *   { seq: 1, session_id: "s", thread_id: null, event: { id: "e1", type: "user.message", content: "Hi" } },
+ *   { seq: 2, session_id: "s", thread_id: null, event: { id: "e2", type: "agent.message", content: "Hello" } },
+ * ], (item) => labels.push(item.label));
+ * assert.deepEqual(labels, ["user", "agent"]);
+ * ```
+ */
+export function forEachItem(
+  source: EntryIterable,
+  each: (item: ConversationItem) => void,
+  options: ConversationOptions = {},
+): Promise<void> {
+  const resolved = resolve(options);
+  return forEachSessionItem(source, resolved, options.signal, options.onEntry, each);
+}
+
+/** The options checked, their defaults filled in. */
+function resolve(options: ConversationOptions): Resolved {
   const view = options.view ?? "grader";
   if (view !== "grader" && view !== "dream") {
     throw new RangeError(`Cannot read a conversation: view must be "grader" or "dream": ${view}`);
@@ -135,14 +210,21 @@ export function conversation(
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
   );
+  const keep = options.keep ?? "head";
+  if (keep !== "head" && keep !== "ends") {
+    throw new RangeError(`Cannot read a conversation: keep must be "head" or "ends": ${keep}`);
+  }
   const resolved: Resolved = {
     view,
     itemBudget,
     transcriptBudget,
     redact: options.redact ?? view === "dream",
+    keep,
+    renderer: options.renderer ?? "conversation",
   };
   if (options.onDropped !== undefined) resolved.onDropped = options.onDropped;
-  return sessionItems(source, "conversation", options.signal, resolved);
+  if (options.onText !== undefined) resolved.onText = options.onText;
+  return resolved;
 }
 
 function budget(name: string, value: number): number {

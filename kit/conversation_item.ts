@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-// The item type alone, apart from `conversation()`: the kit's internals and the built-ins
+// The item types alone, apart from `conversation()`: the kit's internals and the built-ins
 // name it, and `conversation()` imports them, so the type lives where both can reach it.
 
 /**
@@ -76,4 +76,21 @@ export interface ConversationItem {
   seq: number;
   /** The entry's `processed_at`; `null` when the event has none. */
   processedAt: string | null;
+}
+
+/**
+ * An item's whole text before its cut, as the `onText` option of {@linkcode conversation}
+ * is given it: redacted when the view redacts, read in part, so that a huge
+ * text is neither copied whole nor scanned for secrets a second time.
+ */
+export interface ItemText {
+  /** The text's length, in UTF-16 code units. */
+  readonly length: number;
+  /**
+   * The text's first `units` UTF-16 code units, or all of it when it is shorter.
+   *
+   * @param units How many code units to read.
+   * @returns The head.
+   */
+  head(units: number): string;
 }

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import {
   conversation,
   type ConversationItem,
+  forEachItem,
   fromNdjson,
   type LogEntry,
   renderDream,
@@ -273,4 +274,75 @@ Deno.test("conversation() drained in the grader view runs in a 12 MB old generat
     tool_call: 20_000,
     thread_message: 20_000,
   });
+});
+
+Deno.test("conversation() tells onEntry each checked entry before the items it completes", async () => {
+  const seen: string[] = [];
+  const source = entries([user("Hi"), start("r1"), agent("Hello"), end("r1")]);
+  for await (
+    const item of conversation(source, { onEntry: (entry) => seen.push(`entry ${entry.seq}`) })
+  ) {
+    seen.push(`item ${item.seq}`);
+  }
+  assert.deepEqual(seen, ["entry 1", "item 1", "entry 2", "entry 3", "item 3", "entry 4"]);
+});
+
+Deno.test("forEachItem() hands over conversation()'s items, in order, under the same options", async () => {
+  const url = new URL("coordinator_all_threads.ndjson", FIXTURES);
+  for (const view of ["grader", "dream"] as const) {
+    const handed: ConversationItem[] = [];
+    await forEachItem(fromNdjson(url), (item) => handed.push(item), { view, itemBudget: 50 });
+    assert.deepEqual(
+      handed,
+      await Array.fromAsync(conversation(fromNdjson(url), { view, itemBudget: 50 })),
+    );
+  }
+});
+
+Deno.test("conversation() names the renderer given in the error a second session raises", async () => {
+  const two: LogEntry[] = [
+    {
+      seq: 1,
+      session_id: "a",
+      thread_id: null,
+      event: { id: "e1", type: "user.message", content: "x" },
+    },
+    {
+      seq: 2,
+      session_id: "b",
+      thread_id: null,
+      event: { id: "e2", type: "user.message", content: "y" },
+    },
+  ];
+  await assert.rejects(() => Array.fromAsync(conversation(two)), /with the conversation renderer/);
+  await assert.rejects(
+    () => forEachItem(two, () => {}, { renderer: "team-md" }),
+    /Cannot render two sessions with the team-md renderer: "a" and "b"/,
+  );
+});
+
+Deno.test("conversation() tells onText each item's whole text before its cut, redacted in the dream view", async () => {
+  const secret = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3";
+  const long = `${secret} ${"word ".repeat(1_000)}`;
+  for (const view of ["grader", "dream"] as const) {
+    const texts: [number, number, string][] = [];
+    const [item] = await Array.fromAsync(conversation(entries([user(long)]), {
+      view,
+      itemBudget: 100,
+      onText: (entry, text) => texts.push([entry.seq, text.length, text.head(12)]),
+    }));
+    assert.ok(item!.cutBytes > 0, "the item is cut");
+    const whole = view === "dream" ? long.replace(secret, "[REDACTED_SECRET]") : long;
+    assert.deepEqual(texts, [[1, whole.length, whole.slice(0, 12)]]);
+  }
+});
+
+Deno.test("conversation() checks keep: the grader's two ways of keeping a transcript", () => {
+  assert.throws(
+    () => conversation([], { keep: "tail" as "head" }),
+    {
+      name: "RangeError",
+      message: 'Cannot read a conversation: keep must be "head" or "ends": tail',
+    },
+  );
 });

@@ -12,6 +12,14 @@
  * dream ({@linkcode CappedText}: a head, a rolling tail and a marker), the
  * content helpers and {@linkcode redact}. Sizes are UTF-8 bytes throughout.
  *
+ * The built-in renderers are written against this module alone: an item's
+ * body framed so that nothing in it reads as a label ({@linkcode framedItemBody}),
+ * one-line fields with their controls made visible ({@linkcode visibleControls}),
+ * the chunked forms of the budgeted joins for a renderer's `stream()`
+ * ({@linkcode streamWithinBudget}, {@linkcode streamCapped}), the items handed
+ * over without a generator ({@linkcode forEachItem}) and the budget check the
+ * built-ins' errors share ({@linkcode checkBudget}).
+ *
  * ```ts
  * import { conversation, cutBody, redact } from "@brigade/transcript/kit";
  * import type { LogEntry } from "@brigade/transcript";
@@ -42,4 +50,8 @@ export * from "./budget.ts";
 export * from "./utf8.ts";
 export * from "./capped_text.ts";
 export * from "./content.ts";
+export * from "./framed_item.ts";
+export * from "./stream.ts";
+export * from "./check_budget.ts";
 export * from "../redact/mod.ts";
+export { visibleControls, type VisibleControlsOptions } from "../redact/excerpt.ts";

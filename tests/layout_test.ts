@@ -2,7 +2,8 @@
 
 // The package's rooms, checked on its module graph as Deno resolves it (type-only imports
 // included): each folder imports only the folders below it, the reader stands alone, nothing in
-// the library reaches the command line, and no module imports itself back through another.
+// the library reaches the command line, no module imports itself back through another, and each
+// built-in renderer is written against the kit's public face, as a team's renderer is.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "events": ["redact"],
   "lines": ["events", "redact"],
   "sources": ["events", "lines", "redact"],
-  "renderers": ["events", "redact"],
+  "kit": ["events", "redact"],
+  "renderers": ["events", "redact", "kit"],
   "reader": [],
 };
 
@@ -121,6 +123,48 @@ Deno.test("a library folder's private files (_name.ts) are imported from that fo
       const name = to.slice(to.lastIndexOf("/") + 1);
       const sameFolder = to.slice(0, to.lastIndexOf("/")) === from.slice(0, from.lastIndexOf("/"));
       if (name.startsWith("_") && !sameFolder) crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+/** The built-in renderer a module belongs to (`renderers/<name>/…`); undefined for any other. */
+function builtin(path: string): string | undefined {
+  return /^renderers\/([^/]+)\//.exec(path)?.[1];
+}
+
+Deno.test("the built-ins are in a folder each, beside the registry", async () => {
+  const folders: string[] = [];
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL("renderers/", ROOT))) {
+    (entry.isDirectory ? folders : files).push(entry.name);
+  }
+  assert.deepEqual(folders.sort(), ["dream", "grader", "html", "json"]);
+  assert.deepEqual(files.filter((name) => !name.endsWith("_test.ts")).sort(), [
+    "builtin.ts",
+    "registry.ts",
+  ]);
+});
+
+Deno.test("a built-in reaches the kit through its public face (kit/mod.ts) only", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    if (builtin(from) === undefined) continue;
+    for (const to of imports) {
+      if (folder(to) === "kit" && to !== "kit/mod.ts") crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+Deno.test("no built-in imports a private file of the kit or of another built-in", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    const own = builtin(from);
+    if (own === undefined) continue;
+    for (const to of imports) {
+      const isPrivate = to.slice(to.lastIndexOf("/") + 1).startsWith("_");
+      if (isPrivate && builtin(to) !== own) crossings.push(`${from} → ${to}`);
     }
   }
   assert.deepEqual(crossings, []);

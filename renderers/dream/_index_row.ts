@@ -4,8 +4,7 @@
 // The INDEX.md row format, in one place: the `index` renderer writes it from a dream, the
 // dream's folder index from what a page's front matter says (the text's size from the file's).
 
-import { visibleControls } from "../../redact/excerpt.ts";
-import { redact } from "../../redact/mod.ts";
+import { redact, visibleControls } from "../../kit/mod.ts";
 
 /** The INDEX.md line that names the columns of a row. */
 export const COLUMNS =

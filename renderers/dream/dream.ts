@@ -1,22 +1,26 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../../events/types.ts";
-import type { LogEntry } from "../../events/types.ts";
-import { visibleControls } from "../../redact/excerpt.ts";
-import { redact } from "../../redact/mod.ts";
-import type { Redacted } from "../../kit/_redacted.ts";
-import { DREAM_EVENT_BUDGET } from "../../kit/budget.ts";
-import { CappedText } from "../../kit/capped_text.ts";
-import { streamCapped } from "../../kit/stream.ts";
-import { contentText, flattenBlocks } from "../../kit/content.ts";
-import { forEachItem, type Resolved, sessionItems } from "../../kit/_conversation.ts";
-import type { ConversationItem } from "../../kit/conversation_item.ts";
-import { framedItemBody, framedItemBodySize } from "../../kit/framed_item.ts";
-import { CappedPieces } from "../../kit/_capped_pieces.ts";
-import { utf8Length } from "../../kit/utf8.ts";
-import type { Renderer } from "../registry.ts";
+import type { EntryIterable, LogEntry } from "../../events/types.ts";
 import { fieldsOf } from "../../events/fields.ts";
+import {
+  CappedText,
+  contentText,
+  conversation,
+  type ConversationItem,
+  type ConversationOptions,
+  DREAM_EVENT_BUDGET,
+  flattenBlocks,
+  forEachItem,
+  framedItemBody,
+  framedItemBodySize,
+  type ItemText,
+  redact,
+  streamCapped,
+  utf8Length,
+  visibleControls,
+} from "../../kit/mod.ts";
+import type { Renderer } from "../registry.ts";
 import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
 
 /**
@@ -157,26 +161,19 @@ export async function renderDream(
 ): Promise<Dream> {
   const cap = checkCap(options);
   const facts = new DreamFacts();
-  const text = new CappedPieces(cap);
+  const text = new CappedText(cap);
   // One loop over the source, each entry taken through every step at once. Past the head, an
   // item's piece is counted, and built only if the tail still holds it at the end.
   const labels = new Headings();
   let headed = false;
-  await forEachItem(
-    source,
-    "dream",
-    options.signal,
-    dreamView(facts),
-    (entry) => facts.observe(entry),
-    (item) => {
-      if (!headed) text.push(facts.heading());
-      headed = true;
-      const [label, labelBytes] = labels.heading(item.label);
-      const size = ITEM_FRAME_BYTES + labelBytes +
-        framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
-      text.pushBuilt(size, () => itemPiece(item, label));
-    },
-  );
+  await forEachItem(source, (item) => {
+    if (!headed) text.push(facts.heading());
+    headed = true;
+    const [label, labelBytes] = labels.heading(item.label);
+    const size = ITEM_FRAME_BYTES + labelBytes +
+      framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
+    text.pushBuilt(size, () => itemPiece(item, label));
+  }, dreamView(facts, options.signal));
   if (!headed && facts.started) text.push(facts.heading());
   const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
   return {
@@ -221,7 +218,7 @@ class DreamFacts {
   }
 
   /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
-  text(entry: LogEntry, text: Redacted): void {
+  text(entry: LogEntry, text: ItemText): void {
     const event = fieldsOf(entry.event);
     if (event.type !== "user.message") return;
     const isCommand = typeof event.command === "string";
@@ -258,7 +255,7 @@ function isBlank(content: unknown): boolean {
  * splits the whole, nor redacts it whole (a head four times as long is built
  * until one holds the words kept, or the whole text).
  */
-function oneLine(text: Redacted): string {
+function oneLine(text: ItemText): string {
   for (let units = 4 * FIRST_USER_CODE_POINTS;; units *= 4) {
     const head = text.head(units);
     const { line, full, read } = firstWords(head);
@@ -335,13 +332,7 @@ async function* dreamPieces(
   options: DreamOptions,
   facts: DreamFacts,
 ): AsyncGenerator<string> {
-  const items = sessionItems(
-    source,
-    "dream",
-    options.signal,
-    dreamView(facts),
-    (entry) => facts.observe(entry),
-  );
+  const items = conversation(source, dreamView(facts, options.signal));
   let headed = false;
   for await (const item of items) {
     if (!headed) yield facts.heading();
@@ -351,13 +342,18 @@ async function* dreamPieces(
   if (!headed && facts.started) yield facts.heading();
 }
 
-/** The conversation's options for a dream: its view, redacted, its first prompt told to `facts`. */
-function dreamView(facts: DreamFacts): Resolved {
+/**
+ * The conversation's options for a dream: its view, redacted, each entry and
+ * each first prompt told to `facts`.
+ */
+function dreamView(facts: DreamFacts, signal: AbortSignal | undefined): ConversationOptions {
   return {
     view: "dream",
     itemBudget: DREAM_EVENT_BUDGET,
-    transcriptBudget: Infinity,
     redact: true,
+    renderer: "dream",
+    signal,
+    onEntry: (entry) => facts.observe(entry),
     onText: (entry, text) => facts.text(entry, text),
   };
 }

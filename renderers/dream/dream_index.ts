@@ -4,7 +4,7 @@
 import type { EntryIterable } from "../../events/types.ts";
 import { splitSessions } from "../../events/split_sessions.ts";
 import { type Dream, type DreamOptions, renderDream } from "./dream.ts";
-import { utf8Length } from "../../kit/utf8.ts";
+import { utf8Length } from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
 import { COLUMNS, indexRow, indexText } from "./_index_row.ts";
 

@@ -10,9 +10,8 @@
  * @module
  */
 
-import { redact } from "../../redact/mod.ts";
+import { redact, utf8Length } from "../../kit/mod.ts";
 import type { FolderPage, PageHead, RendererFolder } from "../registry.ts";
-import { utf8Length } from "../../kit/utf8.ts";
 import { indexRow, indexText, type RowFields } from "./_index_row.ts";
 
 /** A front-matter value: each is written as JSON, so it stays on its one line. */

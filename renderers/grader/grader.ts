@@ -2,16 +2,22 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../../events/types.ts";
-import { visibleControls } from "../../redact/excerpt.ts";
-import { GRADER_ITEM_BUDGET, GRADER_TRANSCRIPT_BUDGET, joinWithinBudget } from "../../kit/budget.ts";
-import { CAPPED_TEXT_MIN_CAP, CappedText } from "../../kit/capped_text.ts";
-import { utf8Length } from "../../kit/utf8.ts";
-import { sessionItems } from "../../kit/_conversation.ts";
-import type { ConversationItem } from "../../kit/conversation_item.ts";
-import { framedItemBody } from "../../kit/framed_item.ts";
+import {
+  CAPPED_TEXT_MIN_CAP,
+  CappedText,
+  checkBudget,
+  conversation,
+  type ConversationItem,
+  framedItemBody,
+  GRADER_ITEM_BUDGET,
+  GRADER_TRANSCRIPT_BUDGET,
+  joinWithinBudget,
+  streamCapped,
+  streamWithinBudget,
+  utf8Length,
+  visibleControls,
+} from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
-import { positive } from "../../kit/check_budget.ts";
-import { streamCapped, streamWithinBudget } from "../../kit/stream.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
@@ -160,7 +166,9 @@ export function streamGrader(
   options: GraderOptions = {},
 ): AsyncIterable<string> {
   const { pieces, transcriptBudget, keep } = graderSetup(source, options);
-  if (keep === "head") return streamWithinBudget(pieces, transcriptBudget, transcriptNote, "line");
+  if (keep === "head") {
+    return streamWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" });
+  }
   return streamCapped(pieces, new CappedText(transcriptBudget));
 }
 
@@ -169,8 +177,8 @@ function graderSetup(
   source: EntryIterable,
   options: GraderOptions,
 ): { pieces: AsyncIterable<string>; transcriptBudget: number; keep: GraderKeep } {
-  const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
-  const transcriptBudget = positive(
+  const itemBudget = checkBudget(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
+  const transcriptBudget = checkBudget(
     WHAT,
     "transcriptBudget",
     options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
@@ -187,12 +195,14 @@ function graderSetup(
       `Cannot ${WHAT}: transcriptBudget must leave room for its cut note, at least ${least} bytes: ${transcriptBudget}`,
     );
   }
-  const items = sessionItems(source, "grader", options.signal, {
+  const items = conversation(source, {
     view: "grader",
     itemBudget,
     transcriptBudget,
     redact: false,
     keep,
+    renderer: "grader",
+    signal: options.signal,
   });
   const pieces = graderPieces(items, itemBudget);
   return { pieces, transcriptBudget, keep };

@@ -11,10 +11,12 @@
 
 import MarkdownIt from "markdown-it";
 import { structuredPatch } from "diff";
-import { redact as redactSecrets } from "../../redact/mod.ts";
-import { visibleControls } from "../../redact/excerpt.ts";
-import { cutBodyParts } from "../../kit/budget.ts";
-import { utf8Length } from "../../kit/utf8.ts";
+import {
+  cutBodyParts,
+  redact as redactSecrets,
+  utf8Length,
+  visibleControls,
+} from "../../kit/mod.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 
 /** What a body is built from, besides its text. */

@@ -6,11 +6,13 @@
 // kind; its Content-Security-Policy allows only its own stylesheet (by hash),
 // so even a tag that escaped the escaping could neither run nor fetch.
 
-import { visibleControls } from "../../redact/excerpt.ts";
-import { redact as redactSecrets } from "../../redact/mod.ts";
-import { utf8Length } from "../../kit/utf8.ts";
-import { cutNote } from "../../kit/budget.ts";
-import type { ConversationItem } from "../../kit/conversation_item.ts";
+import {
+  type ConversationItem,
+  cutNote,
+  redact as redactSecrets,
+  utf8Length,
+  visibleControls,
+} from "../../kit/mod.ts";
 import type * as Bodies from "./_body.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";

@@ -1,9 +1,8 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../../events/types.ts";
-import type { LogEntry } from "../../events/types.ts";
-import { conversationItems } from "../../kit/_conversation.ts";
+import type { EntryIterable, LogEntry } from "../../events/types.ts";
+import { checkBudget, conversation, cutBodyParts, redact as redactSecrets } from "../../kit/mod.ts";
 import {
   PageBuilder,
   type PageFolder,
@@ -11,12 +10,8 @@ import {
   type Usage,
   type UsageItem,
 } from "./_page.ts";
-import { cutBodyParts } from "../../kit/budget.ts";
-import { redact as redactSecrets } from "../../redact/mod.ts";
-import { oneSession } from "../../kit/_session.ts";
 import type { PageOrigin, Renderer } from "../registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
-import { positive } from "../../kit/check_budget.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render the html page";
@@ -168,8 +163,8 @@ async function renderPage(
   options: HtmlOptions,
   folder?: PageFolder,
 ): Promise<string> {
-  const itemBudget = positive(WHAT, "itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
-  const transcriptBudget = positive(
+  const itemBudget = checkBudget(WHAT, "itemBudget", options.itemBudget ?? HTML_ITEM_BUDGET);
+  const transcriptBudget = checkBudget(
     WHAT,
     "transcriptBudget",
     options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
@@ -200,56 +195,59 @@ async function renderPage(
   let full = false;
   const place = (aside: Aside): boolean =>
     aside.kind === "thinking" ? page.add(aside) : page.addUsage(aside);
-  const entries = watched(
-    oneSession(source, "html", options.signal),
-    session,
-    (entry) => {
-      const event = entry.event as {
-        type: string;
-        name?: unknown;
-        input?: unknown;
-        thinking?: unknown;
-        processed_at?: unknown;
-        command?: unknown;
-        model_usage?: unknown;
-      };
-      if (event.type === "user.message" && typeof event.command === "string") {
-        commands.add(entry.seq);
-        // An item follows its entry closely (or waits with its thread): keep the latest ones.
-        if (commands.size > COMMANDS_KEPT) commands.delete(commands.values().next().value!);
+  // What the kit makes no item of is seen here, each entry once checked, before its items.
+  const see = (entry: LogEntry): void => {
+    const event = entry.event as {
+      type: string;
+      name?: unknown;
+      input?: unknown;
+      thinking?: unknown;
+      processed_at?: unknown;
+      command?: unknown;
+      model_usage?: unknown;
+    };
+    if (event.type === "user.message" && typeof event.command === "string") {
+      commands.add(entry.seq);
+      // An item follows its entry closely (or waits with its thread): keep the latest ones.
+      if (commands.size > COMMANDS_KEPT) commands.delete(commands.values().next().value!);
+    }
+    const aside = showThinking && event.type === "agent.thinking" &&
+        typeof event.thinking === "string"
+      ? thinkingItem(entry, event.thinking, itemBudget, redact)
+      : event.type === "span.model_request_end"
+      ? usageItem(entry, event.model_usage, redact)
+      : undefined;
+    if (aside !== undefined) {
+      asides.push(aside);
+      // No item came since: the oldest goes on the page now (a full page refuses it).
+      if (asides.length > INPUTS_KEPT) {
+        const oldest = asides.shift()!;
+        if (!full) full = !place(oldest);
       }
-      const aside = showThinking && event.type === "agent.thinking" &&
-          typeof event.thinking === "string"
-        ? thinkingItem(entry, event.thinking, itemBudget, redact)
-        : event.type === "span.model_request_end"
-        ? usageItem(entry, event.model_usage, redact)
-        : undefined;
-      if (aside !== undefined) {
-        asides.push(aside);
-        // No item came since: the oldest goes on the page now (a full page refuses it).
-        if (asides.length > INPUTS_KEPT) {
-          const oldest = asides.shift()!;
-          if (!full) full = !place(oldest);
-        }
-        return;
-      }
-      if (
-        event.type === "agent.tool_use" && typeof event.name === "string" &&
-        bodies.WHOLE_INPUT_TOOLS.has(event.name)
-      ) {
-        inputs.set(entry.seq, event.input);
-        // A call's item follows its entry closely: keep the latest few inputs only.
-        if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
-      }
-    },
-  );
+      return;
+    }
+    if (
+      event.type === "agent.tool_use" && typeof event.name === "string" &&
+      bodies.WHOLE_INPUT_TOOLS.has(event.name)
+    ) {
+      inputs.set(entry.seq, event.input);
+      // A call's item follows its entry closely: keep the latest few inputs only.
+      if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
+    }
+  };
   // The kit redacts before it cuts, and drops what the transcript budget could never show.
-  const items = conversationItems(entries, {
+  const items = conversation(source, {
     view: "grader",
     itemBudget,
     transcriptBudget,
     redact,
     onDropped: () => page.cutShort(),
+    renderer: "html",
+    signal: options.signal,
+    onEntry: (entry) => {
+      see(entry);
+      noteSession(session, entry);
+    },
   });
   for await (const item of items) {
     while (asides.length > 0 && asides[0]!.seq < item.seq && !full) {
@@ -320,19 +318,11 @@ const COMMANDS_KEPT = 1_024;
 /** How many whole tool inputs (edits, writes) wait for their item. */
 const INPUTS_KEPT = 16;
 
-/** Passes entries on, noting the session id and the first time stamp seen, showing each to `see`. */
-async function* watched(
-  entries: AsyncIterable<LogEntry>,
-  session: { id: string; startedAt: string },
-  see: (entry: LogEntry) => void,
-): AsyncGenerator<LogEntry, void, undefined> {
-  for await (const entry of entries) {
-    see(entry);
-    session.id = entry.session_id;
-    const at = (entry.event as { processed_at?: unknown }).processed_at;
-    if (session.startedAt === "" && typeof at === "string") session.startedAt = at;
-    yield entry;
-  }
+/** Notes the session id and the first time stamp seen. */
+function noteSession(session: { id: string; startedAt: string }, entry: LogEntry): void {
+  session.id = entry.session_id;
+  const at = (entry.event as { processed_at?: unknown }).processed_at;
+  if (session.startedAt === "" && typeof at === "string") session.startedAt = at;
 }
 
 /**

@@ -14,8 +14,7 @@
 
 import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_page.ts";
 import { type Html, markup } from "./_html.ts";
-import { redact } from "../../redact/mod.ts";
-import { visibleControls } from "../../redact/excerpt.ts";
+import { redact, visibleControls } from "../../kit/mod.ts";
 import type { FolderPage, PageHead, RendererFolder } from "../registry.ts";
 
 /** A page of the folder and what its meta says. */

@@ -2,11 +2,14 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../../events/types.ts";
-import { conversation, type ConversationOptions } from "../../kit/conversation.ts";
-import type { ConversationItem } from "../../kit/conversation_item.ts";
-import { GRADER_TRANSCRIPT_BUDGET } from "../../kit/budget.ts";
+import {
+  conversation,
+  type ConversationItem,
+  type ConversationOptions,
+  GRADER_TRANSCRIPT_BUDGET,
+  utf8Length,
+} from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
-import { utf8Length } from "../../kit/utf8.ts";
 
 /**
  * The smallest `transcriptBudget` {@linkcode renderJson} accepts: room for
