@@ -18,7 +18,7 @@
 import module from "node:module";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse } from "jsonc-parser";
+import { parse } from "../deps/jsonc_parser.ts";
 
 /** The package's entry points, as its `deno.json` exports them, relative to this folder. */
 export const OWN_EXPORTS: Readonly<Record<string, string>> = {

@@ -13,16 +13,20 @@ const ROOT = new URL("../", import.meta.url);
 
 /** The folders a library folder may import from, besides its own and Node's built-ins. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
+  "deps": [],
   "redact": [],
   "events": ["redact"],
   "lines": ["events", "redact"],
   "sources": ["events", "lines", "redact"],
   "kit": ["events", "redact"],
-  "renderers": ["events", "redact", "kit"],
+  "renderers": ["events", "redact", "kit", "deps"],
   "reader": [],
 };
 
 type Graph = Map<string, Set<string>>;
+
+/** Each own module's import specifiers as written (`./x.ts`, `node:fs`, `npm:diff@^9.0.0`). */
+const written = new Map<string, string[]>();
 
 /** The package's own modules reachable from the published entry points, and their imports. */
 async function moduleGraph(): Promise<Graph> {
@@ -45,6 +49,7 @@ async function moduleGraph(): Promise<Graph> {
       if (from === undefined) continue;
       const imports = new Set<string>();
       const dependencies = (module.dependencies ?? []) as Record<string, { specifier?: string }>[];
+      written.set(from, dependencies.map((dependency) => String(dependency.specifier)));
       for (const dependency of dependencies) {
         for (const to of [own(dependency.code?.specifier), own(dependency.type?.specifier)]) {
           if (to !== undefined) imports.add(to);
@@ -168,6 +173,23 @@ Deno.test("no built-in imports a private file of the kit or of another built-in"
     }
   }
   assert.deepEqual(crossings, []);
+});
+
+Deno.test("third-party code is named in deps/ alone, by full specifier with a caret range", () => {
+  const elsewhere: string[] = [];
+  const unranged: string[] = [];
+  for (const [from, specifiers] of written) {
+    for (const specifier of specifiers) {
+      if (/^(\.\.?\/|node:)/.test(specifier)) continue;
+      if (folder(from) !== "deps") elsewhere.push(`${from} → ${specifier}`);
+      else if (!/^npm:(@[\w.-]+\/)?[\w.-]+@\^\d+\.\d+\.\d+$/.test(specifier)) {
+        unranged.push(`${from} → ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(elsewhere, [], "a bare or full third-party specifier outside deps/");
+  assert.deepEqual(unranged, [], "a deps/ specifier that is not npm:NAME@^X.Y.Z");
+  assert.ok([...written.keys()].some((path) => folder(path) === "deps"), "deps/ is in the graph");
 });
 
 Deno.test("the reader imports only its own files", () => {

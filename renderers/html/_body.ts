@@ -9,8 +9,8 @@
 // html renderer loads this module on first use, so `.` imports no third-party
 // code until a page is rendered.
 
-import MarkdownIt from "markdown-it";
-import { structuredPatch } from "diff";
+import { MarkdownIt } from "../../deps/markdown_it.ts";
+import { structuredPatch } from "../../deps/diff.ts";
 import {
   cutBodyParts,
   redact as redactSecrets,
