@@ -24,6 +24,7 @@ import { parse } from "../deps/jsonc_parser.ts";
 export const OWN_EXPORTS: Readonly<Record<string, string>> = {
   "@brigade/transcript": "../mod.ts",
   "@brigade/transcript/kit": "../kit/mod.ts",
+  "@brigade/transcript/html": "../renderers/html/mod.ts",
   "@brigade/transcript/managed-agents": "../sources/managed_agents/mod.ts",
   "@brigade/transcript/claude-code": "../sources/claude_code/mod.ts",
   "@brigade/transcript/reader": "../reader/mod.ts",

@@ -55,3 +55,5 @@ export * from "./stream.ts";
 export * from "./check_budget.ts";
 export * from "../redact/mod.ts";
 export { visibleControls, type VisibleControlsOptions } from "../redact/excerpt.ts";
+// The event model the kit's names are made of, so that this entry point documents whole on its own.
+export type * from "../events/types.ts";

@@ -3,7 +3,8 @@
 
 import { type DreamOptions, dreamRenderer } from "./dream/dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader/grader.ts";
-import { type HtmlOptions, htmlRenderer } from "./html/html.ts";
+import { htmlRenderer } from "./html/lazy.ts";
+import type { HtmlOptions } from "./html/options.ts";
 import { type IndexOptions, indexRenderer } from "./dream/dream_index.ts";
 import { type JsonOptions, jsonRenderer } from "./json/json.ts";
 import { RendererRegistry } from "./registry.ts";

@@ -5,9 +5,9 @@
 // GitHub's tables, task lists and strikethrough, through markdown-it with raw
 // HTML off and its link check on, so `javascript:`, `vbscript:`, `file:` and
 // `data:` links stay text; bare URLs are not made links), unified diffs for
-// edits, code blocks for written files, monospace blocks for tool output. The
-// html renderer loads this module on first use, so `.` imports no third-party
-// code until a page is rendered.
+// edits, code blocks for written files, monospace blocks for tool output. `.`'s
+// html renderer loads this module (through `./html`) on first use, so `.` imports
+// no third-party code until a page is rendered.
 
 import { MarkdownIt } from "../../deps/markdown_it.ts";
 import { structuredPatch } from "../../deps/diff.ts";
@@ -18,14 +18,9 @@ import {
   visibleControls,
 } from "../../kit/mod.ts";
 import { type Html, markup, trusted } from "./_html.ts";
+import { type Body, type BodySettings, WHOLE_INPUT_TOOLS } from "./_bodies.ts";
 
-/** What a body is built from, besides its text. */
-export interface BodySettings {
-  /** Whether secrets are redacted (the input of an edit is read whole, here). */
-  redact: boolean;
-  /** The most UTF-8 bytes of text an item shows. */
-  itemBudget: number;
-}
+export { type Body, type BodySettings, WHOLE_INPUT_TOOLS };
 
 // ---------------------------------------------------------------- Markdown
 
@@ -242,16 +237,6 @@ function field(value: unknown, settings: BodySettings, budget = settings.itemBud
   return { text: head, cutBytes };
 }
 
-/** A body and how many bytes of its text were left out. */
-export interface Body {
-  html: Html;
-  /** UTF-8 bytes of text left out by the item budget. */
-  cutBytes: number;
-  /** The size the summary of a folded block names (bytes of the shown text, lines). */
-  bytes: number;
-  lines: number;
-}
-
 /** `Edit` and `MultiEdit` inputs as one unified diff per edit. */
 function editBody(input: Record<string, unknown>, settings: BodySettings): Body | undefined {
   const edits = Array.isArray(input.edits)
@@ -370,9 +355,6 @@ export function toolCallBody(
   if (tool === "Write") return writeBody(fields, settings);
   return undefined;
 }
-
-/** The tools whose whole input {@linkcode toolCallBody} reads. */
-export const WHOLE_INPUT_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write"]);
 
 /**
  * A tool call's input as the kit gives it (JSON), indented when it is whole

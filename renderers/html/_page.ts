@@ -13,7 +13,7 @@ import {
   utf8Length,
   visibleControls,
 } from "../../kit/mod.ts";
-import type * as Bodies from "./_body.ts";
+import { type Bodies, WHOLE_INPUT_TOOLS } from "./_bodies.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import type { PageOrigin } from "../registry.ts";
@@ -25,8 +25,8 @@ export interface PageSettings {
   /** The most UTF-8 bytes of one item's text (an edit's diff is cut to it here). */
   itemBudget: number;
   redact: boolean;
-  /** The body builders (`_body.ts`, loaded when a page is first rendered). */
-  bodies: typeof Bodies;
+  /** The body builders (`_body.ts`). */
+  bodies: Bodies;
   /** A tool call's whole input, by the `seq` of its entry, when the tool reads better whole. */
   inputOf?: (seq: number) => unknown;
   /** Whether the user message of an entry is a slash command (`/model`), not a prompt. */
@@ -399,7 +399,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
         return { html: bodies.markdownHtml(text.kept), cutBytes: text.cutBytes };
       case "tool_call": {
         const tool = item.tool ?? "";
-        if (bodies.WHOLE_INPUT_TOOLS.has(tool)) {
+        if (WHOLE_INPUT_TOOLS.has(tool)) {
           const input = this.#settings.inputOf?.(item.seq);
           const whole = bodies.toolCallBody(tool, input, {
             redact: this.#settings.redact,

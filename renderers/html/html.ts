@@ -12,84 +12,11 @@ import {
 } from "./_page.ts";
 import type { PageOrigin, Renderer } from "../registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
+import * as bodies from "./_body.ts";
+import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET, type HtmlOptions } from "./options.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render the html page";
-
-/**
- * The most UTF-8 bytes of one item's text on a session page; a longer text is
- * cut there, with a note naming the bytes cut. Twice the grader's: a person
- * scrolls past a long tool result more easily than a model reads it.
- *
- * @example Usage
- * ```ts
- * import { HTML_ITEM_BUDGET, renderHtml } from "@brigade/transcript";
- * import assert from "node:assert/strict";
- *
- * const page = await renderHtml([{
- *   seq: 1,
- *   session_id: "sesn_1",
- *   thread_id: null,
- *   event: { id: "sevt_1", type: "agent.message", content: "x".repeat(HTML_ITEM_BUDGET + 10) },
- * }]);
- * assert.match(page, /\[cut: 10 more bytes\]/);
- * ```
- */
-export const HTML_ITEM_BUDGET: number = 8_000;
-
-/**
- * The most UTF-8 bytes of items on one session page: every byte of an item's
- * block counts (its label, names, markup and text), so no log can grow a page
- * past it. The page ends with a note there, and the source is no longer read.
- * About 1,600 items of a long agent session: as many as when only the items'
- * text counted against 1,000,000 bytes.
- *
- * @example Usage
- * ```ts
- * import { HTML_TRANSCRIPT_BUDGET } from "@brigade/transcript";
- * import assert from "node:assert/strict";
- *
- * assert.equal(HTML_TRANSCRIPT_BUDGET, 2_000_000);
- * ```
- */
-export const HTML_TRANSCRIPT_BUDGET: number = 2_000_000;
-
-/** Options for {@linkcode renderHtml}. */
-export interface HtmlOptions {
-  /**
-   * The most UTF-8 bytes of one item's text; a longer text is cut, with a note.
-   *
-   * @default {HTML_ITEM_BUDGET}
-   */
-  itemBudget?: number;
-  /**
-   * The most UTF-8 bytes of items on the page, markup included; the page ends with a note there.
-   *
-   * @default {HTML_TRANSCRIPT_BUDGET}
-   */
-  transcriptBudget?: number;
-  /**
-   * Show the agent's thinking, where the log records its text (a Claude Code
-   * transcript read with `fromClaudeCode(…, { thinking: true })`), folded
-   * where it happened. `false` leaves it out.
-   *
-   * @default {true}
-   */
-  thinking?: boolean;
-  /**
-   * Replace secret-shaped text with `[REDACTED_SECRET]` (see `redact`). Pages
-   * get shared: turn it off only for a page that stays with you.
-   *
-   * @default {true}
-   */
-  redact?: boolean;
-  /**
-   * Stops the rendering with the signal's reason when aborted.
-   *
-   * @default {undefined}
-   */
-  signal?: AbortSignal;
-}
 
 /**
  * Renders one session as a self-contained HTML page for people to read: a
@@ -121,8 +48,9 @@ export interface HtmlOptions {
  * script and its Content-Security-Policy forbids scripts and every remote
  * load, so a `<script>`, an `<img onerror>` or a `javascript:` link in a
  * message stays inert. Its style is inline and uses system fonts: the page
- * reads the same offline. The Markdown parser and the diff library are loaded
- * with the first page rendered, not when `.` is imported.
+ * reads the same offline. The Markdown parser and the diff library come with
+ * this module (`@brigade/transcript/html`); `.`'s {@linkcode renderHtml} is
+ * this renderer, loading them with the first page it renders.
  *
  * The page carries its header facts as JSON in a
  * `<meta name="brigade-transcript-session">`, for a folder index to read back.
@@ -136,7 +64,7 @@ export interface HtmlOptions {
  *
  * @example Usage
  * ```ts
- * import { renderHtml } from "@brigade/transcript";
+ * import { renderHtml } from "@brigade/transcript/html";
  * import assert from "node:assert/strict";
  *
  * const page = await renderHtml([{
@@ -170,8 +98,6 @@ async function renderPage(
     options.transcriptBudget ?? HTML_TRANSCRIPT_BUDGET,
   );
   const redact = options.redact ?? true;
-  // The Markdown parser and the diff library load with the first page, never with `.`.
-  const bodies = await import("./_body.ts");
   const inputs = new Map<number, unknown>();
   // The seqs of the slash commands (a Claude Code source marks them) among the latest entries.
   const commands = new Set<number>();
@@ -333,7 +259,7 @@ function noteSession(session: { id: string; startedAt: string }, entry: LogEntry
  *
  * @example Usage
  * ```ts
- * import { htmlRenderer } from "@brigade/transcript";
+ * import { htmlRenderer } from "@brigade/transcript/html";
  * import assert from "node:assert/strict";
  *
  * assert.equal(htmlRenderer.name, "html");
