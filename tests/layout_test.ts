@@ -224,6 +224,18 @@ Deno.test("every library module is reached from a published entry point", async 
   assert.deepEqual(unreached, []);
 });
 
+Deno.test("no test file is over 1,000 lines: a suite that grows is split by concern", async () => {
+  const long: string[] = [];
+  for (const top of Object.keys(MAY_IMPORT).concat("cli", "tests", "bench")) {
+    for await (const path of walk(new URL(`${top}/`, ROOT), `${top}/`)) {
+      if (!path.endsWith("_test.ts")) continue;
+      const lines = (await Deno.readTextFile(new URL(path, ROOT))).split("\n").length - 1;
+      if (lines > 1_000) long.push(`${path}: ${lines} lines`);
+    }
+  }
+  assert.deepEqual(long, []);
+});
+
 async function* walk(dir: URL, prefix: string): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     if (entry.isDirectory) {
