@@ -8,6 +8,7 @@ import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { type DateRange, dateRange } from "./_dates.ts";
+import { counted } from "./_plural.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
 export class UsageError extends Error {
@@ -23,17 +24,63 @@ export class UsageError extends Error {
 }
 
 /**
+ * The option a mistyped one most likely meant: the known long option at the
+ * smallest edit distance (a swap of two letters counting one), when that is
+ * at most a third of the longer name (`--rendrer` → `--renderer`); undefined
+ * when none is that close, or for a short option.
+ */
+export function nearestOption(typed: string, known: readonly string[]): string | undefined {
+  if (!typed.startsWith("--")) return undefined;
+  const name = typed.slice(2).split("=")[0]!;
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const option of known) {
+    const distance = editDistance(name, option);
+    if (distance < bestDistance && distance <= Math.max(name.length, option.length) / 3) {
+      best = option;
+      bestDistance = distance;
+    }
+  }
+  return best === undefined ? undefined : `--${best}`;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    rows.push([i]);
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        rows[0]!.push(j);
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      }
+      rows[i]!.push(d);
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+/**
  * A `parseArgs` error in one plain sentence: its own messages quote with
  * unbalanced quotes and append advice that does not fit this command.
  */
-function argsProblem(error: unknown): string {
+function argsProblem(error: unknown, known: readonly string[]): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown })?.code;
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
   const option = quoted.replace(/ <value>$/, "").split(", ").pop()!;
   switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-      return `Unknown option "${option}"`;
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
+      const near = nearestOption(option, known);
+      return near === undefined
+        ? `Unknown option "${option}"`
+        : `Unknown option "${option}": did you mean ${near}?`;
+    }
     case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
       return /argument missing/.test(message)
         ? `Option "${option}" needs a value`
@@ -67,7 +114,7 @@ async function strictArgs<T extends ParseArgsOptionsConfig>(
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError(argsProblem(error));
+    throw new UsageError(argsProblem(error, Object.keys(options)));
   }
   // An option that takes a value keeps the last one given: a second one is a mistake, not a choice.
   const seen = new Set<string>();
@@ -144,7 +191,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
-    version: { type: "boolean" },
+    // `-V`, as `deno -V` and ccusage; `-v` stays free (it would be --verbose elsewhere).
+    version: { type: "boolean", short: "V" },
     "no-config": { type: "boolean" },
     "session-id": { type: "string" },
   });
@@ -236,7 +284,9 @@ function sessionIdOption(name: string | undefined, inputs: string[]): string | u
   if (name === "") throw new UsageError('Option "--session-id" needs a name: got an empty one');
   if (inputs.length !== 1) {
     throw new UsageError(
-      `Cannot name the session of ${inputs.length} inputs: --session-id takes one FILE or "-"`,
+      `Cannot name the session of ${
+        counted(inputs.length, "input")
+      }: --session-id takes one FILE or "-"`,
     );
   }
   return name;
@@ -282,10 +332,12 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     interval: { type: "string" },
     statusline: { type: "boolean" },
     help: { type: "boolean", short: "h" },
-    version: { type: "boolean" },
+    version: { type: "boolean", short: "V" },
   });
   if (positionals.length > 1) {
-    throw new UsageError(`Cannot read more than one transcript: got ${positionals.length} paths`);
+    throw new UsageError(
+      `Cannot read more than one transcript: got ${counted(positionals.length, "path")}`,
+    );
   }
   const follow = values.follow ?? false;
   let intervalMs = DEFAULT_INTERVAL_MS;

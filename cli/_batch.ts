@@ -41,6 +41,7 @@ import { fileStamp, Manifest } from "./_manifest.ts";
 import { VERSION } from "./_version.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
 import { checkInput } from "./_inputs.ts";
+import { counted } from "./_plural.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
 
 /** Where the rendered text goes. */
@@ -241,7 +242,7 @@ export class RenderRun {
       : "";
     const last = this.#inputsDone === this.#inputs.length;
     this.#stderr.progress(
-      `${inputs}${rendered + unchanged} sessions rendered · ${seconds} s`,
+      `${inputs}${counted(rendered + unchanged, "session")} rendered · ${seconds} s`,
       last,
     );
   }
@@ -368,7 +369,9 @@ export class RenderRun {
       } else {
         await this.#split(entries, bad, name);
       }
-      if (tally.entries === 0 && !this.#stopped) this.#fail(`no log entries in ${name}`);
+      // Its bad lines are the reasons: said before the verdict.
+      bad.finish();
+      if (tally.entries === 0 && !this.#stopped) this.#fail(nothingIn(name, format));
     });
     this.#origin = undefined;
   }
@@ -427,13 +430,14 @@ export class RenderRun {
       await work();
     } catch (error) {
       if (error instanceof UsageError) throw error;
+      bad?.finish();
       if (!this.#stopped) this.#fail(describe(error, name));
     } finally {
       bad?.finish();
     }
   }
 
-  /** An input's source in its format: `--format`, else `.jsonl` or a peek at stdin. */
+  /** An input's source in its format: `--format`, else `.jsonl` or a peek at a stream's start. */
   async #open(
     input: Input,
     name: string,
@@ -461,9 +465,11 @@ export class RenderRun {
         this.#say("reading standard input (a log or a Claude Code transcript); end it with Ctrl-D");
       }
       stream = abortable(Deno.stdin.readable, this.#interrupt.signal);
-      if (this.#command.format === "auto") {
-        ({ format, stream } = await peekFormat(stream, MAX_LINE_BYTES));
-      }
+    }
+    // A stream (stdin, `<(…)`, a named pipe) has no name to go by unless it ends in .jsonl: its
+    // first records say what it is, as for a file.
+    if (stream !== undefined && this.#command.format === "auto" && !input.endsWith(".jsonl")) {
+      ({ format, stream } = await peekFormat(stream, MAX_LINE_BYTES));
     }
     if (format === "unknown") {
       await stream?.cancel();
@@ -471,6 +477,7 @@ export class RenderRun {
         `Cannot tell the format of ${name}: its first record is neither a log entry, an event nor a Claude Code record (pass --format log or --format claude-code)`,
       );
     }
+    bad.readAs(format === "claude-code" ? "transcript" : "log");
     // A transcript, and a log's bare events, belong to a session named after the input (by
     // --session-id, else the file's name); a transcript from a stream, by its records' sessionId.
     let sessionId = this.#command.sessionId ?? inputSessionId(input);
@@ -575,13 +582,15 @@ export class RenderRun {
       try {
         const { format, source } = await this.#open(input, name, bad);
         yield* this.#entries(source, bad, tally, format === "log" ? name : undefined);
+        bad.finish();
         if (bad.count > 0 && !this.#command.skipInvalid) {
           this.#fail(`${name} has bad lines (pass --skip-invalid to index it without them)`);
         } else if (tally.entries === 0) {
-          this.#fail(`no log entries in ${name}`);
+          this.#fail(nothingIn(name, format));
         }
       } catch (error) {
         if (error instanceof UsageError) throw error;
+        bad.finish();
         if (!this.#stopped) this.#fail(describe(error, name));
       } finally {
         bad.finish();
@@ -742,6 +751,13 @@ function transcriptAsLog(name: string): Error {
   return new Error(
     `${name} does not look like a log: its first records are a Claude Code transcript's (pass --format claude-code)`,
   );
+}
+
+/** What is said of an input that held nothing to render, in the words of its format. */
+function nothingIn(name: string, format: InputFormat): string {
+  return format === "claude-code"
+    ? `no Claude Code transcript records in ${name}`
+    : `no log entries in ${name}`;
 }
 
 /** An error as one line that names its input once. */

@@ -3,9 +3,12 @@
 /**
  * `--since` and `--until`: which sessions a run renders, by the time each
  * started (its first entry's `processed_at`, as a page's "Started" shows it).
- * A date is a day in UTC (`2026-09-01`: `--since` from its first instant,
- * `--until` to its last); a time names its zone (`2026-09-01T10:00:00Z`,
- * `2026-09-01T12:00+02:00`). Both bounds are inclusive.
+ * A date is a day in UTC, written `2026-09-01` or, as ccusage takes it,
+ * `20260901` (`--since` from its first instant, `--until` to its last): UTC,
+ * not the machine's zone, so a range selects the same sessions wherever it
+ * runs, as the pages' "Started" times are written in UTC. A time names its
+ * zone (`2026-09-01T10:00:00Z`, `2026-09-01T12:00+02:00`). Both bounds are
+ * inclusive.
  *
  * @module
  */
@@ -21,7 +24,8 @@ export interface DateRange {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
+/** A day: `2026-09-01`, or `20260901` as ccusage takes it. */
+const DATE = /^(\d{4})(?:-(\d\d)-(\d\d)|(\d\d)(\d\d))$/;
 const TIME =
   /^(\d{4})-(\d\d)-(\d\d)[Tt ](\d\d):(\d\d)(?::(\d\d)(?:\.\d{1,9})?)?(?:[Zz]|[+-](\d\d):(\d\d))$/;
 
@@ -53,7 +57,7 @@ export function dateRange(
 function instant(flag: string, value: string, side: "start" | "end"): number {
   const date = DATE.exec(value);
   if (date !== null) {
-    const day = calendarDay(date[1]!, date[2]!, date[3]!);
+    const day = calendarDay(date[1]!, (date[2] ?? date[4])!, (date[3] ?? date[5])!);
     if (day !== undefined) return side === "start" ? day : day + DAY_MS;
   }
   const time = TIME.exec(value);
@@ -70,19 +74,21 @@ function instant(flag: string, value: string, side: "start" | "end"): number {
     }
   }
   throw new RangeError(
-    `Option "${flag}" takes a date (2026-09-01) or a time with its zone (2026-09-01T10:00:00Z): "${value}"`,
+    `Option "${flag}" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "${value}"`,
   );
 }
 
-/** The first millisecond of a day in UTC; undefined when there is no such day. */
+/** The first millisecond of a day in UTC; undefined when there is no such day (`2026-02-29`). */
 function calendarDay(year: string, month: string, day: string): number | undefined {
-  const [y, m, d] = [Number(year), Number(month), Number(day)];
-  const at = Date.UTC(y, m - 1, d);
-  const check = new Date(at);
-  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m - 1 || check.getUTCDate() !== d) {
+  try {
+    const date = Temporal.PlainDate.from(
+      { year: Number(year), month: Number(month), day: Number(day) },
+      { overflow: "reject" },
+    );
+    return date.toZonedDateTime("UTC").epochMilliseconds;
+  } catch {
     return undefined;
   }
-  return at;
 }
 
 /** How many first entries of a session are looked at for its start: past them, it has none. */

@@ -28,6 +28,24 @@ Deno.test("dateRange() reads a day in UTC or a time with its zone, both bounds i
   assert.throws(() => dateRange("2026-09-02", "2026-09-01"), /the range ends before it starts/);
 });
 
+Deno.test("dateRange() takes a day as YYYYMMDD too, and its errors say a day is in UTC", () => {
+  assert.deepEqual(dateRange("20260901", "20260901"), dateRange("2026-09-01", "2026-09-01"));
+  assert.deepEqual(dateRange("20240229", undefined), {
+    from: Date.UTC(2024, 1, 29),
+    to: undefined,
+  });
+  for (const bad of ["2026091", "202609011", "20260229", "20261301", "2026-0901", "202609-01"]) {
+    assert.throws(
+      () => dateRange(undefined, bad),
+      (error: unknown) =>
+        error instanceof RangeError &&
+        error.message ===
+          `Option "--until" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "${bad}"`,
+      bad,
+    );
+  }
+});
+
 function session(
   times: Array<string | null>,
 ): { entries: AsyncIterable<LogEntry>; closed: () => boolean } {

@@ -8,6 +8,7 @@
  */
 
 import type { Facts } from "../reader/mod.ts";
+import { counted } from "./_plural.ts";
 
 /** The context window of a model whose id carries `[1m]`. */
 export const WINDOW_1M = 1_000_000;
@@ -40,7 +41,7 @@ export function sanitizeModel(model: string): string {
 export function humanLine(facts: Facts): string {
   const model = sanitizeModel(facts.model) || "unknown model";
   let context = facts.hasContext
-    ? `${thousands(facts.contextUsedTokens)} context tokens`
+    ? counted(thousands(facts.contextUsedTokens), "context token")
     : "no context reading yet";
   if (facts.compactedSinceUsage) {
     context = facts.hasContext ? `${context} (before a compaction)` : "context compacted";
@@ -89,9 +90,8 @@ export function statusLine(facts: Facts, fallbackModel: string, windowSize?: num
   if (!facts.hasContext) return `${model} · no context yet`;
   const window = windowSize ?? windowOf(facts.model, fallbackModel);
   const percent = Math.round((facts.contextUsedTokens / window) * 100);
-  return `${model} · ${shortTokens(facts.contextUsedTokens)} tokens (${percent}% of ${
-    shortTokens(window)
-  })`;
+  const tokens = counted(shortTokens(facts.contextUsedTokens), "token");
+  return `${model} · ${tokens} (${percent}% of ${shortTokens(window)})`;
 }
 
 /** What Claude Code's status-line JSON says of the context window, when it says it. */

@@ -25,6 +25,16 @@ const CLAUDE_CODE_TYPES = new Set([
   "queue-operation",
   "custom-title",
   "tag",
+  // Newer Claude Code versions' (reference/claude-code-transcripts.md): one may come first.
+  "ai-title",
+  "agent-name",
+  "last-prompt",
+  "mode",
+  "permission-mode",
+  "agent-setting",
+  "bridge-session",
+  "worktree-state",
+  "continued-in",
 ]);
 
 /** How many non-blank lines are looked at, at most, before the format is decided. */

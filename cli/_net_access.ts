@@ -5,7 +5,8 @@
  * api.anthropic.com only, since configured renderer modules run in the same process as the key.
  * A gateway (`ANTHROPIC_BASE_URL` on another host) needs its host allowed by the one who runs
  * the command; before any request, the command checks that it is, and if not prints the exact
- * command that allows it.
+ * command that allows it. A base URL the source would refuse (`http:` on a host that is not
+ * loopback, a password in it) is refused first, for itself: allowing its host would not help.
  *
  * @module
  */
@@ -13,6 +14,7 @@
 import { fileURLToPath } from "node:url";
 import { VERSION } from "./_version.ts";
 import { MANAGED_AGENTS_DEFAULTS } from "../sources/managed_agents/from_managed_agents.ts";
+import { checkBaseUrl } from "../sources/managed_agents/_base_url.ts";
 
 /** The permissions `render --session` needs besides the network. */
 const OTHER_PERMISSIONS = [
@@ -62,7 +64,8 @@ const VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"] as const;
 /**
  * What stops `render --session` from reaching the API, with the command to run instead, or
  * undefined when nothing does. It asks without prompting and sends nothing: the environment it
- * needs must be readable, and the host of `ANTHROPIC_BASE_URL` (else api.anthropic.com) reachable.
+ * needs must be readable, `ANTHROPIC_BASE_URL` (when set) a URL the source sends the key to, and
+ * its host (else api.anthropic.com) reachable.
  */
 export async function apiAccessProblem(args: readonly string[]): Promise<string | undefined> {
   for (const variable of VARIABLES) {
@@ -71,7 +74,13 @@ export async function apiAccessProblem(args: readonly string[]): Promise<string 
         `host if ANTHROPIC_BASE_URL names one:\n  ${rerunCommand(apiHost(undefined)!, args)}`;
     }
   }
-  const host = apiHost(Deno.env.get("ANTHROPIC_BASE_URL"));
+  const baseUrl = Deno.env.get("ANTHROPIC_BASE_URL");
+  // Before the network: a URL the source refuses must not be answered with a host to allow.
+  const checked = baseUrl ? checkBaseUrl(baseUrl, "ANTHROPIC_BASE_URL") : undefined;
+  if (checked?.problem !== undefined) {
+    return `Cannot read a session from the Managed Agents API as ${checked.problem}`;
+  }
+  const host = apiHost(baseUrl);
   if (host === undefined) return undefined;
   if ((await Deno.permissions.query({ name: "net", host })).state === "granted") return undefined;
   return `Cannot reach ${host}: this command may not connect to it (ANTHROPIC_BASE_URL names it). ` +

@@ -10,6 +10,7 @@
  */
 
 import { excerpt } from "../redact/excerpt.ts";
+import { counted } from "./_plural.ts";
 
 /** Options for {@linkcode BadLines}. */
 export interface BadLinesOptions {
@@ -30,6 +31,9 @@ export interface BadLinesOptions {
    */
   notALogAfter?: number;
 }
+
+/** What an input is read as: a log (entries or events), or a Claude Code transcript. */
+export type InputKind = "log" | "transcript";
 
 /** An input whose first lines are all bad: it is not read further. */
 export class NotALogError extends Error {
@@ -52,6 +56,9 @@ export class BadLines {
   readonly #notALogAfter: number;
   /** Reports held until the input proves to be a log: at most `notALogAfter - 1`. */
   #early: string[] = [];
+  /** What the input is read as, for the messages: a log, or a Claude Code transcript. */
+  #kind: InputKind = "log";
+  #finished = false;
   #sawEntry = false;
   #count = 0;
   #taken = 0;
@@ -67,6 +74,14 @@ export class BadLines {
     this.#say = options.say;
     this.#shown = options.shown ?? 20;
     this.#notALogAfter = options.notALogAfter ?? 5;
+  }
+
+  /**
+   * Says what the input is read as, once its format is known: a `.jsonl` that is not a Claude
+   * Code transcript is called "not a transcript", not "not a log".
+   */
+  readAs(kind: InputKind): void {
+    this.#kind = kind;
   }
 
   /** How many bad lines were reported in all. */
@@ -87,8 +102,11 @@ export class BadLines {
     this.#early.push(message);
     if (this.#early.length >= this.#notALogAfter) {
       this.#early = [];
+      const [what, records] = this.#kind === "transcript"
+        ? ["a Claude Code transcript", "transcript records"]
+        : ["a log", "log entries"];
       throw new NotALogError(
-        `${this.#name} does not look like a log: its first ${this.#notALogAfter} records are not log entries (${message})`,
+        `${this.#name} does not look like ${what}: its first ${this.#notALogAfter} records are not ${records} (${message})`,
       );
     }
   };
@@ -108,16 +126,18 @@ export class BadLines {
     return fresh;
   }
 
-  /** At the end of the input: shows what was held back and counts the lines not shown. */
+  /**
+   * At the end of the input, before any verdict on it is said: shows what was held back and
+   * counts the lines not shown. Once only; a later call does nothing.
+   */
   finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
     for (const message of this.#early) this.#say(message);
     this.#early = [];
     if (this.#count > this.#shown) {
-      this.#say(
-        `${this.#name}: ${
-          this.#count - this.#shown
-        } more bad lines not shown (${this.#count} in all)`,
-      );
+      const more = counted(this.#count - this.#shown, "more bad line", "more bad lines");
+      this.#say(`${this.#name}: ${more} not shown (${this.#count} in all)`);
     }
   }
 }

@@ -121,8 +121,9 @@ export function cacheDir(): string | undefined {
 }
 
 /**
- * The folders the `facts` task grants write access to, whichever of its variables are set: a
- * variable that is not set makes its entry a folder at the root (`/brigade-transcript`).
+ * The folders the `facts` task grants write access to. The task line leaves out an entry whose
+ * variable is not set; a line written the older way (`$XDG_CACHE_HOME/brigade-transcript`
+ * unconditionally) makes it a folder at the root (`/brigade-transcript`), given up here too.
  */
 function grantedCacheHomes(): string[] {
   const xdg = env("XDG_CACHE_HOME") ?? "";
@@ -138,7 +139,7 @@ function grantedCacheHomes(): string[] {
 
 /**
  * Gives up the write access the process has outside its cache folder among what the `facts`
- * task grants (the task line cannot leave out a folder whose variable is not set), so that
+ * task grants (the task line grants every cache home that is set, not only the one used), so that
  * nothing the process runs afterwards may write anywhere else. Permissions are revoked, never
  * requested; never throws.
  *

@@ -3,8 +3,9 @@
 /**
  * What the commands write: standard output (byte-exact to a file or a pipe,
  * control characters made visible on a terminal; a closed pipe ends the
- * command quietly) and standard error (messages, and on a terminal one
- * progress line redrawn in place).
+ * command quietly) and standard error (messages, and on a terminal that
+ * takes escape codes one progress line redrawn in place). No escape code is
+ * written to a pipe, a file or a `TERM=dumb` terminal.
  *
  * @module
  */
@@ -62,6 +63,17 @@ export async function writeOutput(text: string, output: Output = Deno.stdout): P
   }
 }
 
+/**
+ * Whether standard error is a terminal that takes the progress line's escape codes: not when
+ * `TERM` is `dumb` (Emacs' shell, some CI logs). `TERM` is read only when it may be (the tasks
+ * allow it); asking never prompts.
+ */
+export function drawsProgress(isTerminal: boolean = Deno.stderr.isTerminal()): boolean {
+  if (!isTerminal) return false;
+  const permission = Deno.permissions.querySync({ name: "env", variable: "TERM" });
+  return permission.state !== "granted" || Deno.env.get("TERM") !== "dumb";
+}
+
 const encoder = new TextEncoder();
 /** How often the progress line is redrawn at most. */
 const PROGRESS_EVERY_MS = 100;
@@ -81,9 +93,10 @@ export class Stderr {
    * Constructs a new instance.
    *
    * @param prefix The command's name: `render`.
-   * @param terminal Whether standard error is a terminal (the progress line is drawn only there).
+   * @param terminal Whether the progress line is drawn: standard error is a terminal that takes
+   *   escape codes.
    */
-  constructor(prefix: string, terminal: boolean = Deno.stderr.isTerminal()) {
+  constructor(prefix: string, terminal: boolean = drawsProgress()) {
     this.#prefix = prefix;
     this.#terminal = terminal;
   }

@@ -36,23 +36,26 @@ Usage:
   deno task facts [PATH] [--json] [--follow [--interval MS]]
   deno task facts --statusline < status.json
 
-With no PATH, reads the bundled example transcript. PATH is a Claude Code transcript
-(~/.claude/projects/<project>/<session>.jsonl, the "transcript_path" its hooks receive).
+With no PATH, reads the bundled example transcript. PATH is a Claude Code
+transcript (~/.claude/projects/<project>/<session>.jsonl, the
+"transcript_path" its hooks receive).
 
 Options:
-      --json          print the facts as JSON ({"model","contextUsedTokens","hasContext",
-                      "compactedSinceUsage"})
+      --json          print the facts as JSON ({"model","contextUsedTokens",
+                      "hasContext","compactedSinceUsage"})
   -f, --follow        poll the transcript and print each change; Ctrl-C stops
       --interval MS   how often --follow polls, in milliseconds (default: 1000)
-      --statusline    read Claude Code's status-line JSON on standard input and print one
-                      short line: model, context tokens and the percentage of the window
-                      (Claude Code's context_window when it sends one: its size, and its
-                      current usage without reading the transcript; else 1M when the
-                      model id carries [1m], else 200k), or that the context
-                      was compacted since; it keeps the reader's position in a per-user
-                      cache ($XDG_CACHE_HOME or ~/.cache, brigade-transcript/statusline)
+      --statusline    read Claude Code's status-line JSON on standard input
+                      and print one short line: model, context tokens and the
+                      percentage of the window (Claude Code's context_window
+                      when it sends one: its size, and its current usage
+                      without reading the transcript; else 1M when the model
+                      id carries [1m], else 200k), or that the context was
+                      compacted since; it keeps the reader's position in a
+                      per-user cache ($XDG_CACHE_HOME or ~/.cache,
+                      brigade-transcript/statusline)
   -h, --help          show this help
-      --version       print the package's name and version
+  -V, --version       print the package's name and version
 
 Exit codes: 0 read, 1 the transcript could not be read, 2 usage error.`;
 

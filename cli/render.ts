@@ -44,69 +44,83 @@ import { VERSION_LINE } from "./_version.ts";
 const HELP = `Render agent-session logs as text a model reads.
 
 Usage:
-  deno task render [--renderer NAME] [--out PATH] [--scope session|all] [FILE...|-]
-  deno task render --renderer html --out site/ [--since DATE] [--until DATE] FOLDER
-  deno task render [--renderer NAME] [--out PATH] --session sesn_... [--scope all]
-  deno task render [--renderer NAME] --session sesn_... --follow [--scope all]
+  deno task render [-r NAME] [-o PATH] [--scope session|all] [FILE...|-]
+  deno task render -r html -o site/ [--since DATE] [--until DATE] FOLDER
+  deno task render [-r NAME] [-o PATH] --session sesn_... [--scope all]
+  deno task render [-r NAME] --session sesn_... --follow [--scope all]
 
 With no FILE, renders the bundled example session through the grader to stdout.
-A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one bare
-Managed Agents event a line; "-" reads standard input, a FIFO (<(zcat log.gz)) is read
-as a stream, a device is refused. A *.jsonl file is read as a Claude Code transcript
-(~/.claude/projects/.../SESSION.jsonl), one session; standard input is told apart by
-its first records. With --out DIR, a FOLDER is searched for *.jsonl and *.ndjson files
-(Claude Code's ~/.claude/projects, or any folder of them): each belongs to the project
-of the folder holding it; a subagent's transcript (in a subagents/ folder) belongs to
-its parent session and is not rendered on its own. Without --out DIR, a folder is refused.
+A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one
+bare Managed Agents event a line. A *.jsonl file is a Claude Code transcript
+(~/.claude/projects/.../SESSION.jsonl), one session. "-" reads standard input
+and a FIFO (<(zcat log.gz)) is read as a stream: either is told apart by its
+first records, as a log or a transcript; a device is refused. With --out DIR,
+a FOLDER is searched for *.jsonl and *.ndjson files (Claude Code's
+~/.claude/projects, or any folder of them): each belongs to the project of the
+folder holding it; a subagent's transcript (in a subagents/ folder) belongs to
+its parent session and is not rendered on its own. Without --out DIR, a folder
+is refused.
 
 Options:
   -r, --renderer NAME   the renderer (default: grader)
-  -o, --out PATH        write to PATH: a file for one session, a folder (existing,
-                        given with a trailing "/", or new with a folder input) for one
-                        file per session
-      --session ID      read the session from the Managed Agents API (needs ANTHROPIC_API_KEY;
-                        ANTHROPIC_BASE_URL, when set, replaces https://api.anthropic.com;
-                        its host must be allowed: a missing permission prints the command)
-  -f, --follow          with --session: go on reading the session as it runs, printing
-                        each item on stdout as it completes (json: one NDJSON line each),
-                        until the session terminates or Ctrl-C
-      --scope SCOPE     "session" keeps the primary thread's rows only; "all" keeps every
-                        thread (the default for files; --session defaults to "session")
+  -o, --out PATH        write to PATH: a file for one session, a folder
+                        (existing, given with a trailing "/", or new with a
+                        folder input) for one file per session
+      --session ID      read the session from the Managed Agents API (needs
+                        ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL, when set,
+                        replaces https://api.anthropic.com; its host must be
+                        allowed: a missing permission prints the command)
+  -f, --follow          with --session: go on reading the session as it runs,
+                        printing each item on stdout as it completes (json:
+                        one NDJSON line each), until it ends or Ctrl-C
+      --scope SCOPE     "session" keeps the primary thread's rows only; "all"
+                        keeps every thread (the default for files; --session
+                        defaults to "session")
       --force           overwrite existing output files whose content differs
-      --skip-invalid    skip bad lines (each is reported) instead of failing their session
-      --format FORMAT   "log" (NDJSON log entries or events) or "claude-code" (a Claude Code
-                        transcript); default: claude-code for *.jsonl files, log otherwise
+      --skip-invalid    skip bad lines (each is reported) instead of failing
+                        their session
+      --format FORMAT   "log" (NDJSON log entries or events) or "claude-code"
+                        (a Claude Code transcript); default: claude-code for
+                        *.jsonl files, log for other files, told by the first
+                        records for "-" and a FIFO
       --transcript-budget BYTES
-                        the most UTF-8 bytes of one output (grader, html, json; default:
-                        the renderer's own, 200000 for the grader)
+                        the most UTF-8 bytes of one output (grader, html,
+                        json; default: the renderer's own, 200000 for grader)
       --item-budget BYTES
-                        the most UTF-8 bytes of one item's body (grader, html, json)
-      --no-thinking     leave the agent's thinking out (html; shown folded by default)
+                        the most UTF-8 bytes of one item's body (grader,
+                        html, json)
+      --no-thinking     leave the agent's thinking out (html; shown folded by
+                        default)
       --since DATE      render only the sessions that started on or after DATE:
-                        a day in UTC (2026-09-01) or a time with its zone
-                        (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00)
-      --until DATE      render only the sessions that started on or before DATE
-                        (a day: to its end)
-      --keep head|ends  past the grader's budget, keep the session's start ("head", the
-                        default) or its start and its end ("ends")
+                        a day in UTC (2026-09-01 or 20260901) or a time with
+                        its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00)
+      --until DATE      render only the sessions that started on or before
+                        DATE (a day in UTC: to its end)
+      --keep head|ends  past the grader's budget, keep the session's start
+                        ("head", the default) or its start and end ("ends")
       --no-config       ignore the renderers configured in deno.json
-      --session-id NAME the session of the one input is NAME (default: a Claude Code
-                        transcript's own sessionId when read from "-" or a pipe, else
-                        the file's name; a log's entries keep their session_id)
+      --session-id NAME the session of the one input is NAME (default: a
+                        Claude Code transcript's own sessionId when read from
+                        "-" or a pipe, else the file's name; a log's entries
+                        keep their session_id)
   -h, --help            show this help
-      --version         print the package's name and version
+  -V, --version         print the package's name and version
 
 A folder is resumable: a file that already holds what would be written is left
 alone ("unchanged"), a page the command wrote from an input that changed since
-(a session that went on) is replaced, one edited by hand is kept unless --force, and INDEX.md (dream) or index.html (html: grouped by project,
-newest first) always lists every page in the folder, from this run or an earlier one. Ctrl-C finishes or drops the session in flight, writes INDEX.md,
-and exits; run the same command again to render the rest.
+(a session that went on) is replaced, one edited by hand is kept unless
+--force, and INDEX.md (dream) or index.html (html: grouped by project, newest
+first) always lists every page in the folder, from this run or an earlier one.
+Ctrl-C finishes or drops the session in flight, writes INDEX.md, and exits; run
+the same command again to render the rest.
 
-Exit codes: 0 all rendered, 1 some input failed (each failure is reported), 2 usage error,
-130 interrupted (SIGINT), 143 terminated (SIGTERM).
-Team renderers are configured in the nearest deno.json(c), under "transcript": { "renderers":
-{ "NAME": "./module.ts" } } (or a list of modules). A module is code from the folder you run
-in: it is imported only when a renderer it defines is named, never for --help or a built-in.`;
+Exit codes: 0 all rendered, 1 some input failed (each failure is reported),
+2 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+
+Team renderers are configured in the nearest deno.json(c), under
+"transcript": { "renderers": { "NAME": "./module.ts" } } (or a list of
+modules). A module is code from the folder you run in: it is imported only
+when a renderer it defines is named, never for --help or a built-in.`;
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -248,7 +262,9 @@ async function checkRendererOptions(renderer: Renderer, options: RendererFlags):
 
 /** The help, the configured renderers listed from the configuration alone, nothing imported. */
 async function helpText(command: RenderCommand, caller: CallerDirectory): Promise<string> {
-  const builtins = createRegistry().list().map((r) => `  ${r.name.padEnd(10)} ${r.description}`);
+  const builtins = createRegistry().list().map((r) =>
+    `  ${r.name.padEnd(10)} ${wrap(r.description, HELP_COLUMNS - 13).join(`\n${" ".repeat(13)}`)}`
+  );
   let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
   if (command.noConfig || !caller.known) return text;
   let config: RendererConfig | undefined;
@@ -264,6 +280,24 @@ async function helpText(command: RenderCommand, caller: CallerDirectory): Promis
   ];
   text += `\n\nConfigured in ${config.configPath} (imported only when named; --no-config skips):`;
   return `${text}\n${lines.join("\n")}`;
+}
+
+/** The width the help is written to: a terminal's default, as `deno --help` keeps. */
+const HELP_COLUMNS = 80;
+
+/** Words in lines of at most `width` columns (a longer word stands alone). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line === "" ? word : `${line} ${word}`;
+    }
+  }
+  return [...lines, line];
 }
 
 /**

@@ -79,8 +79,9 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * ends. Time is linear in the input, however long a line; memory holds two
  * chunks of 64 KiB and one line, and a line longer than `maxLineBytes` is
  * never held whole: it fails the reading as soon as it passes the cap, or
- * under `skipInvalid` is reported and skipped. Reading a path needs Deno (`--allow-read`); a stream works on any
- * runtime.
+ * under `skipInvalid` is reported and skipped. A path is read with Deno's
+ * file API (`--allow-read`), or with `node:fs` on Node and Bun; a stream works
+ * on any runtime.
  *
  * @param input A path, a `file:` URL, or a stream of UTF-8 bytes.
  * @param options Options.

@@ -40,8 +40,16 @@ export function spawnTask(
     stdout: "piped",
     stderr: "piped",
     // deno task keeps an INIT_CWD it inherits: set it as a user's shell would have none.
-    // Nor what an outer npm script or deno task leaves (`deno task ci` runs test after check).
-    env: { NO_COLOR: "1", INIT_CWD: options.cwd, "?": "", npm_lifecycle_event: "", ...options.env },
+    // Nor what an outer npm script or deno task leaves (`deno task ci` runs test after check), nor
+    // a package manager's user agent (`deno task` then keeps it, and so would a user's INIT_CWD).
+    env: {
+      NO_COLOR: "1",
+      INIT_CWD: options.cwd,
+      "?": "",
+      npm_lifecycle_event: "",
+      npm_config_user_agent: "",
+      ...options.env,
+    },
   }).spawn();
 }
 
@@ -72,7 +80,13 @@ export async function bash(script: string, cwd: string): Promise<Run> {
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1", INIT_CWD: cwd, "?": "", npm_lifecycle_event: "" },
+    env: {
+      NO_COLOR: "1",
+      INIT_CWD: cwd,
+      "?": "",
+      npm_lifecycle_event: "",
+      npm_config_user_agent: "",
+    },
   }).output();
   const decode = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
   return { code, stdout: decode(stdout), stderr: decode(stderr) };

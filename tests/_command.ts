@@ -49,6 +49,7 @@ export function userEnv(extra: Record<string, string> = {}): Record<string, stri
   // What an outer npm script or deno task leaves (`deno task ci` runs test after check).
   delete env["?"];
   delete env.npm_lifecycle_event;
+  delete env.npm_config_user_agent;
   return { ...env, NO_COLOR: "1", ...extra };
 }
 

@@ -59,6 +59,11 @@ export interface FakeApiOptions {
   intercept?: Intercept;
   /** The `anthropic-version` the API requires; the SDK 1.10.0's by default. */
   apiVersion?: string;
+  /**
+   * Sends a `request-id` header with every answer that has none, as the API
+   * does: `req_fake_{index}`, `index` counting requests from 0.
+   */
+  requestIds?: boolean;
 }
 
 /** A running fake API. */
@@ -102,8 +107,13 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
         signal: request.signal,
       };
       requests.push(recorded);
-      const intercepted = await options.intercept?.(recorded, requests.length - 1);
-      return intercepted ?? answer(options, recorded, streams);
+      const index = requests.length - 1;
+      const intercepted = await options.intercept?.(recorded, index);
+      const response = intercepted ?? answer(options, recorded, streams);
+      if (options.requestIds && !response.headers.has("request-id")) {
+        response.headers.set("request-id", `req_fake_${index}`);
+      }
+      return response;
     },
   );
   return {

@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-// Bundled for Node by tests/sources_node_test.ts: both line sources read a
-// byte stream outside Deno, and a path says to pass a stream instead.
+// Bundled for Node and Bun by tests/sources_node_test.ts: both line sources read a byte stream
+// outside Deno, and a path as they do under Deno (the folder the files are in is the argument).
 
 import { type EventSourceError, fromClaudeCode, fromNdjson, renderGrader } from "../mod.ts";
 
@@ -15,6 +15,18 @@ function stream(text: string): ReadableStream<Uint8Array> {
   });
 }
 
+/** What opening `path` gives: the error's message and code, or that it opened. */
+async function opening(entries: AsyncGenerator<unknown>): Promise<string> {
+  try {
+    await entries.next(); // Node 20 has no Array.fromAsync
+    await entries.return(undefined);
+    return "opened";
+  } catch (error) {
+    return `${(error as EventSourceError).code}: ${(error as Error).message}`;
+  }
+}
+
+const dir = (globalThis as { process?: { argv: string[] } }).process!.argv[2]!;
 const invalid: string[] = [];
 const claude = await renderGrader(
   fromClaudeCode(stream('{"type":"user","message":{"content":"Hi from Node"}}\nnot json\n'), {
@@ -27,14 +39,21 @@ const ndjson = await renderGrader(
     onInvalid: (line) => invalid.push(`ndjson ${line}`),
   }),
 );
-let pathError = "";
-let pathCode = "";
-try {
-  await fromClaudeCode("/some/session.jsonl").next(); // Node 20 has no Array.fromAsync
-} catch (error) {
-  pathError = (error as Error).message;
-  pathCode = (error as EventSourceError).code;
+// A path, as under Deno: the session is named after the file, the lines read in order.
+const entries: string[] = [];
+for await (const entry of fromClaudeCode(`${dir}/sesn_path.jsonl`)) {
+  entries.push(`${entry.session_id} ${entry.event.type}`);
 }
-console.log(
-  JSON.stringify({ claude, ndjson, invalid, pathError, pathCode, deno: "Deno" in globalThis }),
-);
+const claudePath = await renderGrader(fromClaudeCode(`${dir}/sesn_path.jsonl`));
+const ndjsonPath = await renderGrader(fromNdjson(new URL(`file://${dir}/log.ndjson`)));
+console.log(JSON.stringify({
+  claude,
+  ndjson,
+  invalid,
+  entries,
+  claudePath,
+  ndjsonPath,
+  missing: await opening(fromClaudeCode(`${dir}/missing.jsonl`)),
+  directory: await opening(fromNdjson(dir)),
+  deno: "Deno" in globalThis,
+}));

@@ -502,6 +502,48 @@ Deno.test({
     });
 
     await t.step(
+      "plain deno task, an INIT_CWD merely inherited in a package manager's environment: refused",
+      async () => {
+        // No outer script ran (no npm_lifecycle_event, no `?`), but INIT_CWD and a package
+        // manager's user agent were left in the environment: deno task keeps both.
+        const agent = "pnpm/9.15.0 npm/? node/v20.20.2 linux x64";
+        await withProject(async (dir) => {
+          const args = ["--renderer", "dream", "--out", "dreams/", "log.ndjson"];
+          const env = { INIT_CWD: dir, npm_config_user_agent: agent };
+          const refused = await taskFrom("render", args, { cwd: join(dir, "sub"), env });
+          assert.equal(refused.code, 2, refused.stderr);
+          assert.match(
+            refused.stderr,
+            /^render: Cannot resolve the relative path "log\.ndjson": INIT_CWD \(.+\) was inherited from a package manager's environment, not set by this deno task, so the folder you ran it in is unknown\. Pass absolute paths, or name the folder: TRANSCRIPT_CWD="\$PWD" deno task …\n/,
+          );
+          await assert.rejects(Deno.stat(join(dir, "dreams")), Deno.errors.NotFound);
+          await assert.rejects(Deno.stat(join(dir, "sub/dreams")), Deno.errors.NotFound);
+          // The folder named: rendered there, as typed.
+          const named = { ...env, TRANSCRIPT_CWD: join(dir, "sub") };
+          await assertDreamsInSub(
+            dir,
+            await taskFrom("render", args, { cwd: join(dir, "sub"), env: named }),
+          );
+        });
+        const cwd = join(ROOT, "fixtures");
+        const env = { INIT_CWD: ROOT, npm_config_user_agent: agent };
+        const facts = await taskFrom("facts", ["claude_code/example.jsonl"], { cwd, env });
+        assert.equal(facts.code, 2, facts.stderr);
+        assert.match(
+          facts.stderr,
+          /^facts: Cannot resolve the relative path "claude_code\/example\.jsonl": INIT_CWD \(.+\) was inherited from a package manager's environment/,
+        );
+        // npx runs where it was typed: its INIT_CWD is believed, its user agent npm's.
+        const npx = await taskFrom("facts", ["claude_code/example.jsonl"], {
+          cwd,
+          env: { INIT_CWD: cwd, npm_config_user_agent: agent, npm_lifecycle_event: "npx" },
+        });
+        assert.equal(npx.code, 0, npx.stderr);
+        assert.equal(npx.stdout, FACTS_LINE);
+      },
+    );
+
+    await t.step(
       "facts, the same: a relative path refused, the example and --help not",
       async () => {
         const env = { INIT_CWD: ROOT, npm_lifecycle_event: "shell" };

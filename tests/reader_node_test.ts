@@ -1,6 +1,6 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-// The README's Node example of the reader, bundled with `deno bundle --platform=node` and run
+// The reader guide's Node example (docs/reader.md), bundled with `deno bundle --platform=node` and run
 // by the machine's `node` (v20 has no type stripping) and by `bun`: the reader must read files
 // where `Deno` does not exist. Skipped, with the reason printed, when the runtime is missing,
 // except under CI=true, where a missing runtime fails (`.ci/run` installs Bun from npm).
@@ -8,16 +8,16 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 
-const README = fileURLToPath(new URL("../README.md", import.meta.url));
+const GUIDE = fileURLToPath(new URL("../docs/reader.md", import.meta.url));
 const CONFIG = fileURLToPath(new URL("../deno.json", import.meta.url));
 const HEADING = "On Node and Bun the reader is the same";
 
 /** The first TypeScript block after the paragraph that starts with {@linkcode HEADING}. */
 async function nodeExample(): Promise<string> {
-  const readme = await Deno.readTextFile(README);
-  const at = readme.indexOf(HEADING);
-  assert.notEqual(at, -1, "the README has the Node example");
-  const match = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  const guide = await Deno.readTextFile(GUIDE);
+  const at = guide.indexOf(HEADING);
+  assert.notEqual(at, -1, "the reader guide has the Node example");
+  const match = /```ts\n([\s\S]*?)```/.exec(guide.slice(at));
   assert.ok(match !== null, "a ts block follows");
   return match[1]!;
 }
@@ -78,7 +78,7 @@ async function versionOrSkip(runtime: Runtime): Promise<string | undefined> {
 }
 
 for (const [runtime, name] of [["node", "Node"], ["bun", "Bun"]] as const) {
-  Deno.test(`the README's reader example runs on ${name}`, async () => {
+  Deno.test(`the reader guide's Node example runs on ${name}`, async () => {
     const version = await versionOrSkip(runtime);
     if (version === undefined) return;
     const dir = await Deno.makeTempDir({ prefix: `reader_${runtime}_` });

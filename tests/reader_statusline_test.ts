@@ -308,42 +308,88 @@ Deno.test({
   },
 });
 
-Deno.test("deno task facts keeps write access to its cache folder only", async () => {
+/**
+ * Runs the `facts` task's own line, through `deno task`, with `env` only (and PATH), `cli/facts.ts`
+ * replaced by a child that prints each candidate folder's write access: as the task grants it
+ * (`start`), then once `facts` has given up what it does not use.
+ */
+async function factsTaskAccess(
+  base: string,
+  env: Record<string, string>,
+  candidates: string[],
+): Promise<{ start: string[]; kept: string[] }> {
   const config = JSON.parse(await Deno.readTextFile(CONFIG));
   const line: string = config.tasks.facts.command;
+  assert.ok(line.endsWith(" cli/facts.ts"), line);
+  const child = fileURLToPath(new URL("./_write_access_child.ts", import.meta.url));
+  const scratch = await Deno.makeTempDir({ dir: base, prefix: "task_" });
+  const task = `${line.slice(0, -"cli/facts.ts".length)}${child} ${candidates.join(" ")}`;
+  await Deno.writeTextFile(`${scratch}/deno.json`, JSON.stringify({ tasks: { facts: task } }));
+  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "-q", "--config", `${scratch}/deno.json`, "facts"],
+    cwd: scratch,
+    clearEnv: true,
+    env: { ...env, PATH: Deno.env.get("PATH") ?? "", DENO_DIR, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(code, 0, new TextDecoder().decode(stderr));
+  const lines = new TextDecoder().decode(stdout).split("\n");
+  const granted = (prefix: string): string[] =>
+    lines.filter((l) => l.startsWith(prefix) && l.endsWith(" granted"))
+      .map((l) => l.slice(prefix.length, -" granted".length));
+  return { start: granted("start "), kept: granted("kept ") };
+}
+
+Deno.test("deno task facts keeps write access to its cache folder only", async () => {
   await withDirs(async ({ cache, base }) => {
     const home = `${base}/home`;
+    const local = `${base}/local`;
+    const candidates = [
+      "/brigade-transcript",
+      `${home}/.cache/brigade-transcript`,
+      `${home}/Library/Caches/brigade-transcript`,
+      `${cache}/brigade-transcript`,
+      `${local}/brigade-transcript`,
+    ];
     for (const env of [{ HOME: home }, { HOME: home, XDG_CACHE_HOME: cache }]) {
-      // The task line's flags, its variables as a shell without LOCALAPPDATA expands them.
-      const flags = line.split(" ").filter((word) => word.startsWith("--allow-")).map((flag) =>
-        flag.replace(/\$(\w+)/g, (_, name: string) => (env as Record<string, string>)[name] ?? "")
-      );
-      const candidates = [
-        "/brigade-transcript",
-        `${home}/.cache/brigade-transcript`,
-        `${home}/Library/Caches/brigade-transcript`,
-        `${cache}/brigade-transcript`,
-      ];
-      const child = new Deno.Command(Deno.execPath(), {
-        args: [
-          "run",
-          ...flags,
-          new URL("./_write_access_child.ts", import.meta.url).pathname,
-          ...candidates,
-        ],
-        clearEnv: true,
-        env: { ...env, DENO_DIR, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      });
-      const { code, stdout, stderr } = await child.output();
-      assert.equal(code, 0, new TextDecoder().decode(stderr));
-      const granted = new TextDecoder().decode(stdout).split("\n")
-        .filter((l) => l.endsWith(" granted")).map((l) => l.slice(0, -" granted".length));
-      const kept = "XDG_CACHE_HOME" in env
+      const { kept } = await factsTaskAccess(base, env, candidates);
+      const cacheHome = "XDG_CACHE_HOME" in env
         ? `${cache}/brigade-transcript`
         : `${home}/.cache/brigade-transcript`;
-      assert.deepEqual(granted, [kept], JSON.stringify(env));
+      assert.deepEqual(kept, [cacheHome], JSON.stringify(env));
     }
+  });
+});
+
+Deno.test("deno task facts: a cache variable that is not set grants nothing outside HOME", async () => {
+  await withDirs(async ({ cache, base }) => {
+    const home = `${base}/home`;
+    const local = `${base}/local`;
+    const candidates = [
+      "/brigade-transcript",
+      "/.cache/brigade-transcript",
+      "/Library/Caches/brigade-transcript",
+      `${home}/.cache/brigade-transcript`,
+      `${home}/Library/Caches/brigade-transcript`,
+      `${cache}/brigade-transcript`,
+      `${local}/brigade-transcript`,
+    ];
+    // XDG_CACHE_HOME and LOCALAPPDATA unset: once expanded to "/brigade-transcript", at the root.
+    const unset = await factsTaskAccess(base, { HOME: home }, candidates);
+    assert.deepEqual(unset.start, [
+      `${home}/.cache/brigade-transcript`,
+      `${home}/Library/Caches/brigade-transcript`,
+    ]);
+    const all = await factsTaskAccess(
+      base,
+      { HOME: home, XDG_CACHE_HOME: cache, LOCALAPPDATA: local },
+      candidates,
+    );
+    assert.deepEqual(all.start, candidates.slice(3));
+    // No HOME either (a Windows shell without LOCALAPPDATA): no write access at all.
+    const none = await factsTaskAccess(base, {}, candidates);
+    assert.deepEqual(none.start, []);
+    assert.deepEqual(none.kept, []);
   });
 });

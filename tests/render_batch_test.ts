@@ -267,15 +267,16 @@ Deno.test("render on a terminal: a progress line and the summary on stderr, cont
       entryLine(1, "sesn_a", "hi \u001b]0;owned\u0007 there"),
     );
     // `script` gives the command a terminal for stdout and stderr, as a user's shell does.
+    // A terminal that takes escape codes, whatever the one the tests run in.
     const toDir = await bash(
-      `script -qec ${
+      `TERM=xterm-256color script -qec ${
         JSON.stringify(taskLine("render", ["-o", `${dir}/out/`, `${dir}/a.ndjson`]))
       } /dev/null`,
       dir,
     );
     assert.equal(toDir.code, 0, toDir.stdout);
     // deno-lint-ignore no-control-regex -- the terminal's line clearing is what is matched
-    assert.match(toDir.stdout, /\r\x1b\[2Kinputs 1\/1 · 1 sessions rendered · \d+\.\d s/);
+    assert.match(toDir.stdout, /\r\x1b\[2Kinputs 1\/1 · 1 session rendered · \d+\.\d s/);
     assert.match(toDir.stdout, /render: 1 rendered, 0 unchanged, 0 failed\r?\n/);
     const toTerminal = await bash(
       `script -qec ${JSON.stringify(taskLine("render", [`${dir}/a.ndjson`]))} /dev/null`,

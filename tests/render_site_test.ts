@@ -137,7 +137,9 @@ Deno.test("render --renderer html --out site/ PROJECTS: a page per session, an i
       const lines = first.stderr.split("\n");
       assert.ok(
         lines.some((l) =>
-          l.startsWith("render: no log entries in projects/-home-me-lib/broken.jsonl")
+          l.startsWith(
+            "render: no Claude Code transcript records in projects/-home-me-lib/broken.jsonl",
+          )
         ),
       );
       assert.ok(lines.some((l) => l.startsWith("render: projects/-home-me-lib/gone.jsonl")));
@@ -403,19 +405,19 @@ Deno.test("render --since/--until select sessions by their start; a bad date is 
       const [flags, message] of [
         [
           ["--since", "2026-13-01"],
-          `Option "--since" takes a date (2026-09-01) or a time with its zone (2026-09-01T10:00:00Z): "2026-13-01"`,
+          `Option "--since" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "2026-13-01"`,
         ],
         [
           ["--until", "yesterday"],
-          `Option "--until" takes a date (2026-09-01) or a time with its zone (2026-09-01T10:00:00Z): "yesterday"`,
+          `Option "--until" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "yesterday"`,
         ],
         [
           ["--since", "2026-09-01T10:00"],
-          `Option "--since" takes a date (2026-09-01) or a time with its zone (2026-09-01T10:00:00Z): "2026-09-01T10:00"`,
+          `Option "--since" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "2026-09-01T10:00"`,
         ],
         [
           ["--since", "2026-02-30"],
-          `Option "--since" takes a date (2026-09-01) or a time with its zone (2026-09-01T10:00:00Z): "2026-02-30"`,
+          `Option "--since" takes a day in UTC (2026-09-01 or 20260901) or a time with its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00): "2026-02-30"`,
         ],
         [
           ["--since", "2026-09-05", "--until", "2026-09-01"],

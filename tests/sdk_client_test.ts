@@ -177,3 +177,16 @@ Deno.test("fromManagedAgents({ client }) refuses the built-in client's options a
   assert.ok(error instanceof ManagedAgentsError);
   assert.match(error.message, /it has no threads\.list\(\), threads\.events\.list\(\)$/);
 });
+
+Deno.test("fromManagedAgents({ client }) names the request-id of the SDK's error", async () => {
+  const api = startFakeApi({ apiKey: KEY, sessions: [SOLO], requestIds: true });
+  try {
+    const client = sdk(api.baseUrl).beta.sessions;
+    const error = await failure(collect(fromManagedAgents({ sessionId: "sesn_gone", client })));
+    assert.equal(error.status, 404);
+    assert.equal(error.requestId, "req_fake_0");
+    assert.ok(error.message.endsWith('; request-id "req_fake_0"'), error.message);
+  } finally {
+    await api.shutdown();
+  }
+});

@@ -2,7 +2,7 @@
 
 // The official SDK's events, typed by the SDK, through the public API with no cast: every member
 // of its union fits a log entry, and each renderer shows the conversation and control types and
-// skips the bookkeeping ones (the rules the README's table lists).
+// skips the bookkeeping ones (the rules the renderers guide's table lists).
 
 import assert from "node:assert/strict";
 import type { BetaManagedAgentsSessionEvent } from "@anthropic-ai/sdk/resources/beta/sessions/events";
@@ -44,7 +44,7 @@ function typesOf(items: { seq: number }[]): Set<string> {
   return new Set(items.map((item) => bySeq.get(item.seq)!));
 }
 
-/** The types the README's rules say are shown. */
+/** The types the renderers guide's rules say are shown. */
 function shownTypes(): Set<string> {
   return new Set(
     (Object.keys(SDK_RULES) as SdkEventType[]).filter((type) => SDK_RULES[type] !== "bookkeeping"),
@@ -189,10 +189,10 @@ Deno.test("an interrupt of one thread names it; a file rubric names the file", a
   ]);
 });
 
-Deno.test("the README's table gives every SDK event type its rule", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+Deno.test("the renderers guide's table gives every SDK event type its rule", async () => {
+  const guide = await Deno.readTextFile(new URL("../docs/renderers.md", import.meta.url));
   const rows = [
-    ...readme.matchAll(/^\| `([a-z_]+\.[a-z_]+)` +\| (conversation|control|bookkeeping) +\|/gm),
+    ...guide.matchAll(/^\| `([a-z_]+\.[a-z_]+)` +\| (conversation|control|bookkeeping) +\|/gm),
   ];
   assert.deepEqual(
     Object.fromEntries(rows.map(([, type, rule]) => [type, rule])),

@@ -148,8 +148,9 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  * as it is met, as is a line longer than `maxLineBytes` (never held whole); invalid UTF-8 decodes as U+FFFD; a final
  * line without a newline is read. The input is read a chunk at a time, in
  * bounded memory, and a file is closed (a stream cancelled) when the
- * iteration ends, however it ends. Reading a path needs Deno
- * (`--allow-read`), only when called; a stream works on any runtime.
+ * iteration ends, however it ends. A path is read with Deno's file API
+ * (`--allow-read`), or with `node:fs` on Node and Bun, only when called; a
+ * stream works on any runtime.
  *
  * @param input The transcript's path, its `file:` URL, or a stream of its bytes.
  * @param options Options.

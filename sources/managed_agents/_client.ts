@@ -172,16 +172,17 @@ export async function* clientItems(
 }
 
 /**
- * What a client threw, as an error that can be shown: its name, status and
- * message, redacted (a server may have echoed the key into it) and cut, and
- * a `cause` made of those alone (the original may hold the request's
- * headers).
+ * What a client threw, as an error that can be shown: its name, status,
+ * request id (the SDK's `requestID`) and message, redacted (a server may have
+ * echoed the key into it) and cut, and a `cause` made of those alone (the
+ * original may hold the request's headers).
  */
 export function clientError(target: ListTarget, error: unknown): ManagedAgentsError {
   const name = error instanceof Error ? error.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   const rawStatus = (error as { status?: unknown } | null | undefined)?.status;
   const status = Number.isInteger(rawStatus) ? rawStatus as number : undefined;
+  const requestId = clientRequestId(error);
   const said = excerpt(message, { maxCodePoints: MAX_DETAIL });
   const cause = new Error(excerpt(message, { maxCodePoints: MAX_DETAIL }));
   cause.name = excerpt(name, { maxCodePoints: MAX_QUOTE });
@@ -190,6 +191,38 @@ export function clientError(target: ListTarget, error: unknown): ManagedAgentsEr
     redact(
       `Cannot list ${target.what}: the client failed: ${cause.name}${said ? `: ${said}` : ""}`,
     ),
-    { code: "api", source: target.source, cause, ...(status === undefined ? {} : { status }) },
+    {
+      code: "api",
+      source: target.source,
+      cause,
+      ...(status === undefined ? {} : { status }),
+      ...(requestId === undefined ? {} : { requestId }),
+    },
   );
+}
+
+/** The longest request id an error carries, in code points (Anthropic's have 28). */
+const MAX_REQUEST_ID = 128;
+
+/**
+ * The `request-id` of the answer an SDK error came from (its `requestID`),
+ * redacted and cut; undefined when it has none.
+ */
+function clientRequestId(error: unknown): string | undefined {
+  const id = (error as { requestID?: unknown } | null | undefined)?.requestID;
+  if (typeof id !== "string") return undefined;
+  const text = excerpt(id.trim(), { maxCodePoints: MAX_REQUEST_ID });
+  return text === "" ? undefined : text;
+}
+
+/**
+ * The `x-should-retry` header of the answer an SDK error came from (its
+ * `headers`), when it has one.
+ */
+export function clientShouldRetryHeader(error: unknown): string | undefined {
+  const headers = (error as { headers?: unknown } | null | undefined)?.headers;
+  const get = (headers as { get?: unknown } | null | undefined)?.get;
+  if (typeof get !== "function") return undefined;
+  const value: unknown = get.call(headers, "x-should-retry");
+  return typeof value === "string" ? value : undefined;
 }

@@ -36,7 +36,15 @@ export type Attempt =
    * A failure that trying again cannot fix. With `quoteCause`, the message
    * ends with the cause's own (scrubbed, then cut, by the caller).
    */
-  | { kind: "fatal"; reason: string; cause?: unknown; status?: number; quoteCause?: boolean };
+  | {
+    kind: "fatal";
+    reason: string;
+    cause?: unknown;
+    status?: number;
+    quoteCause?: boolean;
+    /** The `request-id` header, as sent, of the answer that ended the attempt. */
+    requestId?: string;
+  };
 
 const REDIRECTS: Record<number, string> = {
   301: "301 Moved Permanently",
@@ -87,16 +95,22 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
     if (redirect === undefined || location === null) {
       if (options.stream && response.ok) return { kind: "answer", response, text: "" };
       const text = await readCapped(response, options.maxPageBytes, signal);
-      if (typeof text !== "string") return text;
+      if (typeof text !== "string") return { ...text, ...requestIdOf(response) };
       return { kind: "answer", response, text };
     }
     await discard(response);
     const status = response.status;
+    const id = requestIdOf(response);
     let next: URL;
     try {
       next = new URL(location, url);
     } catch {
-      return { kind: "fatal", status, reason: `the API answered ${redirect} to an invalid URL` };
+      return {
+        kind: "fatal",
+        status,
+        reason: `the API answered ${redirect} to an invalid URL`,
+        ...id,
+      };
     }
     if (!sameOrigin(next, start)) {
       return {
@@ -104,6 +118,7 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
         status,
         reason: `the API answered ${redirect} to another origin, ${targetOrigin(next)}; ` +
           `it is not followed, so that the API key goes only to ${start.origin}`,
+        ...id,
       };
     }
     if (hops === MAX_REDIRECTS) {
@@ -111,10 +126,22 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
         kind: "fatal",
         status,
         reason: `the API redirected more than ${MAX_REDIRECTS} times in a row`,
+        ...id,
       };
     }
     url = next;
   }
+}
+
+/** The answer's `request-id` header as a fatal attempt carries it: absent when it has none. */
+function requestIdOf(response: Response): { requestId?: string } {
+  const id = response.headers.get("request-id");
+  return id === null || id === "" ? {} : { requestId: id };
+}
+
+/** A redirect target's origin as an error names it: its scheme, and its host when it has one. */
+function targetOrigin(url: URL): string {
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : `${url.protocol} URL`;
 }
 
 /**
@@ -123,11 +150,6 @@ async function follow(options: AttemptOptions, start: URL, signal: AbortSignal):
  * `origin` is the origin it was made on, so comparing origins alone would let
  * one through.)
  */
-/** A redirect target's origin as an error names it: its scheme, and its host when it has one. */
-function targetOrigin(url: URL): string {
-  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : `${url.protocol} URL`;
-}
-
 function sameOrigin(next: URL, start: URL): boolean {
   return (next.protocol === "http:" || next.protocol === "https:") &&
     next.protocol === start.protocol && next.host === start.host;

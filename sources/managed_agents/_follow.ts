@@ -8,9 +8,10 @@
 // within a bounded memory of ids per stream.
 
 import { ManagedAgentsError } from "./_error.ts";
-import { backoffDelay, type ListTarget, sleep } from "./_http.ts";
+import type { ListTarget } from "./_http.ts";
+import { backoffDelay, sleep } from "./_retry.ts";
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
-import type { Item } from "./_pages.ts";
+import { isDotSegment, type Item } from "./_pages.ts";
 import { SseFailure } from "./_sse.ts";
 
 /** How many ids each stream remembers; older events are told apart by their time. */
@@ -24,6 +25,13 @@ export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
 
 /** The types a stream sends that are previews, never stored: they are skipped. */
 export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
+
+/** The id of the thread a `session.thread_created` event names, if it is one. */
+export function createdThread(item: Item): string | undefined {
+  if (item.type !== "session.thread_created") return undefined;
+  const id = item.session_thread_id;
+  return typeof id === "string" && id !== "" && !isDotSegment(id) ? id : undefined;
+}
 
 /**
  * The ids of one stream's events seen so far: the latest

@@ -8,6 +8,7 @@
 import { attempt } from "./_fetch.ts";
 import { excerpt } from "../../redact/excerpt.ts";
 import { ManagedAgentsError } from "./_error.ts";
+import { backoffDelay, retryDelay, shouldRetry, sleep } from "./_retry.ts";
 import type { Scrub } from "./_scrub.ts";
 
 /**
@@ -17,9 +18,6 @@ import type { Scrub } from "./_scrub.ts";
 export const API_VERSION = "2026-10-21";
 /** The beta the sessions API belongs to. */
 export const BETA = "managed-agents-2026-04-01";
-
-/** The longest wait between two attempts, `retry-after` included. */
-const MAX_RETRY_DELAY_MS = 60_000;
 
 /** How to reach the API; one per {@linkcode fromManagedAgents} call. */
 export interface HttpContext {
@@ -72,6 +70,15 @@ const STATUS_HINT: Record<number, string> = {
   404: " (check the session id; the API key's workspace must own the session)",
 };
 
+/** What a {@linkcode listError} may carry besides its message. */
+export interface ListErrorExtra {
+  status?: number;
+  /** Scrubbed already. */
+  cause?: Error;
+  /** The `request-id` header of the answer at fault, as sent (see {@linkcode requestIdOf}). */
+  requestId?: string | undefined;
+}
+
 /**
  * Builds a {@linkcode ManagedAgentsError} about a target. The whole message
  * is scrubbed of the key here, once for all callers, because it may quote
@@ -81,13 +88,35 @@ export function listError(
   ctx: HttpContext,
   target: ListTarget,
   detail: string,
-  extra: { status?: number; cause?: Error } = {},
+  extra: ListErrorExtra = {},
 ): ManagedAgentsError {
+  const { requestId, ...rest } = extra;
+  const id = requestId === undefined ? undefined : requestIdText(ctx, requestId);
   return new ManagedAgentsError(ctx.scrub(`Cannot list ${target.what}: ${detail}`), {
     code: "api",
     source: ctx.scrub(target.source),
-    ...extra,
+    ...rest,
+    ...(id === undefined ? {} : { requestId: id }),
   });
+}
+
+/** The `request-id` header of an answer, as sent; undefined when it has none. */
+export function requestIdOf(response: Response): string | undefined {
+  return response.headers.get("request-id") ?? undefined;
+}
+
+/** The longest request id an error carries, in code points (Anthropic's have 28). */
+const MAX_REQUEST_ID = 128;
+
+/**
+ * A request id as an error carries it: the API sent it, so it is scrubbed of
+ * the key, redacted, cut and put on one line, as a quote is; undefined when
+ * nothing is left.
+ */
+function requestIdText(ctx: HttpContext, value: string): string | undefined {
+  const head = ctx.scrub(value.slice(0, 4 * MAX_REQUEST_ID + 4 * ctx.apiKey.length));
+  const text = excerpt(head.trim(), { maxCodePoints: MAX_REQUEST_ID });
+  return text === "" ? undefined : text;
 }
 
 /** The longest quote of a value from the API in an error, in code points. */
@@ -108,20 +137,27 @@ export function quote(ctx: HttpContext, value: string): string {
   return `"${text.endsWith("…") ? text : text + cut}"`;
 }
 
+/** A JSON page and the `request-id` of the answer that brought it, for the errors about it. */
+export interface JsonPage {
+  body: unknown;
+  requestId: string | undefined;
+}
+
 /**
  * GETs `target` with the query `params` and returns the parsed JSON body.
- * Retries 429, 500, 502, 503, 504 and 529, network errors and timeouts (see
- * {@linkcode retryDelay});
- * fails at once on any other status that is not 2xx, a redirect to another
- * origin, a page over the cap, a missing permission and any other error.
+ * Retries what may pass (see {@linkcode shouldRetry}), network errors and
+ * timeouts (see {@linkcode retryDelay}); fails at once on any other status
+ * that is not 2xx, a redirect to another origin, a page over the cap, a
+ * missing permission and any other error.
  */
 export async function getJson(
   ctx: HttpContext,
   target: ListTarget,
   params: URLSearchParams,
-): Promise<unknown> {
-  const { text } = await request(ctx, target, params, false);
-  return parseJson(ctx, target, text);
+): Promise<JsonPage> {
+  const { response, text } = await request(ctx, target, params, false);
+  const requestId = requestIdOf(response);
+  return { body: parseJson(ctx, target, text, requestId), requestId };
 }
 
 /**
@@ -166,6 +202,7 @@ async function request(
       throw listError(ctx, target, `${outcome.reason}${own}`, {
         ...(status === undefined ? {} : { status }),
         ...(cause === undefined ? {} : { cause }),
+        requestId: outcome.requestId,
       });
     }
     if (outcome.kind === "transient") {
@@ -175,7 +212,8 @@ async function request(
     }
     const { response, text } = outcome;
     if (response.ok) return { response, text };
-    if (isRetryable(response.status) && tries < ctx.maxRetries) {
+    const retry = shouldRetry(response.status, response.headers.get("x-should-retry"));
+    if (retry && tries < ctx.maxRetries) {
       await sleep(retryDelay(response.headers, tries, ctx.retryBaseDelayMs), ctx.signal);
       continue;
     }
@@ -192,25 +230,19 @@ function headers(apiKey: string, apiVersion: string, accept: string): Headers {
   });
 }
 
-/**
- * The statuses that may pass: too many requests, a server error, a bad
- * gateway, an unavailable service, a gateway timeout and Anthropic's
- * overloaded. Any other (501 Not Implemented, 505 HTTP Version Not Supported,
- * every 4xx) will not pass by trying again, so it fails at once.
- */
-const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 500, 502, 503, 504, 529]);
-
-export function isRetryable(status: number): boolean {
-  return RETRYABLE_STATUSES.has(status);
-}
-
-function parseJson(ctx: HttpContext, target: ListTarget, text: string): unknown {
+function parseJson(
+  ctx: HttpContext,
+  target: ListTarget,
+  text: string,
+  requestId: string | undefined,
+): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw listError(ctx, target, `the API answered with a page that is not JSON: ${reason}`, {
       cause: scrubbedCause(error, ctx.scrub),
+      requestId,
     });
   }
 }
@@ -226,8 +258,13 @@ function statusFailure(
   const name = `${status} ${STATUS_TEXT[status] ?? response.statusText}`.trimEnd();
   const times = tries === 0 ? "" : ` on each of ${tries + 1} attempts`;
   const api = apiErrorMessage(body, ctx.scrub);
-  const detail = `the API answered ${name}${times}${STATUS_HINT[status] ?? ""}${api}`;
-  return listError(ctx, target, detail, { status });
+  // A status that is retried otherwise: say why this one was not.
+  const refused = tries === 0 && ctx.maxRetries > 0 && shouldRetry(status, null) &&
+      response.headers.get("x-should-retry") === "false"
+    ? " (not retried: the API sent x-should-retry: false)"
+    : "";
+  const detail = `the API answered ${name}${times}${refused}${STATUS_HINT[status] ?? ""}${api}`;
+  return listError(ctx, target, detail, { status, requestId: requestIdOf(response) });
 }
 
 /**
@@ -295,63 +332,4 @@ function scrubbedCause(error: unknown, scrub: Scrub): Error {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * The wait before retry number `tries + 1` after a 429 or 5xx: the
- * `retry-after-ms` header (Anthropic's, in milliseconds), else `retry-after`
- * (seconds or an HTTP date), else {@linkcode backoffDelay}. Capped at
- * {@linkcode MAX_RETRY_DELAY_MS}.
- */
-function retryDelay(headers: Headers, tries: number, baseMs: number): number {
-  const asked = parseRetryAfterMs(headers.get("retry-after-ms")) ??
-    parseRetryAfter(headers.get("retry-after"));
-  if (asked === undefined) return backoffDelay(tries, baseMs);
-  return Math.min(asked, MAX_RETRY_DELAY_MS);
-}
-
-/**
- * Exponential backoff: `baseMs * 2 ** tries`, capped at
- * {@linkcode MAX_RETRY_DELAY_MS}, times a jitter factor in (0.75, 1] so that
- * clients that failed together do not retry together.
- */
-export function backoffDelay(tries: number, baseMs: number): number {
-  const full = Math.min(baseMs * 2 ** tries, MAX_RETRY_DELAY_MS);
-  return full * (1 - Math.random() * 0.25);
-}
-
-function parseRetryAfterMs(value: string | null): number | undefined {
-  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
-  return Number(value);
-}
-
-/** `retry-after` as milliseconds from now; undefined when absent or unreadable. */
-function parseRetryAfter(value: string | null): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed) * 1000;
-  // Only an HTTP date is a date here: Date.parse also reads "1" or "-5" as years.
-  if (!/^[A-Za-z]{3}/.test(trimmed)) return undefined;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
-}
-
-/**
- * Resolves after `ms`, or rejects with the signal's reason as soon as it
- * aborts; either way no timer or listener is left behind.
- */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  signal?.throwIfAborted();
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

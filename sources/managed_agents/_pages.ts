@@ -33,7 +33,8 @@ export async function* listItems(
   do {
     const params = new URLSearchParams({ limit: String(pageSize) });
     if (cursor !== null) params.set("page", cursor);
-    const page = checkPage(ctx, target, await getJson(ctx, target, params), check);
+    const { body, requestId } = await getJson(ctx, target, params);
+    const page = checkPage(ctx, target, body, requestId, check);
     yield* page.data;
     if (page.data.length === 0 || page.next_page === "") break;
     cursor = page.next_page;
@@ -46,6 +47,7 @@ export async function* listItems(
           target,
           `the API sent the page cursor ${quote(ctx, cursor)} again after ${pages} pages: ` +
             "the list would cycle",
+          { requestId },
         );
       }
       seen.add(key);
@@ -70,10 +72,17 @@ interface Page {
   next_page: string | null;
 }
 
-function checkPage(ctx: HttpContext, target: ListTarget, body: unknown, check: ItemCheck): Page {
+function checkPage(
+  ctx: HttpContext,
+  target: ListTarget,
+  body: unknown,
+  requestId: string | undefined,
+  check: ItemCheck,
+): Page {
   const fail = (what: string): never => {
     const shape = "{data: [...], next_page?: string | null}";
-    throw listError(ctx, target, `the API answered with a page that is not ${shape}: ${what}`);
+    const detail = `the API answered with a page that is not ${shape}: ${what}`;
+    throw listError(ctx, target, detail, { requestId });
   };
   const quoteValue: Quote = (value) => quote(ctx, value);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

@@ -160,7 +160,7 @@ Deno.test("fromManagedAgents() stops a page at the default maxPageBytes", async 
 });
 
 Deno.test("ManagedAgentsOptions documents each default as its field of MANAGED_AGENTS_DEFAULTS", async () => {
-  const source = await Deno.readTextFile(new URL("./from_managed_agents.ts", import.meta.url));
+  const source = await Deno.readTextFile(new URL("./_options.ts", import.meta.url));
   const options = source.slice(source.indexOf("export interface ManagedAgentsOptions {"));
   const named = [...options.matchAll(/@default \{MANAGED_AGENTS_DEFAULTS\.(\w+)\}/g)]
     .map((match) => match[1]);

@@ -33,3 +33,11 @@
  */
 
 export * from "./from_managed_agents.ts";
+// The event model and the error base the source's names are made of, so that this entry point
+// documents whole on its own.
+export type * from "../../events/types.ts";
+export {
+  EventSourceError,
+  type EventSourceErrorCode,
+  type EventSourceErrorOptions,
+} from "../../events/errors.ts";

@@ -1,0 +1,108 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// One stream of a session read through the built-in client: connected with the
+// listing's retries and deadline, its server-sent events checked and turned
+// into items, its stored events listed for the catch-up.
+
+import type { FollowedStream } from "./_follow.ts";
+import { PREVIEW_TYPES } from "./_follow.ts";
+import {
+  type HttpContext,
+  listError,
+  type ListTarget,
+  openStream,
+  quote,
+  requestIdOf,
+} from "./_http.ts";
+import { checkEvent, type Item, listItems } from "./_pages.ts";
+import { SseFailure, sseMessages } from "./_sse.ts";
+import { eventsTarget, streamTarget, threadEventsTarget } from "./_targets.ts";
+
+/**
+ * The stream of `thread` (null: the session's own) through the built-in
+ * client, every request of it stopped by `signal`.
+ */
+export function httpStream(
+  base: HttpContext,
+  sessionId: string,
+  pageSize: number,
+  thread: string | null,
+  signal: AbortSignal,
+): FollowedStream {
+  const http: HttpContext = { ...base, signal };
+  const target = streamTarget(sessionId, thread);
+  const listTarget = thread === null
+    ? eventsTarget(sessionId)
+    : threadEventsTarget(sessionId, thread);
+  return {
+    thread,
+    target,
+    list: () => listItems(http, listTarget, pageSize, checkEvent),
+    connect: async () => {
+      const response = await openStream(http, target, new URLSearchParams());
+      return streamItems(http, target, response);
+    },
+  };
+}
+
+/** The events of an open stream of the built-in client. */
+function streamItems(
+  http: HttpContext,
+  target: ListTarget,
+  response: Response,
+): AsyncIterator<Item> {
+  const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
+  const messages = sseMessages(body, {
+    idleMs: http.timeoutMs,
+    maxMessageBytes: http.maxPageBytes,
+  });
+  // Each failure of the stream names the answer that opened it.
+  const requestId = requestIdOf(response);
+  let started = false;
+  return {
+    next: async (): Promise<IteratorResult<Item>> => {
+      started = true;
+      for (;;) {
+        let next: IteratorResult<{ event: string | null; data: string }>;
+        try {
+          next = await messages.next();
+        } catch (error) {
+          if (error instanceof SseFailure && error.kind === "too_large") {
+            throw listError(http, target, error.message, { requestId });
+          }
+          throw error;
+        }
+        if (next.done) return { done: true, value: undefined };
+        const { event, data } = next.value;
+        if (event === "ping") continue;
+        if (event === "error") throw new Error(`the stream sent an error: ${data.slice(0, 300)}`);
+        let value: unknown;
+        try {
+          value = JSON.parse(data);
+        } catch {
+          throw listError(
+            http,
+            target,
+            `the API sent a stream message that is not JSON: ` +
+              quote(http, data),
+            { requestId },
+          );
+        }
+        const problem = checkEvent(value, (text) => quote(http, text));
+        if (problem !== undefined) {
+          const detail = `the API sent a stream message that ${problem}`;
+          throw listError(http, target, detail, { requestId });
+        }
+        const item = value as Item;
+        if (PREVIEW_TYPES.has(item.type as string)) continue;
+        return { done: false, value: item };
+      }
+    },
+    return: async (): Promise<IteratorResult<Item>> => {
+      await messages.return(undefined);
+      if (!started) await body.cancel().catch(() => {});
+      return { done: true, value: undefined };
+    },
+  };
+}
