@@ -9,8 +9,12 @@
  * Two forms, under `"transcript": { "renderers": … }`, paths relative to the configuration file:
  * - an object, `{ "NAME": "./module.ts" }`: each name is known without importing anything, and
  *   naming it imports that module alone;
- * - an array, `["./module.ts"]`: the names are the modules' own, so the modules are imported, in
- *   order, only when a name that is neither a built-in nor declared in an object is asked for.
+ * - an array, `["./module.ts"]`: the names are the modules' own, so the modules are imported (all
+ *   of them, as one graph) only when the name asked for is neither a built-in nor one edit from a
+ *   known name (`gradr`): a typo imports nothing, and is reported with the name meant.
+ *
+ * Either way the modules' graphs are loaded before any of their code runs, and from then on they
+ * may import nothing else (`importTeamModules`).
  *
  * @module
  */
@@ -20,7 +24,7 @@ import { pathToFileURL } from "node:url";
 import { parse, type ParseError, printParseErrorCode } from "../deps/jsonc_parser.ts";
 import { type Renderer, RendererRegistry } from "../renderers/registry.ts";
 import { UsageError } from "./_args.ts";
-import { useTeamImports } from "./_team_imports.ts";
+import { importTeamModules, TeamImportError, useTeamImports } from "./_team_imports.ts";
 
 /** What a project's configuration says of its renderers, nothing imported. */
 export interface RendererConfig {
@@ -103,9 +107,10 @@ function rendererSection(
 }
 
 /**
- * The configured renderer named `name`, its module (and only it) imported; undefined when the
- * configuration defines no renderer of that name. A renderer declared by name is looked for in
- * its module; any other name, in the unnamed modules, imported in order until one defines it.
+ * The configured renderer named `name`, imported with only the modules that may define it;
+ * undefined when the configuration defines no renderer of that name. A renderer declared by name
+ * is looked for in its module alone; any other name, in the unnamed modules (all of them, in one
+ * graph), unless it is a near miss of a known name ({@linkcode nearMiss}): then none is imported.
  *
  * @throws {UsageError} When a module it imports fails to load, does not export `renderers`, or
  *   exports a malformed renderer, or a module declared for `name` does not define it.
@@ -113,47 +118,96 @@ function rendererSection(
 export async function loadConfiguredRenderer(
   config: RendererConfig,
   name: string,
+  known: readonly string[] = [],
 ): Promise<Renderer | undefined> {
   const declared = config.named.get(name);
-  if (declared !== undefined) {
-    const renderer = await findRenderer(declared, config.configPath, name);
-    if (renderer !== undefined) return renderer;
-    throw new UsageError(
-      `Cannot load renderer "${name}" from ${declared} (named in ${config.configPath}): the module exports no renderer of that name`,
-    );
+  if (declared === undefined && nearMiss(name, [...known, ...config.named.keys()])) {
+    return undefined;
   }
-  for (const path of config.modules) {
-    const renderer = await findRenderer(path, config.configPath, name);
+  const paths = declared !== undefined ? [declared] : config.modules;
+  if (paths.length === 0) return undefined;
+  const modules = await importModules(paths, config.configPath);
+  for (const [i, path] of paths.entries()) {
+    const renderer = findRenderer(modules[i]!, from(path, config.configPath), name);
     if (renderer !== undefined) return renderer;
   }
-  return undefined;
+  if (declared === undefined) return undefined;
+  throw new UsageError(
+    `Cannot load renderer "${name}" from ${declared} (named in ${config.configPath}): the module exports no renderer of that name`,
+  );
 }
 
-async function findRenderer(
-  path: string,
+/**
+ * The known name `name` is a typo of: the first one edit away from it (a letter inserted, deleted,
+ * replaced, two neighbours swapped, or only letters' case changed). A typo of a built-in or of a
+ * declared renderer must not import the unnamed modules only to report it; a team's renderer
+ * named one edit from a known name is declared by name, or it cannot be reached.
+ */
+export function nearMiss(name: string, known: readonly string[]): string | undefined {
+  const typed = name.toLowerCase();
+  return known.find((candidate) =>
+    candidate !== name && editDistance(typed, candidate.toLowerCase(), 1) <= 1
+  );
+}
+
+/** The optimal string alignment distance of `a` and `b`, or `limit + 1` once past `limit`. */
+function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let before: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, before[j - 2]! + 1);
+      }
+      row.push(value);
+    }
+    before = previous;
+    previous = row;
+  }
+  return previous[b.length]!;
+}
+
+function from(path: string, configPath: string): string {
+  return `renderer module ${path} (named in ${configPath})`;
+}
+
+/** The modules at `paths`, their graphs loaded before any runs; what fails, said as a fix. */
+async function importModules(
+  paths: string[],
   configPath: string,
-  name: string,
-): Promise<Renderer | undefined> {
-  const from = `renderer module ${path} (named in ${configPath})`;
-  let module: Record<string, unknown>;
+): Promise<Record<string, unknown>[]> {
+  const urls = paths.map((path) => pathToFileURL(path).href);
   try {
-    // Its imports resolve from the configuration that names it, not the command's own.
+    // Their imports resolve from the configuration that names them, not the command's own.
     await useTeamImports(configPath);
-    module = await importPrepared(pathToFileURL(path).href);
+    return await importTeamModules(urls);
   } catch (error) {
+    const failed = error instanceof TeamImportError ? paths[urls.indexOf(error.url)] : undefined;
+    const where = from(failed ?? paths.join(", "), configPath);
     const why = error instanceof Error ? error.message.split("\n")[0]! : String(error);
     const unmapped = /(?:^|: )Import "([^"]+)" not a dependency|^Relative import path "([^"]+)"/
       .exec(why);
     if (unmapped) {
       const name = unmapped[1] ?? unmapped[2];
       throw new UsageError(
-        `Cannot load ${from}: it imports "${name}", which ${configPath} does not map: add it to its "imports" (deno add jsr:${name} or npm:${name} from ${
+        `Cannot load ${where}: it imports "${name}", which ${configPath} does not map: add it to its "imports" (deno add jsr:${name} or npm:${name} from ${
           dirname(configPath)
         })`,
       );
     }
-    throw new UsageError(`Cannot load ${from}: ${why}`);
+    throw new UsageError(`Cannot load ${where}: ${why}`);
   }
+}
+
+function findRenderer(
+  module: Record<string, unknown>,
+  from: string,
+  name: string,
+): Renderer | undefined {
   if (!Array.isArray(module.renderers)) {
     throw new UsageError(`Cannot load ${from}: it does not export "renderers" as an array`);
   }
@@ -166,26 +220,5 @@ async function findRenderer(
     return new RendererRegistry().register(renderer as Renderer).resolve(name);
   } catch (error) {
     throw new UsageError(`${(error as Error).message} (from ${from})`);
-  }
-}
-
-/**
- * Imports `url`. A remote module that the team's import map leads to (an `https:` or `jsr:` URL)
- * is not among what Deno fetched for the command, and Deno refuses it before any of the team's
- * code runs ("Loading unprepared module"): it is imported on its own, which fetches it, then the
- * team's module again.
- */
-async function importPrepared(url: string): Promise<Record<string, unknown>> {
-  const prepared = new Set<string>();
-  while (true) {
-    try {
-      return await import(url);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : "";
-      const missing = /Loading unprepared module: (\S+?),? imported from/.exec(message)?.[1];
-      if (missing === undefined || prepared.has(missing) || prepared.size >= 100) throw error;
-      prepared.add(missing);
-      await import(missing);
-    }
   }
 }

@@ -8,7 +8,8 @@
  * is standard output, and running programs, FFI and system information. Permissions are revoked,
  * never requested. Deno cannot narrow a grant in place (revoking a folder under `--allow-write`
  * changes nothing), so with `--out` the write access the command was given stays: give the command
- * `--allow-write=<the --out folder>` to bound it there.
+ * `--allow-write=<the --out folder>` to bound it there. The import permission stays until the
+ * team's module graph is loaded, and is revoked before any of it runs (`importTeamModules`).
  *
  * @module
  */
@@ -72,7 +73,8 @@ export function boundedWorkers(): boolean {
 /**
  * Runs the command, as typed with `args`, in a worker that may write only under `write` (the
  * `--out` folder, or the folder of the `--out` file, where its temporary file is made), read the
- * API variables and reach the network only under `--session`, and run nothing else: the process's
+ * API variables and reach the network only under `--session`, import only the team's module graph
+ * (see {@linkcode dropAccessForTeamCode}), and run nothing else: the process's
  * own grant (the task's write access everywhere) stays with the main thread, which only waits.
  *
  * @returns The exit code.
@@ -96,6 +98,8 @@ export function runInBoundedWorker(
         write,
         env: env.length > 0 ? env : false,
         net: options.session ? "inherit" : false,
+        // The team's graph is fetched in the worker (from JSR, a URL it maps); once it is, before
+        // any of it runs, the worker revokes its import permission for good.
         import: "inherit",
         run: false,
         ffi: false,

@@ -12,6 +12,15 @@
  * `imports` and `scopes` (or the import map its `importMap` names) first; `@brigade/transcript`
  * and its entry points, when the team does not map them, are the running package's own files.
  *
+ * The hooks are synchronous, so a remote module (a `jsr:` package, an `https:` URL) can only be
+ * handed over once Deno has fetched it: the hook reports it as unprepared, and
+ * {@linkcode importTeamModules} has Deno fetch it (a graph that fails to link, so nothing of it
+ * runs) and tries again. A `jsr:` specifier then resolves to the file Deno chose for it, checked
+ * against the registry's manifest as Deno checks any `jsr:` import. Once the team's graph is
+ * loaded, and before any of it runs, the import permission is revoked and the hook refuses any
+ * other import from code that is not the command's own: a team module may import only what its
+ * own import map and files name.
+ *
  * @module
  */
 
@@ -130,15 +139,119 @@ export function resolveBare(map: ImportMap, specifier: string, parent: string): 
 interface ResolveContext {
   parentURL?: string;
 }
-type NextResolve = (specifier: string, context?: ResolveContext) => unknown;
+type NextResolve = (specifier: string, context?: ResolveContext) => { url: string };
 type NextLoad = (url: string, context?: unknown) => unknown;
 interface Hooks {
   resolve(specifier: string, context: ResolveContext, next: NextResolve): unknown;
   load(url: string, context: unknown, next: NextLoad): unknown;
 }
 
+/** The start of the message Deno and the hook give for a remote module not fetched yet. */
+const UNPREPARED = "Loading unprepared module: ";
+/** Where `registerHooks` comes from. */
+const HOOKS_MODULES = ["node:module", "module"];
+/** An import of it in a module's source: static, re-exported, or by a literal `import()`. */
+const HOOKS_IMPORT = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*(["'`])(?:node:)?module\1/;
+/** The folder of the running package: its own code imports what it likes (html's libraries). */
+const OWN_ROOT = new URL("../", import.meta.url).href;
+
 const folders = new Map<string, ImportMap>();
+/** What the team's code was resolved to while its graph loaded: all it may import later. */
+const named = new Set<string>();
 let registered = false;
+let sealed = false;
+
+function teamFolder(parent: string): ImportMap | undefined {
+  if (parent.includes("/node_modules/")) return undefined;
+  for (const [folder, map] of folders) {
+    if (parent.startsWith(folder)) return map;
+  }
+  return undefined;
+}
+
+/** A `jsr:` specifier as the file Deno fetched for it; an unprepared error while it has not. */
+function fetched(url: string, parent: string): string {
+  if (!url.startsWith("jsr:")) return url;
+  const found = import.meta.resolve(url);
+  if (found.startsWith("jsr:")) throw new TypeError(`${UNPREPARED}${url}, imported from ${parent}`);
+  // Deno gives a range the running package satisfies the running package's files, relative to
+  // the configuration it runs with, which `deno install --config` copies away from them.
+  const own = found.startsWith("file:") ? ownEntryPoint(url) : undefined;
+  return own ?? found;
+}
+
+/** The running package's own file for `jsr:@brigade/transcript@RANGE/SUBPATH`, if it is that. */
+function ownEntryPoint(url: string): string | undefined {
+  const match = /^jsr:\/?(@[^/@]+\/[^/@]+)(?:@[^/]*)?(\/.*)?$/.exec(url);
+  const path = match === null ? undefined : OWN_EXPORTS[`${match[1]}${match[2] ?? ""}`];
+  return path === undefined ? undefined : new URL(path, import.meta.url).href;
+}
+
+/** Where the team's `parent` importing `specifier` goes, or undefined to leave it to Deno. */
+function resolveForTeam(map: ImportMap, specifier: string, parent: string): string | undefined {
+  const url = resolveBare(map, specifier, parent);
+  if (url !== undefined) return fetched(url, parent);
+  if (isBare(specifier) && !module.builtinModules.includes(specifier)) {
+    // Left to Deno, it would read as a path beside the module.
+    throw new TypeError(`Import "${specifier}" not a dependency`);
+  }
+  return specifier.startsWith("jsr:") ? fetched(specifier, parent) : undefined;
+}
+
+/** The resolve hook: the team's import map while its graph loads, only that graph after. */
+function resolve(specifier: string, context: ResolveContext, next: NextResolve): unknown {
+  const parent = context.parentURL;
+  if (parent === undefined) return next(specifier, context);
+  const map = teamFolder(parent);
+  const own = map === undefined && parent.startsWith(OWN_ROOT);
+  if (!own && HOOKS_MODULES.includes(specifier)) {
+    // Its hooks would run before this one, and could hand Deno what this one refuses.
+    throw new TypeError(
+      `Cannot import "${specifier}" from ${parent}: a team's renderer may not add module hooks`,
+    );
+  }
+  if (!sealed && map === undefined) return next(specifier, context);
+  if (sealed && own) return next(specifier, context);
+  if (!sealed) {
+    const url = (map && resolveForTeam(map, specifier, parent)) ?? next(specifier, context).url;
+    named.add(url);
+    return { url, shortCircuit: true };
+  }
+  let url: string | undefined;
+  try {
+    url = (map && resolveForTeam(map, specifier, parent)) ?? next(specifier, context).url;
+  } catch {
+    // Not loaded before: refused below, whatever else was wrong with it.
+  }
+  if (url !== undefined && permitted(url)) return { url, shortCircuit: true };
+  throw refusal(specifier, parent);
+}
+
+/**
+ * Whether the team's code may import `url` once sealed: what its graph named, or a local file,
+ * the team's own code (read access bounds it). Anything else could carry what the renderer read
+ * to a host, in the URL of a module or in the name of a package.
+ */
+function permitted(url: string): boolean {
+  return named.has(url) || /^(file|node):/.test(url);
+}
+
+function refusal(specifier: string, parent: string | undefined): TypeError {
+  const from = parent === undefined ? "" : ` from ${parent}`;
+  return new TypeError(
+    `Cannot import "${
+      outline(specifier)
+    }"${from}: a team's renderer may import only what its own import map and files name, loaded before it runs`,
+  );
+}
+
+/** A specifier refused, without the path, query or name that may carry what was read. */
+function outline(specifier: string): string {
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(specifier)) return "…";
+  const url = URL.parse(specifier);
+  if (url !== null && /^https?:$/.test(url.protocol)) return `${url.origin}/…`;
+  return `${specifier.slice(0, specifier.indexOf(":") + 1)}…`;
+}
 
 /**
  * Makes the files under the folder of `configPath` (outside `node_modules`) resolve their bare
@@ -154,27 +267,146 @@ export async function useTeamImports(configPath: string): Promise<boolean> {
     .registerHooks;
   if (typeof register !== "function") return false;
   register({
-    resolve(specifier, context, next): unknown {
-      const parent = context.parentURL;
-      if (parent !== undefined && !parent.includes("/node_modules/")) {
-        for (const [folder, map] of folders) {
-          if (!parent.startsWith(folder)) continue;
-          const url = resolveBare(map, specifier, parent);
-          if (url !== undefined) return { url, shortCircuit: true };
-          if (isBare(specifier) && !module.builtinModules.includes(specifier)) {
-            // Left to Deno, it would read as a path beside the module.
-            throw new TypeError(`Import "${specifier}" not a dependency`);
-          }
-        }
-      }
-      return next(specifier, context);
-    },
+    resolve,
     // Deno resolves the imports of a module it loads itself with its own configuration alone;
     // those of a module a load hook hands over go through the resolve hook (Deno 2.9).
     load(url, context, next): unknown {
-      return next(url, context);
+      const loaded = next(url, context) as { source?: unknown } | undefined;
+      const source = loaded?.source;
+      if (typeof source === "string" && !url.startsWith(OWN_ROOT) && HOOKS_IMPORT.test(source)) {
+        // A static import of a builtin reaches no resolve hook: it is refused here.
+        throw new TypeError(
+          `Cannot load ${url}: it imports "node:module", and a team's renderer may not add module hooks`,
+        );
+      }
+      return loaded;
     },
   });
   registered = true;
   return true;
+}
+
+/** A module that fails to link after its imports are loaded: nothing of the graph runs. */
+function unlinkable(imports: string[], attempt: number): string {
+  const lines = imports.map((url) => `import ${JSON.stringify(url)};`);
+  lines.push(`import { unlinkable } from "data:text/javascript,export {};"; // ${attempt}`);
+  return `data:text/javascript,${encodeURIComponent(lines.join("\n"))}`;
+}
+
+/** Whether `error` is the link error of {@linkcode unlinkable}: the whole graph was loaded. */
+function linkFailed(error: unknown): boolean {
+  return error instanceof SyntaxError && /export named 'unlinkable'/.test(error.message);
+}
+
+/** The remote module `error` says Deno has not fetched, if that is what it says. */
+function unprepared(error: unknown): string | undefined {
+  const message = error instanceof Error ? error.message : "";
+  return new RegExp(`${UNPREPARED}(\\S+?),? imported from`).exec(message)?.[1] ??
+    /^Unsupported scheme "jsr" for module "([^"]+)"/.exec(message)?.[1];
+}
+
+let attempts = 0;
+
+/** Loads the graph of `url` and every remote module it needs, running none of it. */
+async function loadGraph(url: string): Promise<void> {
+  const fetchedNow = new Set<string>();
+  while (true) {
+    try {
+      await import(unlinkable([url], attempts++));
+    } catch (error) {
+      if (linkFailed(error)) return;
+      const missing = unprepared(error);
+      if (missing === undefined || fetchedNow.has(missing) || fetchedNow.size >= 1_000) {
+        throw error;
+      }
+      fetchedNow.add(missing);
+      // Deno itself fetches it and its imports (a `jsr:` package checked against its manifest).
+      await import(unlinkable([missing], attempts++)).then(() => {}, (error) => {
+        if (!linkFailed(error)) throw error;
+      });
+    }
+  }
+}
+
+/**
+ * What {@linkcode importTeamModules} reports when a module's graph fails to load: the module the
+ * failure is under, and Deno's message.
+ */
+export class TeamImportError extends Error {
+  /** The module, one of those asked for, whose graph failed. */
+  readonly url: string;
+  /** Makes the error for `url` with Deno's `cause`. */
+  constructor(url: string, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.name = "TeamImportError";
+    this.url = url;
+  }
+}
+
+/**
+ * Imports the team's modules `urls` (file URLs under a folder given to
+ * {@linkcode useTeamImports}): loads the graph of each, then, before any of it runs, revokes the
+ * import permission and seals the resolve hook, then runs them. After it, a team's code can
+ * import nothing it did not name: a module already loaded, or a local file.
+ *
+ * @throws {TeamImportError} When a module's graph fails to load (nothing of the team's code ran).
+ * @returns The modules' namespaces, in the order of `urls`.
+ */
+export async function importTeamModules(urls: string[]): Promise<Record<string, unknown>[]> {
+  for (const url of urls) {
+    try {
+      await loadGraph(url);
+    } catch (error) {
+      throw new TeamImportError(url, error);
+    }
+  }
+  // The first module to run is the seal, first import of a graph whose imports are all loaded.
+  const key = Symbol.for("@brigade/transcript seal");
+  (globalThis as Record<symbol, unknown>)[key] = (): void => {
+    delete (globalThis as Record<symbol, unknown>)[key];
+    sealTeamImports();
+  };
+  const seal = `data:text/javascript,${
+    encodeURIComponent(`globalThis[Symbol.for("@brigade/transcript seal")]?.(); // ${attempts++}`)
+  }`;
+  const wrapper = [
+    `import ${JSON.stringify(seal)};`,
+    ...urls.map((url, i) => `import * as m${i} from ${JSON.stringify(url)};`),
+    `export const modules = [${urls.map((_, i) => `m${i}`).join(", ")}];`,
+  ].join("\n");
+  const loaded = await import(`data:text/javascript,${encodeURIComponent(wrapper)}`);
+  if (!sealed) sealTeamImports();
+  return loaded.modules as Record<string, unknown>[];
+}
+
+/**
+ * Revokes the import permission and seals the resolve hook, for good. Deno fetches an npm package
+ * whatever the permissions, so nothing may get around the hook either: no other hook (the one
+ * `process.getBuiltinModule` reaches; `node:module` itself is refused to the team), no worker
+ * (whose imports no hook sees).
+ */
+function sealTeamImports(): void {
+  sealed = true;
+  try {
+    Deno.permissions.revokeSync({ name: "import" });
+  } catch {
+    // Nothing to give up.
+  }
+  // A function, not an arrow: `new Worker(…)` throws this, not "is not a constructor".
+  const refuse = (what: string) =>
+    function refused(): never {
+      throw new TypeError(`Cannot ${what}: a team's renderer may not`);
+    };
+  for (
+    const [target, key, what] of [
+      [module, "registerHooks", "add module hooks"],
+      [globalThis, "Worker", "start a worker"],
+    ] as const
+  ) {
+    try {
+      Object.defineProperty(target, key, { value: refuse(what) });
+    } catch {
+      // Not replaceable here: then not there to be used either.
+    }
+  }
 }

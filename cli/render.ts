@@ -26,7 +26,12 @@ import {
   UsageError,
 } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
-import { loadConfiguredRenderer, readRendererConfig, type RendererConfig } from "./_config.ts";
+import {
+  loadConfiguredRenderer,
+  nearMiss,
+  readRendererConfig,
+  type RendererConfig,
+} from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import {
   boundedWorkers,
@@ -200,7 +205,13 @@ async function run(
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
     const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
-    if (config !== undefined && boundedWorkers()) {
+    const builtins = registry.list().map((r) => r.name);
+    const known = [...builtins, ...(config?.named.keys() ?? [])];
+    // A typo of a known name imports nothing: it is reported as one, with the name meant.
+    const typo = config?.named.has(command.renderer)
+      ? undefined
+      : nearMiss(command.renderer, known);
+    if (config !== undefined && typo === undefined && boundedWorkers()) {
       // A team's module runs with what this run needs, no more: in a worker, write access only
       // under --out; else in this process, what Deno can give up.
       // The folder --out names, or that of the file it names (its temporary file goes there).
@@ -209,17 +220,19 @@ async function run(
       const write = out === undefined ? undefined : folder ? resolve(out) : dirname(resolve(out));
       return await runInBoundedWorker(args, { session: command.session !== undefined, write });
     }
-    if (config !== undefined) {
+    if (config !== undefined && typo === undefined) {
       dropAccessForTeamCode({
         session: command.session !== undefined,
         out: command.out !== undefined,
       });
     }
-    renderer = config && await loadConfiguredRenderer(config, command.renderer);
+    if (config !== undefined && typo === undefined) {
+      renderer = await loadConfiguredRenderer(config, command.renderer, builtins);
+    }
     if (renderer === undefined) {
-      const known = [...registry.list().map((r) => r.name), ...(config?.named.keys() ?? [])];
+      const meant = typo === undefined ? "" : ` (did you mean "${typo}"?)`;
       throw new UsageError(
-        `Unknown renderer "${command.renderer}": known renderers are ${known.join(", ")}`,
+        `Unknown renderer "${command.renderer}": known renderers are ${known.join(", ")}${meant}`,
       );
     }
   }

@@ -92,3 +92,43 @@ Deno.test("render: a renderer declared by name imports its own module only", asy
     );
   });
 });
+
+Deno.test("render: a mistyped renderer name imports no team module and says the name meant", async () => {
+  await inTempDir(async (dir) => {
+    // Printing shows an import whatever the run may write.
+    await Deno.writeTextFile(
+      `${dir}/loud.ts`,
+      `console.error("LOUD IMPORTED");
+export const renderers = [{ name: "team-md", description: "Loud", render: async () => "loud\\n" }];
+`,
+    );
+    for (
+      const [renderers, typed, meant] of [
+        [["./loud.ts"], "gradr", "grader"],
+        [["./loud.ts"], "JSON", "json"],
+        [["./loud.ts"], "drema", "dream"],
+        [{ "team-md": "./loud.ts" }, "team-mdd", "team-md"],
+      ] as const
+    ) {
+      await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify({ transcript: { renderers } }));
+      const typo = await task("render", ["--renderer", typed], { cwd: dir });
+      assert.equal(typo.code, 2, typo.stderr);
+      assert.match(
+        typo.stderr,
+        new RegExp(
+          `^render: Unknown renderer "${typed}": known renderers are grader, .* \\(did you mean "${meant}"\\?\\)\\n`,
+        ),
+      );
+      assert.doesNotMatch(typo.stderr, /LOUD IMPORTED/, `${typed} imported the module`);
+    }
+    // A name that is no near miss is looked for in the list of modules: the import shows.
+    await Deno.writeTextFile(
+      `${dir}/deno.json`,
+      JSON.stringify({ transcript: { renderers: ["./loud.ts"] } }),
+    );
+    const named = await task("render", ["--renderer", "team-md"], { cwd: dir });
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(named.stdout, "loud\n");
+    assert.match(named.stderr, /LOUD IMPORTED/);
+  });
+});
