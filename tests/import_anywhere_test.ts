@@ -12,6 +12,8 @@ import { pathToFileURL } from "node:url";
 import { fromNdjson, registry, renderHtml } from "../mod.ts";
 import { renderHtml as renderHtmlWithLibraries } from "../renderers/html/mod.ts";
 import { ROOT, run } from "./_command.ts";
+import { startJsrStandIn, thisPackage } from "./_jsr_stand_in.ts";
+import config from "../deno.json" with { type: "json" };
 
 const LOG = join(ROOT, "fixtures/single_agent.ndjson");
 const RENDERERS = ["grader", "dream", "index", "json", "html"] as const;
@@ -34,10 +36,14 @@ async function expected(): Promise<Renderings> {
   };
 }
 
-/** A user's script importing the package from `base` (a folder's file or http URL, with a slash). */
-function userScript(base: string): string {
-  return `import { fromNdjson, registry, renderHtml } from "${base}mod.ts";
-import { renderHtml as htmlSubpath } from "${base}renderers/html/mod.ts";
+/**
+ * A user's script importing the package from `base` (a folder's file or http URL, with a slash),
+ * or, given `html`, from `base` (`@brigade/transcript`) and `html` (its `./html`).
+ */
+function userScript(base: string, html = `${base}renderers/html/mod.ts`): string {
+  const dot = html === `${base}renderers/html/mod.ts` ? `${base}mod.ts` : base;
+  return `import { fromNdjson, registry, renderHtml } from "${dot}";
+import { renderHtml as htmlSubpath } from "${html}";
 
 const log = Deno.args[0]!;
 const rendered: Record<string, string> = {};
@@ -128,6 +134,34 @@ Deno.test("a script imports mod.ts over http from a raw-file server: every built
     });
   } finally {
     await server.shutdown();
+  }
+});
+
+Deno.test("a project that maps the package as deno add does imports it from JSR: every built-in renders", async () => {
+  // A stand-in for JSR on 127.0.0.1 (JSR_URL), serving the files deno publish would upload.
+  const standIn = startJsrStandIn([await thisPackage()]);
+  try {
+    await withScratch(async (dir) => {
+      await Deno.writeTextFile(
+        join(dir, "deno.json"),
+        JSON.stringify({ imports: { [config.name]: `jsr:${config.name}@^${config.version}` } }),
+      );
+      await Deno.writeTextFile(
+        join(dir, "main.ts"),
+        userScript(config.name, `${config.name}/html`),
+      );
+      const result = await run("deno", [
+        "run",
+        `--allow-import=${standIn.host}`,
+        `--allow-read=${LOG}`,
+        "main.ts",
+        LOG,
+      ], { cwd: dir, env: { JSR_URL: standIn.url } });
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepEqual(JSON.parse(result.stdout), await expected());
+    });
+  } finally {
+    await standIn.shutdown();
   }
 });
 

@@ -20,19 +20,23 @@ interface HtmlModule {
   };
 }
 
-/** The fragment `./html` is imported with (see {@linkcode htmlModule}). */
-const LAZY = "lazy";
+/** A path segment the specifier of `./html` steps into and back out of (see {@linkcode htmlModule}). */
+const STEP = "html";
 
 /**
- * `./html`, imported. The specifier is a template whose one expression is its
- * fragment: deno_graph follows a string literal (which would put the libraries
- * in `.`'s graph) and globs a template's files (`./mod.ts#*` names none), and
- * `deno publish` warns of any other computed specifier. At run time it is
- * `./mod.ts` resolved against this module's URL, so it loads the same from a
- * file, from an http server (the fragment is never sent) and from JSR.
+ * `./html`, imported. The specifier is a template whose one expression is a
+ * segment it steps back out of (`./html/../mod.ts`): deno_graph follows a
+ * string literal (which would put the libraries in `.`'s graph) and globs a
+ * template's files (here any folder, then `../mod.ts`: no file's path holds
+ * `..`, so none), and `deno publish` warns of any other computed specifier.
+ * At run time it is `./mod.ts` resolved against this module's URL, dot
+ * segments removed, so it loads the same from a file, from an http server and
+ * from JSR, whose manifest knows the file by that path (a fragment or a query
+ * would fail JSR's integrity check). By path, a dynamic import reads a local
+ * file: the caller needs read access to the package's folder then.
  */
 function htmlModule(): Promise<HtmlModule> {
-  return import(`./mod.ts#${LAZY}`);
+  return import(`./${STEP}/../mod.ts`);
 }
 
 /**
