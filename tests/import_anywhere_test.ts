@@ -153,6 +153,8 @@ Deno.test("a project that maps the package as deno add does imports it from JSR:
       const result = await run("deno", [
         "run",
         `--allow-import=${standIn.host}`,
+        // A port an earlier run used may come back: what Deno cached from it is not this package.
+        `--reload=${standIn.url}`,
         `--allow-read=${LOG}`,
         "main.ts",
         LOG,
