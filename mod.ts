@@ -24,7 +24,9 @@
  * - `dream` ({@linkcode renderDream}): redacted, capped markdown of one
  *   session for a memory-consolidation run;
  * - `index` ({@linkcode renderIndex}): the INDEX.md rows of a batch of dreamed sessions;
- * - `html` ({@linkcode renderHtml}): a self-contained, redacted page for people;
+ * - `html` ({@linkcode renderHtml}): a self-contained, redacted page for people
+ *   (also `@brigade/transcript/html`, which imports its Markdown parser and diff
+ *   library up front; here they load with the first page);
  * - `json` ({@linkcode renderJson}): the conversation as NDJSON items for machines.
  *
  * A team's renderer builds on the same kit (also `@brigade/transcript/kit`):
@@ -53,11 +55,12 @@ export * from "./sources/from_event_log.ts";
 export * from "./sources/from_ndjson.ts";
 export * from "./sources/managed_agents/mod.ts";
 export * from "./sources/claude_code/mod.ts";
-export * from "./renderers/kit.ts";
+export * from "./kit/mod.ts";
 export * from "./renderers/registry.ts";
-export * from "./renderers/grader.ts";
-export * from "./renderers/dream.ts";
-export * from "./renderers/dream_index.ts";
-export * from "./renderers/json.ts";
-export * from "./renderers/html.ts";
+export * from "./renderers/grader/grader.ts";
+export * from "./renderers/dream/dream.ts";
+export * from "./renderers/dream/dream_index.ts";
+export * from "./renderers/json/json.ts";
+export * from "./renderers/html/options.ts";
+export * from "./renderers/html/lazy.ts";
 export * from "./renderers/builtin.ts";

@@ -86,19 +86,24 @@ async function runChild(kind: string, root: string, path: string): Promise<void>
     case "internal":
     case "internal_parsed": {
       // The built-ins' own path to the same items, drained: what conversation() is measured against.
-      const internal = await import(`${root}/renderers/_conversation.ts`);
+      // Public since the kit moved to kit/ (forEachItem); a former checkout has it private.
       const options = {
         view: "dream",
         itemBudget: 2_000,
         transcriptBudget: Infinity,
         redact: true,
       };
-      if (internal.forEachItem !== undefined) {
-        await internal.forEachItem(source(kind), "dream", undefined, options, () => {}, () => {});
+      if (kit.forEachItem !== undefined) {
+        await kit.forEachItem(source(kind), () => {}, { view: "dream" });
       } else {
-        const { oneSession } = await import(`${root}/renderers/_session.ts`);
-        const items = internal.conversationItems(oneSession(source(kind), "dream"), options);
-        for await (const _ of items) { /* drain */ }
+        const internal = await import(`${root}/renderers/_conversation.ts`);
+        if (internal.forEachItem !== undefined) {
+          await internal.forEachItem(source(kind), "dream", undefined, options, () => {}, () => {});
+        } else {
+          const { oneSession } = await import(`${root}/renderers/_session.ts`);
+          const items = internal.conversationItems(oneSession(source(kind), "dream"), options);
+          for await (const _ of items) { /* drain */ }
+        }
       }
       events = -1;
       break;

@@ -21,7 +21,7 @@
 
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError, printParseErrorCode } from "../deps/jsonc_parser.ts";
 import { type Renderer, RendererRegistry } from "../renderers/registry.ts";
 import { UsageError } from "./_args.ts";
 import { importTeamModules, TeamImportError, useTeamImports } from "./_team_imports.ts";

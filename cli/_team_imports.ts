@@ -27,12 +27,13 @@
 import module from "node:module";
 import { dirname } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parse } from "jsonc-parser";
+import { parse } from "../deps/jsonc_parser.ts";
 
 /** The package's entry points, as its `deno.json` exports them, relative to this folder. */
 export const OWN_EXPORTS: Readonly<Record<string, string>> = {
   "@brigade/transcript": "../mod.ts",
-  "@brigade/transcript/kit": "../renderers/kit.ts",
+  "@brigade/transcript/kit": "../kit/mod.ts",
+  "@brigade/transcript/html": "../renderers/html/mod.ts",
   "@brigade/transcript/managed-agents": "../sources/managed_agents/mod.ts",
   "@brigade/transcript/claude-code": "../sources/claude_code/mod.ts",
   "@brigade/transcript/reader": "../reader/mod.ts",

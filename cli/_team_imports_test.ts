@@ -44,7 +44,7 @@ Deno.test("the package unmapped: the running package's own entry points", () => 
   const empty: ImportMap = { imports: {}, scopes: {}, base };
   assert.equal(
     resolveBare(empty, "@brigade/transcript/kit", parent),
-    new URL("../renderers/kit.ts", import.meta.url).href,
+    new URL("../kit/mod.ts", import.meta.url).href,
   );
   const exported = Object.entries(config.exports).map(([key, path]) => [
     key === "." ? config.name : `${config.name}${key.slice(1)}`,

@@ -3,7 +3,8 @@
 
 // How a value is quoted in an error message or a label: redacted first, then cut, its controls
 // made visible. It sits beside the redactor because its promise is the redactor's: no message
-// this package writes quotes a secret, nor part of one. Not exported; every folder may import it.
+// this package writes quotes a secret, nor part of one. `visibleControls` is exported by the kit
+// (`./kit`), for a team's renderer that writes fields on one line; every folder may import it.
 
 import { redact } from "./mod.ts";
 
@@ -46,6 +47,15 @@ function escapeOne(char: string): string {
  * @param text The text.
  * @param options Whether line breaks are escaped too.
  * @returns The text with its control characters escaped.
+ *
+ * @example Usage
+ * ```ts
+ * import { visibleControls } from "@brigade/transcript/kit";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(visibleControls("red \x1b[31mtext\x1b[0m"), "red \\x1b[31mtext\\x1b[0m");
+ * assert.equal(visibleControls("two\nlines", { oneLine: true }), "two\\nlines");
+ * ```
  */
 export function visibleControls(text: string, options: VisibleControlsOptions = {}): string {
   return text.replace(options.oneLine ? CONTROLS_AND_BREAKS : CONTROLS, escapeOne);

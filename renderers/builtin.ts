@@ -1,11 +1,12 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { type DreamOptions, dreamRenderer } from "./dream.ts";
-import { type GraderOptions, graderRenderer } from "./grader.ts";
-import { type HtmlOptions, htmlRenderer } from "./html.ts";
-import { type IndexOptions, indexRenderer } from "./dream_index.ts";
-import { type JsonOptions, jsonRenderer } from "./json.ts";
+import { type DreamOptions, dreamRenderer } from "./dream/dream.ts";
+import { type GraderOptions, graderRenderer } from "./grader/grader.ts";
+import { htmlRenderer } from "./html/lazy.ts";
+import type { HtmlOptions } from "./html/options.ts";
+import { type IndexOptions, indexRenderer } from "./dream/dream_index.ts";
+import { type JsonOptions, jsonRenderer } from "./json/json.ts";
 import { RendererRegistry } from "./registry.ts";
 
 /** The built-in renderers' names, each mapped to its options. */

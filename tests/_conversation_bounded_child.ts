@@ -1,6 +1,6 @@
 // Copyright 2026 the brigade authors. MIT license.
 
-// Run by renderers/conversation_test.ts with a small heap: drains
+// Run by kit/conversation_test.ts with a small heap: drains
 // `conversation()` in the grader view (the view a team's renderer gets by
 // default) over a generated log, never held whole, whose grader bookkeeping is
 // always full: a child thread's tool calls never cross-posted to the primary,

@@ -400,7 +400,7 @@ Deno.test("deno task render on a fresh DENO_DIR fetches its own packages and non
       const npm = join(denoDir, "npm", "registry.npmjs.org");
       const fetched = (await Array.fromAsync(Deno.readDir(npm))).map((e) => e.name).sort();
       // jsonc-parser for the configuration; the html renderer's Markdown parser and diff library
-      // (Deno fetches a module's analyzable dynamic imports ahead, though only a page runs them).
+      // when the checkout's deno.lock holds them (Deno fetches a lockfile's npm packages ahead).
       assert.ok(fetched.includes("jsonc-parser"));
       assert.deepEqual(
         fetched.filter((name) => /^(?:fast-check|axe-core|yaml|@anthropic-ai)$/.test(name)),

@@ -2,7 +2,8 @@
 
 // The package's rooms, checked on its module graph as Deno resolves it (type-only imports
 // included): each folder imports only the folders below it, the reader stands alone, nothing in
-// the library reaches the command line, and no module imports itself back through another.
+// the library reaches the command line, no module imports itself back through another, and each
+// built-in renderer is written against the kit's public face, as a team's renderer is.
 
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -12,15 +13,20 @@ const ROOT = new URL("../", import.meta.url);
 
 /** The folders a library folder may import from, besides its own and Node's built-ins. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
+  "deps": [],
   "redact": [],
   "events": ["redact"],
   "lines": ["events", "redact"],
   "sources": ["events", "lines", "redact"],
-  "renderers": ["events", "redact"],
+  "kit": ["events", "redact"],
+  "renderers": ["events", "redact", "kit", "deps"],
   "reader": [],
 };
 
 type Graph = Map<string, Set<string>>;
+
+/** Each own module's import specifiers as written (`./x.ts`, `node:fs`, `npm:diff@^9.0.0`). */
+const written = new Map<string, string[]>();
 
 /** The package's own modules reachable from the published entry points, and their imports. */
 async function moduleGraph(): Promise<Graph> {
@@ -43,6 +49,7 @@ async function moduleGraph(): Promise<Graph> {
       if (from === undefined) continue;
       const imports = new Set<string>();
       const dependencies = (module.dependencies ?? []) as Record<string, { specifier?: string }>[];
+      written.set(from, dependencies.map((dependency) => String(dependency.specifier)));
       for (const dependency of dependencies) {
         for (const to of [own(dependency.code?.specifier), own(dependency.type?.specifier)]) {
           if (to !== undefined) imports.add(to);
@@ -126,6 +133,65 @@ Deno.test("a library folder's private files (_name.ts) are imported from that fo
   assert.deepEqual(crossings, []);
 });
 
+/** The built-in renderer a module belongs to (`renderers/<name>/…`); undefined for any other. */
+function builtin(path: string): string | undefined {
+  return /^renderers\/([^/]+)\//.exec(path)?.[1];
+}
+
+Deno.test("the built-ins are in a folder each, beside the registry", async () => {
+  const folders: string[] = [];
+  const files: string[] = [];
+  for await (const entry of Deno.readDir(new URL("renderers/", ROOT))) {
+    (entry.isDirectory ? folders : files).push(entry.name);
+  }
+  assert.deepEqual(folders.sort(), ["dream", "grader", "html", "json"]);
+  assert.deepEqual(files.filter((name) => !name.endsWith("_test.ts")).sort(), [
+    "builtin.ts",
+    "registry.ts",
+  ]);
+});
+
+Deno.test("a built-in reaches the kit through its public face (kit/mod.ts) only", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    if (builtin(from) === undefined) continue;
+    for (const to of imports) {
+      if (folder(to) === "kit" && to !== "kit/mod.ts") crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+Deno.test("no built-in imports a private file of the kit or of another built-in", () => {
+  const crossings: string[] = [];
+  for (const [from, imports] of graph) {
+    const own = builtin(from);
+    if (own === undefined) continue;
+    for (const to of imports) {
+      const isPrivate = to.slice(to.lastIndexOf("/") + 1).startsWith("_");
+      if (isPrivate && builtin(to) !== own) crossings.push(`${from} → ${to}`);
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+Deno.test("third-party code is named in deps/ alone, by full specifier with a caret range", () => {
+  const elsewhere: string[] = [];
+  const unranged: string[] = [];
+  for (const [from, specifiers] of written) {
+    for (const specifier of specifiers) {
+      if (/^(\.\.?\/|node:)/.test(specifier)) continue;
+      if (folder(from) !== "deps") elsewhere.push(`${from} → ${specifier}`);
+      else if (!/^npm:(@[\w.-]+\/)?[\w.-]+@\^\d+\.\d+\.\d+$/.test(specifier)) {
+        unranged.push(`${from} → ${specifier}`);
+      }
+    }
+  }
+  assert.deepEqual(elsewhere, [], "a bare or full third-party specifier outside deps/");
+  assert.deepEqual(unranged, [], "a deps/ specifier that is not npm:NAME@^X.Y.Z");
+  assert.ok([...written.keys()].some((path) => folder(path) === "deps"), "deps/ is in the graph");
+});
+
 Deno.test("the reader imports only its own files", () => {
   const reader = [...graph].filter(([from]) => folder(from) === "reader");
   assert.ok(reader.length > 3, "the reader's modules are in the graph");
@@ -156,6 +222,18 @@ Deno.test("every library module is reached from a published entry point", async 
     }
   }
   assert.deepEqual(unreached, []);
+});
+
+Deno.test("no test file is over 1,000 lines: a suite that grows is split by concern", async () => {
+  const long: string[] = [];
+  for (const top of Object.keys(MAY_IMPORT).concat("cli", "tests", "bench")) {
+    for await (const path of walk(new URL(`${top}/`, ROOT), `${top}/`)) {
+      if (!path.endsWith("_test.ts")) continue;
+      const lines = (await Deno.readTextFile(new URL(path, ROOT))).split("\n").length - 1;
+      if (lines > 1_000) long.push(`${path}: ${lines} lines`);
+    }
+  }
+  assert.deepEqual(long, []);
 });
 
 async function* walk(dir: URL, prefix: string): AsyncGenerator<string> {

@@ -91,11 +91,11 @@ Deno.test("render: a team's renderer loads in every way the command runs", async
     const unmapped = join(temp, "unmapped");
     await teamFolder(local, {
       "@brigade/transcript": join(ROOT, "mod.ts"),
-      "@brigade/transcript/kit": join(ROOT, "renderers/kit.ts"),
+      "@brigade/transcript/kit": join(ROOT, "kit/mod.ts"),
     });
     await teamFolder(served, {
       "@brigade/transcript": `${remote}mod.ts`,
-      "@brigade/transcript/kit": `${remote}renderers/kit.ts`,
+      "@brigade/transcript/kit": `${remote}kit/mod.ts`,
     });
     // The package not mapped at all: the command's own copy serves it.
     await teamFolder(unmapped, {});

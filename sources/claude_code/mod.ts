@@ -27,3 +27,6 @@
  */
 
 export * from "./from_claude_code.ts";
+// The event model the source's names are made of, so that this entry point documents whole on
+// its own.
+export type * from "../../events/types.ts";
