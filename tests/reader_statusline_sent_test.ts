@@ -7,8 +7,7 @@
 // subprocess of the task, from another folder, fed stdin.
 
 import assert from "node:assert/strict";
-import { denoDir, type Run, run } from "./_command.ts";
-import { ROOT } from "./_command.ts";
+import { denoDir, ROOT, type Run, run } from "./_command.ts";
 import { rateLimitsOf, timeLeft } from "../cli/_facts_format.ts";
 
 const CONFIG = `${ROOT}deno.json`;
