@@ -2,7 +2,8 @@
 
 /**
  * How `deno task facts` prints the reader's facts: a human line, a JSON line, and the short
- * status line for Claude Code.
+ * status line for Claude Code, with what Claude Code's status-line JSON sends besides (the
+ * context window, the model's display name, the cost and the rate limits), read defensively.
  *
  * @module
  */
@@ -227,15 +228,11 @@ export interface RateLimits {
   sevenDay?: RateWindow;
 }
 
-/** The windows in the order shown, with their label and Claude Code's name for them. */
-const RATE_WINDOWS: readonly (readonly [string, keyof RateLimits])[] = [
-  ["5h", "fiveHour"],
-  ["7d", "sevenDay"],
+/** The windows in the order shown: their label, their key here, and Claude Code's name. */
+const RATE_WINDOWS: readonly (readonly [string, keyof RateLimits, string])[] = [
+  ["5h", "fiveHour", "five_hour"],
+  ["7d", "sevenDay", "seven_day"],
 ];
-const RATE_FIELDS: Record<keyof RateLimits, string> = {
-  fiveHour: "five_hour",
-  sevenDay: "seven_day",
-};
 /** The highest use believed, in percent: past 100 is real (use over the limit), 1e308 is not. */
 const MAX_USED_PERCENT = 1_000;
 /** The farthest reset believed: a 7-day window resets within a week; a month is slack enough. */
@@ -258,8 +255,8 @@ export function rateLimitsOf(status: Record<string, unknown>, now: number): Rate
   const limits = status.rate_limits;
   const out: RateLimits = {};
   if (typeof limits !== "object" || limits === null) return out;
-  for (const [, name] of RATE_WINDOWS) {
-    const sent = (limits as Record<string, unknown>)[RATE_FIELDS[name]];
+  for (const [, name, field] of RATE_WINDOWS) {
+    const sent = (limits as Record<string, unknown>)[field];
     if (typeof sent !== "object" || sent === null) continue;
     const { used_percentage: used, resets_at: resets } = sent as Record<string, unknown>;
     const usedPercent = bounded(used, MAX_USED_PERCENT);
