@@ -326,6 +326,10 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     // costs more than the rest of its work.
     return { ...FACTS_DEFAULTS, statusline: true };
   }
+  if (args.length === 2 && args.includes("--statusline") && args.includes("--json")) {
+    // The same, for a status-line script of one's own that reads the JSON line.
+    return { ...FACTS_DEFAULTS, statusline: true, json: true };
+  }
   const { values, positionals } = await strictArgs(args, {
     json: { type: "boolean" },
     follow: { type: "boolean", short: "f" },
@@ -351,9 +355,9 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     }
   }
   const statusline = values.statusline ?? false;
-  if (statusline && (positionals.length > 0 || follow || values.json)) {
+  if (statusline && (positionals.length > 0 || follow)) {
     throw new UsageError(
-      "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
+      "Cannot combine --statusline with a PATH or --follow: it reads the path from standard input",
     );
   }
   if (follow && positionals.length === 0) {
