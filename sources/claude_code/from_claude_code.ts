@@ -3,7 +3,10 @@
 import { MAX_LINE_BYTES } from "../../lines/byte_lines.ts";
 import { checkMaxLineBytes, jsonLineBatches } from "../../lines/json_lines.ts";
 import { baseName, openFile, pathText } from "../../lines/file_source.ts";
-import { ClaudeCodeMapper } from "./_map.ts";
+import { ClaudeCodeMapper, type Mapped } from "./_map.ts";
+import { planBranches } from "./_branches.ts";
+import { overflowNote, Rewinds } from "./_rewinds.ts";
+import { SubagentFiles } from "./_subagents.ts";
 import type { LogEntry } from "../../events/types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
@@ -218,33 +221,63 @@ export async function* fromClaudeCode(
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
+  const signal = options.signal;
+  // A file is read twice: first for its tree of records (which branch the model read), then
+  // for its events. A stream is read once, in its order.
+  const plan = isStream ? undefined : await planBranches(input, { name, maxLineBytes, signal });
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
   const lines = jsonLineBatches(stream, {
     maxLineBytes,
     name,
-    signal: options.signal,
+    signal,
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
   });
-  const mapper = new ClaudeCodeMapper({
-    thinking: options.thinking ?? false,
-    usage: options.usage ?? true,
-  });
+  const mapping = { thinking: options.thinking ?? false, usage: options.usage ?? true };
+  const mapper = new ClaudeCodeMapper(mapping);
+  const subagents = isStream
+    ? undefined
+    : new SubagentFiles(pathText(input), { maxLineBytes, signal });
+  const rewinds = new Rewinds(plan, mapping);
   let seq = 0;
+  const entry = ({ threadId, event }: Mapped): LogEntry => ({
+    seq: ++seq,
+    session_id: sessionId,
+    thread_id: threadId,
+    event,
+  });
+  if (plan?.overflow === true) yield entry(overflowNote());
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
-      const mapped = reason ?? mapper.map(value, line);
+      if (reason !== undefined) {
+        onInvalid?.(line, reason);
+        continue;
+      }
+      if (rewinds.abandoned(line)) {
+        const note = rewinds.take(value, line);
+        if (note !== undefined) yield entry(note);
+        continue;
+      }
+      if (subagents !== undefined) {
+        for await (const out of subagents.before(value, mapper)) {
+          if ("reason" in out) onInvalid?.(out.line, out.reason);
+          else for (const mapped of out.mapped) yield entry(mapped);
+        }
+      }
+      const mapped = mapper.map(value, line);
       if (typeof mapped === "string") {
         onInvalid?.(line, mapped);
         continue;
       }
-      for (const { threadId, event } of mapped) {
-        yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
-      }
+      for (const item of mapped) yield entry(item);
     }
   }
-  for (const { threadId, event } of mapper.finish()) {
-    yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
+  if (subagents !== undefined) {
+    for await (const out of subagents.rest(mapper)) {
+      if ("reason" in out) onInvalid?.(out.line, out.reason);
+      else for (const mapped of out.mapped) yield entry(mapped);
+    }
   }
+  for (const item of mapper.finish()) yield entry(item);
 }
