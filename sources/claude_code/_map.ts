@@ -99,6 +99,18 @@ export class ClaudeCodeMapper {
   }
 
   /**
+   * The spans of a subagent's last response when its own file ends: its
+   * work is over there, before its call's result.
+   */
+  finishAgent(agentId: string): Mapped[] {
+    const thread = threadOf(agentId);
+    const open = this.#responses.get(thread);
+    if (open === undefined) return [];
+    this.#responses.delete(thread);
+    return requestSpans(open);
+  }
+
+  /**
    * The events of one record, or why the record is unreadable.
    *
    * @param record The line's JSON value.

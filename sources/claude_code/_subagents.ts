@@ -160,7 +160,11 @@ export class SubagentFiles {
       for (;;) {
         const stop = yield* this.#pass(path, join, mapper, depth, after);
         if (stop === "missing") break;
-        if (stop === undefined) return;
+        if (stop === undefined) {
+          const spans = mapper.finishAgent(join.agentId);
+          if (spans.length > 0) yield { mapped: spans };
+          return;
+        }
         for (const nested of stop.joins) yield* this.#agent(nested, mapper, depth + 1);
         yield* this.#record(stop.value, stop.line, join, mapper, path);
         after = stop.line;
