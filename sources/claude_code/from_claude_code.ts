@@ -225,6 +225,15 @@ export async function* fromClaudeCode(
   // A file is read twice: first for its tree of records (which branch the model read), then
   // for its events. A stream is read once, in its order.
   const plan = isStream ? undefined : await planBranches(input, { name, maxLineBytes, signal });
+  let seq = 0;
+  const entry = ({ threadId, event }: Mapped): LogEntry => ({
+    seq: ++seq,
+    session_id: sessionId,
+    thread_id: threadId,
+    event,
+  });
+  // Before the file is opened: a consumer that stops at the note leaves nothing open.
+  if (plan?.overflow === true) yield entry(overflowNote());
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
   const lines = jsonLineBatches(stream, {
@@ -240,14 +249,6 @@ export async function* fromClaudeCode(
     ? undefined
     : new SubagentFiles(pathText(input), { maxLineBytes, signal });
   const rewinds = new Rewinds(plan, mapping);
-  let seq = 0;
-  const entry = ({ threadId, event }: Mapped): LogEntry => ({
-    seq: ++seq,
-    session_id: sessionId,
-    thread_id: threadId,
-    event,
-  });
-  if (plan?.overflow === true) yield entry(overflowNote());
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
       if (reason !== undefined) {

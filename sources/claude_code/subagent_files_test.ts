@@ -103,27 +103,30 @@ Deno.test("fromClaudeCode() reads each subagent from its own file, on its own th
 
 Deno.test("fromClaudeCode() subagent files: the grader and json show their work by name, the dream the reports", async (t) => {
   const grader = await renderGrader(fromClaudeCode(SESSION));
-  await t.step("grader: each subagent's calls on its thread, nested after its caller's call", () => {
-    const order = [
-      "[agent → tool Agent]\n  {\"description\":\"Find the config loader\"",
-      "[@Explore (Find the config loader) → tool Grep]",
-      "[tool Grep → @Explore (Find the config loader)]",
-      "[@Explore (Find the config loader) → tool Agent]",
-      "[@general-purpose (Read the loader) → tool Read]",
-      "[@general-purpose (Read the loader)]\n  loadConfig reads config.json",
-      "[tool Agent → @Explore (Find the config loader)]",
-      "[tool Agent → agent]\n  loadConfig in src/config.ts:12",
-      "[@general-purpose (Check test coverage) → tool Bash]",
-      "[tool Bash → @general-purpose (Check test coverage)]\n  ok | 3 passed",
-      "[tool Agent → agent]\n  Three tests",
-    ];
-    let at = 0;
-    for (const piece of order) {
-      const found = grader.indexOf(piece, at);
-      assert.ok(found >= 0, `${piece} after ${at} in\n${grader}`);
-      at = found + piece.length;
-    }
-  });
+  await t.step(
+    "grader: each subagent's calls on its thread, nested after its caller's call",
+    () => {
+      const order = [
+        '[agent → tool Agent]\n  {"description":"Find the config loader"',
+        "[@Explore (Find the config loader) → tool Grep]",
+        "[tool Grep → @Explore (Find the config loader)]",
+        "[@Explore (Find the config loader) → tool Agent]",
+        "[@general-purpose (Read the loader) → tool Read]",
+        "[@general-purpose (Read the loader)]\n  loadConfig reads config.json",
+        "[tool Agent → @Explore (Find the config loader)]",
+        "[tool Agent → agent]\n  loadConfig in src/config.ts:12",
+        "[@general-purpose (Check test coverage) → tool Bash]",
+        "[tool Bash → @general-purpose (Check test coverage)]\n  ok | 3 passed",
+        "[tool Agent → agent]\n  Three tests",
+      ];
+      let at = 0;
+      for (const piece of order) {
+        const found = grader.indexOf(piece, at);
+        assert.ok(found >= 0, `${piece} after ${at} in\n${grader}`);
+        at = found + piece.length;
+      }
+    },
+  );
 
   await t.step("json: the subagents' items carry their thread", async () => {
     const items = (await renderJson(fromClaudeCode(SESSION))).trim().split("\n").map((l) =>
