@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { fromClaudeCode, renderDream, renderGrader, renderJson } from "../../mod.ts";
+import { fromClaudeCode, renderDream, renderGrader, renderHtml, renderJson } from "../../mod.ts";
 import { fieldsOf } from "../../events/fields.ts";
 
 const REWOUND = new URL(
@@ -52,6 +52,17 @@ Deno.test("fromClaudeCode() renders the branch the model read, one note where it
       assert.ok(text.includes("Rewound: 2 items"));
     }
     assert.equal(dream.turns, 2);
+  });
+
+  await t.step("html: the abandoned branch folded after the note, and nowhere else", async () => {
+    const page = await renderHtml(fromClaudeCode(REWOUND));
+    const fold =
+      /<details class="item k-rewound t0"[^>]*><summary><span class="who">rewound branch<\/span><span class="preview">Now make it about snow.<\/span>[\s\S]*?<\/details>/
+        .exec(page);
+    assert.ok(fold !== null, page);
+    assert.ok(fold[0].includes("Snow without a sound"));
+    assert.equal(page.split("Now make it about snow.").length, 3, "in the fold's preview and body");
+    assert.ok(page.indexOf("Rewound: 2 items") < fold.index);
   });
 
   await t.step("a stream is read once, in its order: both branches, no note", async () => {
@@ -167,6 +178,21 @@ Deno.test("fromClaudeCode() a prompt rewound twice to the same point: one note e
   assert.ok(!text.includes("FIRST") && !text.includes("SECOND"), text);
   assert.deepEqual(text.match(/Rewound: \d+ items?/g), ["Rewound: 3 items", "Rewound: 2 items"]);
   assert.ok(text.endsWith("[user]\n  Third try.\n\n[agent]\n  Third answer.\n"));
+});
+
+Deno.test("fromClaudeCode() a rewound branch's secrets are redacted in the html fold", async () => {
+  const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
+  const records = [
+    user("u1", null, "Start."),
+    reply("a1", "u1", "msg_1", said("Started.")),
+    user("u2", "a1", `Use the key ${secret}.`),
+    reply("a2", "u2", "msg_2", said("Used it.")),
+    user("u3", "a1", "Never mind."),
+    reply("a3", "u3", "msg_3", said("Fine.")),
+  ];
+  const page = await withTranscript(records, (path) => renderHtml(fromClaudeCode(path)));
+  assert.ok(!page.includes(secret));
+  assert.ok(page.includes("Use the key [REDACTED_SECRET]."));
 });
 
 Deno.test("fromClaudeCode() a transcript too big to follow its branches reads in file order, with a note", async () => {
