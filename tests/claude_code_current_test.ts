@@ -52,7 +52,10 @@ Deno.test("render: a session's subagent files are read with it, and never listed
         "index.html",
       ]);
       const page = await Deno.readTextFile(join(dir, "site", `home-dev-app%2F${PARENT}.html`));
-      assert.ok(page.includes("deno test tests/config_test.ts"), "a subagent's call is on the page");
+      assert.ok(
+        page.includes("deno test tests/config_test.ts"),
+        "a subagent's call is on the page",
+      );
     });
   });
 });
