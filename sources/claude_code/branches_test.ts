@@ -142,12 +142,12 @@ Deno.test("fromClaudeCode() forks that are no rewind lose nothing and get no not
   });
 
   await t.step("the real transcripts: no note, and every record's events", async () => {
-    const files = [
-      ...[...Deno.readDirSync(REAL)].map((e) => new URL(e.name, REAL).pathname),
-      ...[...Deno.readDirSync(FIXTURES)].filter((e) => e.isFile).map((e) =>
-        new URL(e.name, FIXTURES).pathname
-      ),
-    ].filter((f) => f.endsWith(".jsonl"));
+    const names = async (folder: URL): Promise<string[]> =>
+      (await Array.fromAsync(Deno.readDir(folder))).filter((e) => e.isFile)
+        .map((e) => new URL(e.name, folder).pathname);
+    const files = [...await names(REAL), ...await names(FIXTURES)].filter((f) =>
+      f.endsWith(".jsonl")
+    );
     assert.ok(files.length >= 10);
     for (const file of files) {
       const read = await Array.fromAsync(fromClaudeCode(file));
