@@ -43,7 +43,9 @@ const REPLY = 1;
 export async function planBranches(
   path: string | URL,
   options: { name: string; maxLineBytes: number; signal: AbortSignal | undefined },
-): Promise<BranchPlan> {
+): Promise<BranchPlan | undefined> {
+  // A FIFO or a device is read once (a first pass would drain it): in its order.
+  if (!(await isRegularFile(path))) return undefined;
   const stream = await openFile(path, options.name, "Claude Code transcript");
   const lines = jsonLineBatches(stream, { ...options, byob: true });
   const index = new Map<string, number>();
@@ -147,6 +149,20 @@ function grow<T extends Int32Array | Uint8Array>(array: T): T {
   const next = new (array.constructor as new (n: number) => T)(array.length * 2);
   next.set(array);
   return next;
+}
+
+/** Whether a path names a regular file (symlinks followed); a path that cannot be stat'ed does not. */
+async function isRegularFile(path: string | URL): Promise<boolean> {
+  const deno = (globalThis as {
+    Deno?: { stat(path: string | URL): Promise<{ isFile: boolean }> };
+  }).Deno;
+  try {
+    if (deno !== undefined) return (await deno.stat(path)).isFile;
+    const fs = await import("node:fs/promises");
+    return (await fs.stat(path)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

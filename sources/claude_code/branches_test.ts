@@ -206,3 +206,26 @@ Deno.test("fromClaudeCode() a transcript too big to follow its branches reads in
     /^Branches not followed: .* 200,000 records/,
   );
 });
+
+Deno.test({
+  name: "fromClaudeCode() a FIFO's path is read once, in its order",
+  ignore: Deno.build.os === "windows",
+  async fn(): Promise<void> {
+    const dir = await Deno.makeTempDir();
+    try {
+      const fifo = join(dir, "s.jsonl");
+      const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+      assert.ok(made.success);
+      const bytes = await Deno.readFile(REWOUND);
+      // Opening a FIFO to write waits for its reader; the stream closes the file when written.
+      const writing = Deno.open(fifo, { write: true }).then((file) =>
+        ReadableStream.from([bytes]).pipeTo(file.writable)
+      );
+      const text = await renderGrader(fromClaudeCode(fifo));
+      await writing;
+      assert.ok(text.includes("Now make it about snow.") && text.includes("the tide keeps"));
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
