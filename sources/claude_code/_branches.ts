@@ -14,6 +14,7 @@
 
 import { jsonLineBatches } from "../../lines/json_lines.ts";
 import { openFile } from "../../lines/file_source.ts";
+import { isRegularFile } from "./_regular_file.ts";
 
 /**
  * The most uuid-bearing records whose place in the tree is kept (an index,
@@ -149,20 +150,6 @@ function grow<T extends Int32Array | Uint8Array>(array: T): T {
   const next = new (array.constructor as new (n: number) => T)(array.length * 2);
   next.set(array);
   return next;
-}
-
-/** Whether a path names a regular file (symlinks followed); a path that cannot be stat'ed does not. */
-async function isRegularFile(path: string | URL): Promise<boolean> {
-  const deno = (globalThis as {
-    Deno?: { stat(path: string | URL): Promise<{ isFile: boolean }> };
-  }).Deno;
-  try {
-    if (deno !== undefined) return (await deno.stat(path)).isFile;
-    const fs = await import("node:fs/promises");
-    return (await fs.stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -12,6 +12,7 @@
 
 import { jsonLineBatches } from "../../lines/json_lines.ts";
 import { openFile } from "../../lines/file_source.ts";
+import { isRegularFile } from "./_regular_file.ts";
 import type { ClaudeCodeMapper, Mapped, SubagentFile } from "./_map.ts";
 
 /** What reading a subagent gives: its events, or a line of its file that was unreadable. */
@@ -184,6 +185,8 @@ export class SubagentFiles {
     depth: number,
     after: number,
   ): AsyncGenerator<SubagentOut, Suspended | "missing" | undefined, undefined> {
+    // A FIFO or a device in a session's folder is no subagent's file: reading it could wait forever.
+    if (!(await isRegularFile(path))) return "missing";
     let stream;
     try {
       stream = await openFile(path, path, "Claude Code subagent transcript");
@@ -272,6 +275,7 @@ function metaName(meta: Record<string, unknown>): string | undefined {
 
 /** A meta file's object, or undefined when it is too big, unreadable or not an object. */
 async function readMeta(path: string): Promise<Record<string, unknown> | undefined> {
+  if (!(await isRegularFile(path))) return undefined;
   let stream;
   try {
     stream = await openFile(path, path, "Claude Code subagent meta");

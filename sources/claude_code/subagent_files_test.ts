@@ -261,3 +261,22 @@ Deno.test("fromClaudeCode() stopping inside a subagent closes its file and the s
   }
   assert.equal(entries.at(-1)!.thread_id, "sidechain:c33d00dfeed0003");
 });
+
+Deno.test({
+  name: "fromClaudeCode() a FIFO where a subagent's file would be is passed over, never waited on",
+  ignore: Deno.build.os === "windows",
+  async fn(): Promise<void> {
+    const { path, dir } = await session(
+      [call("toolu_1"), result("toolu_1", "Done.", { toolUseResult: { agentId: "f1" } })],
+      {},
+    );
+    try {
+      const fifo = join(dir, "s1", "subagents", "agent-f1.jsonl");
+      assert.ok((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+      const entries = await Array.fromAsync(fromClaudeCode(path, { usage: false }));
+      assert.deepEqual(entries.map((e) => e.event.id), ["toolu_1", "result-toolu_1"]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
