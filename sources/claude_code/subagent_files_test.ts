@@ -128,6 +128,24 @@ Deno.test("fromClaudeCode() subagent files: the grader and json show their work 
     },
   );
 
+  await t.step("grader: every text and result of every subagent file, on its thread", () => {
+    for (const agent of AGENTS) {
+      const lines = Deno.readTextFileSync(new URL(`agent-${agent.id}.jsonl`, SUBAGENTS))
+        .split("\n").filter((l) => l !== "").slice(1);
+      for (const line of lines) {
+        for (const block of JSON.parse(line).message.content) {
+          const [label, body] = block.type === "text"
+            ? [`[@${agent.name}]`, block.text]
+            : block.type === "tool_use"
+            ? [`[@${agent.name} → tool ${block.name}]`, JSON.stringify(block.input)]
+            : [`→ @${agent.name}]`, typeof block.content === "string" ? block.content : ""];
+          const framed = `${label}\n${String(body).replace(/^/gm, "  ")}`;
+          assert.ok(grader.includes(framed), framed);
+        }
+      }
+    }
+  });
+
   await t.step("json: the subagents' items carry their thread", async () => {
     const items = (await renderJson(fromClaudeCode(SESSION))).trim().split("\n").map((l) =>
       JSON.parse(l)
