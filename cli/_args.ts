@@ -162,6 +162,9 @@ export interface RendererFlags {
   keep?: string;
   /** `--no-thinking`: `false`; a renderer that shows thinking leaves it out. */
   thinking?: boolean;
+  // The grader's: what a model judge reads.
+  /** `--ids`: each label carries its entry's seq, `[M12 · user]`. */
+  ids?: boolean;
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -170,6 +173,7 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   transcriptBudget: "--transcript-budget",
   keep: "--keep",
   thinking: "--no-thinking",
+  ids: "--ids",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -188,6 +192,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "transcript-budget": { type: "string" },
     keep: { type: "string" },
     "no-thinking": { type: "boolean" },
+    // The grader's: what a model judge reads.
+    ids: { type: "boolean" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -258,6 +264,7 @@ function rendererFlags(
     "transcript-budget"?: string;
     keep?: string;
     "no-thinking"?: boolean;
+    ids?: boolean;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -275,6 +282,7 @@ function rendererFlags(
   }
   if (values.keep !== undefined) flags.keep = values.keep;
   if (values["no-thinking"]) flags.thinking = false;
+  if (values.ids) flags.ids = true;
   return flags;
 }
 

@@ -106,6 +106,8 @@ Options:
                         DATE (a day in UTC: to its end)
       --keep head|ends  past the grader's budget, keep the session's start
                         ("head", the default) or its start and end ("ends")
+      --ids             the grader: each label starts with its entry's seq,
+                        [M12 · user], as json's seq, for a judge to cite
       --no-config       ignore the renderers configured in deno.json
       --session-id NAME the session of the one input is NAME (default: a
                         Claude Code transcript's own sessionId when read from

@@ -48,6 +48,15 @@ export interface GraderOptions {
    */
   keep?: GraderKeep;
   /**
+   * Whether each label starts with the entry's `seq` as a citable id,
+   * `[M12 · user]`: the number json's `seq` carries for the same item, so a
+   * judge's citation resolves to the entry. The ids count in the transcript
+   * budget.
+   *
+   * @default {false}
+   */
+  ids?: boolean;
+  /**
    * Stops the rendering with the signal's reason when aborted.
    *
    * @default {undefined}
@@ -204,7 +213,7 @@ function graderSetup(
     renderer: "grader",
     signal: options.signal,
   });
-  const pieces = graderPieces(items, itemBudget);
+  const pieces = graderPieces(items, itemBudget, options.ids === true);
   return { pieces, transcriptBudget, keep };
 }
 
@@ -216,21 +225,33 @@ async function keepEnds(pieces: AsyncIterable<string>, budget: number): Promise<
 }
 
 /**
- * The grader's text of items: each `[label]` alone on a line, then its body
- * with every line indented by two spaces (so no line of a body can read as a
- * label or a note), then its cut note at the margin, items separated by a
- * blank line. The indent counts in the item budget.
+ * The grader's text of items: each `[label]` alone on a line (`[M<seq> · label]`
+ * with ids), then its body with every line indented by two spaces (so no line
+ * of a body can read as a label or a note), then its cut note at the margin,
+ * items separated by a blank line. The indent counts in the item budget.
  */
 async function* graderPieces(
   items: AsyncIterable<ConversationItem>,
   itemBudget: number,
+  ids: boolean,
 ): AsyncGenerator<string, void, undefined> {
   let first = true;
   for await (const item of items) {
-    const body = framedItemBody(item, BODY_INDENT, itemBudget);
-    yield `${first ? "" : "\n"}[${visibleControls(item.label, { oneLine: true })}]\n${body}\n`;
+    yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
     first = false;
   }
+}
+
+/** One item's text: its label line, its framed body, a line break. */
+function itemText(item: ConversationItem, itemBudget: number, ids: boolean): string {
+  const body = framedItemBody(item, BODY_INDENT, itemBudget);
+  return `${labelLine(item, ids)}\n${body}\n`;
+}
+
+/** An item's label in brackets, its controls made visible; `M<seq> · ` first with ids. */
+function labelLine(item: ConversationItem, ids: boolean): string {
+  const label = visibleControls(item.label, { oneLine: true });
+  return ids ? `[M${item.seq} · ${label}]` : `[${label}]`;
 }
 
 /**
@@ -247,7 +268,7 @@ async function* graderPieces(
  */
 export const graderRenderer: Renderer<GraderOptions, "grader"> = {
   name: "grader",
-  optionNames: ["itemBudget", "transcriptBudget", "keep"],
+  optionNames: ["itemBudget", "transcriptBudget", "keep", "ids"],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,
   stream: streamGrader,

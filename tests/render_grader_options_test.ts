@@ -1,0 +1,30 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * `deno task render`'s grader options for a model judge (`--ids`, `--thread`, `--each-thread`,
+ * `--envelope`, `--outcome`, `--chunk-bytes`), as a user types them, from another folder.
+ */
+
+import assert from "node:assert/strict";
+import { inTempDir, ROOT, task } from "./_cli.ts";
+import { parseGrader } from "./_transcript_parse.ts";
+
+const COORDINATOR = new URL("fixtures/coordinator_all_threads.ndjson", ROOT).pathname;
+
+Deno.test("render --ids labels each grader item with its entry's seq, as --renderer json carries it", async () => {
+  await inTempDir(async (dir) => {
+    const run = await task("render", ["--ids", COORDINATOR], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const json = await task("render", ["--renderer", "json", COORDINATOR], { cwd: dir });
+    const seqs = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line).seq);
+    const labelled = parseGrader(run.stdout).items.map((item) =>
+      Number(/^M(\d+) · /.exec(item.label)![1])
+    );
+    assert.deepEqual(labelled, seqs);
+    const refused = await task("render", ["--renderer", "dream", "--ids", COORDINATOR], {
+      cwd: dir,
+    });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /The dream renderer takes no --ids/);
+  });
+});
