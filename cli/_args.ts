@@ -223,6 +223,11 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
       "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
     );
   }
+  if (follow && values["transcript-budget"] !== undefined) {
+    throw new UsageError(
+      "Cannot follow within --transcript-budget: --follow prints every item to the session's end",
+    );
+  }
   let range: DateRange | undefined;
   try {
     range = dateRange(values.since, values.until);

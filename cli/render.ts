@@ -241,6 +241,7 @@ async function run(
       );
     }
   }
+  if (command.follow) unboundedFollow(renderer, command.rendererOptions);
   await checkRendererOptions(renderer, command.rendererOptions);
   if (command.range !== undefined && renderer.batch !== undefined) {
     throw new UsageError(
@@ -276,6 +277,18 @@ async function checkRendererOptions(renderer: Renderer, options: RendererFlags):
     }
     throw error;
   }
+}
+
+/**
+ * Under `--follow`, no whole-session budget may end the follow: a renderer
+ * that streams and takes `transcriptBudget` is given `Infinity` (the grader
+ * and json show every item, each within its item budget). The dream's cap is
+ * not a budget that ends it: it keeps its head and its tail.
+ */
+function unboundedFollow(renderer: Renderer, options: RendererFlags): void {
+  if (renderer.stream === undefined) return;
+  if (renderer.optionNames?.includes("transcriptBudget") !== true) return;
+  options.transcriptBudget = Infinity;
 }
 
 /** The help, the configured renderers listed from the configuration alone, nothing imported. */

@@ -31,7 +31,9 @@ export interface GraderOptions {
    */
   itemBudget?: number;
   /**
-   * The most UTF-8 bytes of the whole transcript, its final note included.
+   * The most UTF-8 bytes of the whole transcript, its final note included;
+   * `Infinity` shows every item (as `render --follow` does, so a long live
+   * session is followed to its end), and memory is then not bounded by it.
    *
    * @default {GRADER_TRANSCRIPT_BUDGET}
    */
@@ -108,7 +110,8 @@ function transcriptNote(budget: number): string {
  * @returns The transcript; `""` for an empty source.
  * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
  * session appears (`second_session`).
- * @throws {RangeError} When a budget is not a positive integer.
+ * @throws {RangeError} When a budget is not a positive integer (`transcriptBudget` may be
+ * `Infinity`).
  *
  * @example Usage
  * ```ts
@@ -187,15 +190,17 @@ function graderSetup(
   options: GraderOptions,
 ): { pieces: AsyncIterable<string>; transcriptBudget: number; keep: GraderKeep } {
   const itemBudget = checkBudget(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
-  const transcriptBudget = checkBudget(
-    WHAT,
-    "transcriptBudget",
-    options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
-  );
-  const keep = options.keep ?? "head";
-  if (keep !== "head" && keep !== "ends") {
-    throw new RangeError(`Cannot ${WHAT}: keep must be "head" or "ends": ${String(keep)}`);
+  const given = options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET;
+  // Infinity, as `render --follow` passes it: every item is shown, nothing is cut.
+  const transcriptBudget = given === Infinity
+    ? Infinity
+    : checkBudget(WHAT, "transcriptBudget", given);
+  const asked = options.keep ?? "head";
+  if (asked !== "head" && asked !== "ends") {
+    throw new RangeError(`Cannot ${WHAT}: keep must be "head" or "ends": ${String(asked)}`);
   }
+  // Without a budget there is no middle to elide: the head is the whole.
+  const keep = transcriptBudget === Infinity ? "head" : asked;
   const least = keep === "ends"
     ? CAPPED_TEXT_MIN_CAP
     : utf8Length(transcriptNote(transcriptBudget));
