@@ -165,6 +165,10 @@ export interface RendererFlags {
   // The grader's: what a model judge reads.
   /** `--ids`: each label carries its entry's seq, `[M12 · user]`. */
   ids?: boolean;
+  /** `--thread ID|NAME`: one thread's items. */
+  thread?: string;
+  /** `--each-thread`: `"each"`, each thread as a section of its own. */
+  threads?: "each";
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -174,6 +178,8 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   keep: "--keep",
   thinking: "--no-thinking",
   ids: "--ids",
+  thread: "--thread",
+  threads: "--each-thread",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -194,6 +200,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "no-thinking": { type: "boolean" },
     // The grader's: what a model judge reads.
     ids: { type: "boolean" },
+    thread: { type: "string" },
+    "each-thread": { type: "boolean" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -270,6 +278,8 @@ function rendererFlags(
     keep?: string;
     "no-thinking"?: boolean;
     ids?: boolean;
+    thread?: string;
+    "each-thread"?: boolean;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -288,6 +298,8 @@ function rendererFlags(
   if (values.keep !== undefined) flags.keep = values.keep;
   if (values["no-thinking"]) flags.thinking = false;
   if (values.ids) flags.ids = true;
+  if (values.thread !== undefined) flags.thread = values.thread;
+  if (values["each-thread"]) flags.threads = "each";
   return flags;
 }
 

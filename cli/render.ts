@@ -108,6 +108,9 @@ Options:
                         ("head", the default) or its start and end ("ends")
       --ids             the grader: each label starts with its entry's seq,
                         [M12 · user], as json's seq, for a judge to cite
+      --thread ID|NAME  the grader: one thread only ("primary", a child
+                        thread's id or agent name), with --scope all
+      --each-thread     the grader: each thread as a section of its own
       --no-config       ignore the renderers configured in deno.json
       --session-id NAME the session of the one input is NAME (default: a
                         Claude Code transcript's own sessionId when read from

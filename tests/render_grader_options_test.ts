@@ -28,3 +28,24 @@ Deno.test("render --ids labels each grader item with its entry's seq, as --rende
     assert.match(refused.stderr, /The dream renderer takes no --ids/);
   });
 });
+
+Deno.test("render --thread NAME and --each-thread scope the grader to threads", async () => {
+  await inTempDir(async (dir) => {
+    const one = await task("render", ["--thread", "Test runner", COORDINATOR], { cwd: dir });
+    assert.equal(one.code, 0, one.stderr);
+    assert.deepEqual(parseGrader(one.stdout).items.map((item) => item.label), [
+      "agent → @Test runner",
+      "@Test runner → tool bash",
+      "tool bash → @Test runner",
+      "@Test runner → agent",
+    ]);
+    const each = await task("render", ["--each-thread", COORDINATOR], { cwd: dir });
+    assert.equal(each.code, 0, each.stderr);
+    assert.deepEqual(each.stdout.match(/^\[thread .*\]$/gm), [
+      "[thread agent]",
+      "[thread @Changelog reader · sthr_01ChangelogKv3M]",
+      "[thread @Test runner · sthr_01TestsKv3M]",
+    ]);
+    assert.ok(each.stdout.includes(one.stdout.trimEnd()));
+  });
+});

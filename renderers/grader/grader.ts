@@ -1,23 +1,22 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import type { EntryIterable } from "../../events/types.ts";
+import type { EntryIterable, LogEntry } from "../../events/types.ts";
 import {
   CAPPED_TEXT_MIN_CAP,
   CappedText,
   checkBudget,
   conversation,
-  type ConversationItem,
-  framedItemBody,
   GRADER_ITEM_BUDGET,
   GRADER_TRANSCRIPT_BUDGET,
   joinWithinBudget,
   streamCapped,
   streamWithinBudget,
   utf8Length,
-  visibleControls,
 } from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
+import { filtered, graderPieces, sectionPieces } from "./_pieces.ts";
+import { inThread, ThreadNames } from "./_threads.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
@@ -59,6 +58,24 @@ export interface GraderOptions {
    */
   ids?: boolean;
   /**
+   * Renders one thread only: `"primary"`, a child thread's id, or its agent
+   * name (`"Reader"` or `"@Reader"`). Its items keep their consumption
+   * order; a thread message is in the thread of each of its ends.
+   *
+   * @default {undefined}
+   */
+  thread?: string;
+  /**
+   * `"each"`: each thread as a section of its own, headed `[thread agent]`
+   * or `[thread @name · id]` at the margin, the threads in the order they
+   * first appear, the items of each in consumption order (a thread message
+   * in both its ends' sections). Within the transcript budget, from the
+   * head; not with `keep: "ends"` or `thread`.
+   *
+   * @default {undefined}
+   */
+  threads?: "each";
+  /**
    * Stops the rendering with the signal's reason when aborted.
    *
    * @default {undefined}
@@ -68,9 +85,6 @@ export interface GraderOptions {
 
 /** Which part of a transcript over its budget the grader keeps: see {@linkcode GraderOptions.keep}. */
 export type GraderKeep = "head" | "ends";
-
-/** What each line of an item's body is written behind, so none can read as a label or a note. */
-const BODY_INDENT = "  ";
 
 /** The note that ends a transcript cut at its budget. */
 function transcriptNote(budget: number): string {
@@ -209,17 +223,48 @@ function graderSetup(
       `Cannot ${WHAT}: transcriptBudget must leave room for its cut note, at least ${least} bytes: ${transcriptBudget}`,
     );
   }
+  const scope = threadScope(options, keep);
+  const names = new ThreadNames();
   const items = conversation(source, {
     view: "grader",
     itemBudget,
-    transcriptBudget,
+    // Scoped, the items of other threads are not shown: what the budget holds cannot be told
+    // while they are held, so none is dropped.
+    transcriptBudget: scope === undefined ? transcriptBudget : Infinity,
     redact: false,
     keep,
     renderer: "grader",
     signal: options.signal,
+    ...(scope === undefined ? {} : { onEntry: (entry: LogEntry) => names.learn(entry) }),
   });
-  const pieces = graderPieces(items, itemBudget, options.ids === true);
+  const ids = options.ids === true;
+  let pieces;
+  if (scope === "each") {
+    pieces = sectionPieces(items, names, itemBudget, ids, transcriptBudget);
+  } else if (scope !== undefined) {
+    pieces = graderPieces(filtered(items, (item) => inThread(item, scope, names)), itemBudget, ids);
+  } else {
+    pieces = graderPieces(items, itemBudget, ids);
+  }
   return { pieces, transcriptBudget, keep };
+}
+
+/** The thread option checked: one thread's name, `"each"`, or undefined for the whole session. */
+function threadScope(options: GraderOptions, keep: GraderKeep): string | undefined {
+  const { thread, threads } = options;
+  if (threads !== undefined && threads !== "each") {
+    throw new RangeError(`Cannot ${WHAT}: threads must be "each": ${String(threads)}`);
+  }
+  if (thread !== undefined && (typeof thread !== "string" || thread.trim() === "")) {
+    throw new RangeError(`Cannot ${WHAT}: thread must name a thread: ${JSON.stringify(thread)}`);
+  }
+  if (thread !== undefined && threads !== undefined) {
+    throw new RangeError(`Cannot ${WHAT}: thread and threads "each" are one or the other`);
+  }
+  if (threads === "each" && keep === "ends") {
+    throw new RangeError(`Cannot ${WHAT}: threads "each" keeps the head, not keep "ends"`);
+  }
+  return threads ?? thread?.trim();
 }
 
 /** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
@@ -227,36 +272,6 @@ async function keepEnds(pieces: AsyncIterable<string>, budget: number): Promise<
   const text = new CappedText(budget);
   for await (const piece of pieces) text.push(piece);
   return text.text({ cutAt: "line" });
-}
-
-/**
- * The grader's text of items: each `[label]` alone on a line (`[M<seq> · label]`
- * with ids), then its body with every line indented by two spaces (so no line
- * of a body can read as a label or a note), then its cut note at the margin,
- * items separated by a blank line. The indent counts in the item budget.
- */
-async function* graderPieces(
-  items: AsyncIterable<ConversationItem>,
-  itemBudget: number,
-  ids: boolean,
-): AsyncGenerator<string, void, undefined> {
-  let first = true;
-  for await (const item of items) {
-    yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
-    first = false;
-  }
-}
-
-/** One item's text: its label line, its framed body, a line break. */
-function itemText(item: ConversationItem, itemBudget: number, ids: boolean): string {
-  const body = framedItemBody(item, BODY_INDENT, itemBudget);
-  return `${labelLine(item, ids)}\n${body}\n`;
-}
-
-/** An item's label in brackets, its controls made visible; `M<seq> · ` first with ids. */
-function labelLine(item: ConversationItem, ids: boolean): string {
-  const label = visibleControls(item.label, { oneLine: true });
-  return ids ? `[M${item.seq} · ${label}]` : `[${label}]`;
 }
 
 /**
@@ -273,7 +288,7 @@ function labelLine(item: ConversationItem, ids: boolean): string {
  */
 export const graderRenderer: Renderer<GraderOptions, "grader"> = {
   name: "grader",
-  optionNames: ["itemBudget", "transcriptBudget", "keep", "ids"],
+  optionNames: ["itemBudget", "transcriptBudget", "keep", "ids", "thread", "threads"],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,
   stream: streamGrader,
