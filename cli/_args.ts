@@ -169,6 +169,10 @@ export interface RendererFlags {
   thread?: string;
   /** `--each-thread`: `"each"`, each thread as a section of its own. */
   threads?: "each";
+  /** `--envelope`: the transcript between two marker lines. */
+  envelope?: boolean;
+  /** `--outcome`: a `[session outcome]` block first. */
+  outcome?: boolean;
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -180,6 +184,8 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   ids: "--ids",
   thread: "--thread",
   threads: "--each-thread",
+  envelope: "--envelope",
+  outcome: "--outcome",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -202,6 +208,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     ids: { type: "boolean" },
     thread: { type: "string" },
     "each-thread": { type: "boolean" },
+    envelope: { type: "boolean" },
+    outcome: { type: "boolean" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -235,6 +243,13 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     throw new UsageError(
       "Cannot follow within --transcript-budget: --follow prints every item to the session's end",
     );
+  }
+  for (const flag of ["envelope", "outcome"] as const) {
+    if (follow && values[flag]) {
+      throw new UsageError(
+        `Cannot follow with --${flag}: it needs the session's end, --follow prints each item as it completes`,
+      );
+    }
   }
   let range: DateRange | undefined;
   try {
@@ -280,6 +295,8 @@ function rendererFlags(
     ids?: boolean;
     thread?: string;
     "each-thread"?: boolean;
+    envelope?: boolean;
+    outcome?: boolean;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -300,6 +317,8 @@ function rendererFlags(
   if (values.ids) flags.ids = true;
   if (values.thread !== undefined) flags.thread = values.thread;
   if (values["each-thread"]) flags.threads = "each";
+  if (values.envelope) flags.envelope = true;
+  if (values.outcome) flags.outcome = true;
   return flags;
 }
 

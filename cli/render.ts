@@ -111,6 +111,12 @@ Options:
       --thread ID|NAME  the grader: one thread only ("primary", a child
                         thread's id or agent name), with --scope all
       --each-thread     the grader: each thread as a section of its own
+      --outcome         the grader: a [session outcome] block first, how the
+                        session ended (status, stop reason, errors, outcome
+                        evaluations, a budget reached) and its task
+      --envelope        the grader: the transcript between two lines
+                        <<<transcript HEX>>>, HEX from its digest, for a
+                        judge's prompt to name as the boundary of the data
       --no-config       ignore the renderers configured in deno.json
       --session-id NAME the session of the one input is NAME (default: a
                         Claude Code transcript's own sessionId when read from

@@ -49,3 +49,21 @@ Deno.test("render --thread NAME and --each-thread scope the grader to threads", 
     assert.ok(each.stdout.includes(one.stdout.trimEnd()));
   });
 });
+
+Deno.test("render --envelope wraps the transcript in its marker line, the same on a rerun", async () => {
+  await inTempDir(async (dir) => {
+    const run = await task("render", ["--envelope", COORDINATOR], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const marker = run.stdout.slice(0, run.stdout.indexOf("\n"));
+    assert.match(marker, /^<<<transcript [0-9a-f]{16}>>>$/);
+    assert.equal(run.stdout.split(marker).length, 3);
+    const again = await task("render", ["--envelope", COORDINATOR], { cwd: dir });
+    assert.equal(again.stdout, run.stdout);
+    const follow = await task("render", ["--session", "sesn_x", "-f", "--envelope"], {
+      cwd: dir,
+      env: { ANTHROPIC_API_KEY: "sk-ant-api03-unused" },
+    });
+    assert.equal(follow.code, 2);
+    assert.match(follow.stderr, /Cannot follow with --envelope/);
+  });
+});

@@ -36,20 +36,27 @@ export async function* graderPieces(
   items: AsyncIterable<ConversationItem>,
   itemBudget: number,
   ids: boolean,
+  drain?: { past: boolean },
 ): AsyncGenerator<string, void, undefined> {
   let first = true;
   for await (const item of items) {
+    // Past what the text can show, the items are read for the facts they give, not written.
+    if (drain?.past) continue;
     yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
     first = false;
   }
 }
 
-/** The items for which `keep` holds, in order. */
+/** The items for which `keep` holds, in order, each told to `see` first. */
 export async function* filtered(
   items: AsyncIterable<ConversationItem>,
   keep: (item: ConversationItem) => boolean,
+  see?: (item: ConversationItem) => void,
 ): AsyncGenerator<ConversationItem, void, undefined> {
-  for await (const item of items) if (keep(item)) yield item;
+  for await (const item of items) {
+    see?.(item);
+    if (keep(item)) yield item;
+  }
 }
 
 /**
@@ -58,7 +65,8 @@ export async function* filtered(
  * the threads in the order they first spoke; a thread message is in the
  * sections of both its ends. The sections are known at the end: the items
  * are kept until then, and no longer pulled once they pass `budget` bytes
- * (what the transcript could show).
+ * (what the transcript could show), unless `drain`: then the rest is read
+ * and not kept.
  */
 export async function* sectionPieces(
   items: AsyncIterable<ConversationItem>,
@@ -66,13 +74,15 @@ export async function* sectionPieces(
   itemBudget: number,
   ids: boolean,
   budget: number,
+  drain: boolean,
 ): AsyncGenerator<string, void, undefined> {
   const sections = new Map<string, string[]>();
   let bytes = 0;
   const iterator = items[Symbol.asyncIterator]();
-  while (bytes <= budget) {
+  while (drain || bytes <= budget) {
     const next = await iterator.next();
     if (next.done) break;
+    if (bytes > budget) continue;
     const text = itemText(next.value, itemBudget, ids);
     for (const key of itemThreads(next.value, names)) {
       let section = sections.get(key);
