@@ -4,7 +4,7 @@
 // prints what came out, for the memory-bound tests, which run it under a
 // small V8 heap: `deno run --v8-flags=--max-old-space-size=N _bounded_render.ts
 // SCENARIO RENDERER MEGABYTES [MESSAGE_MEGABYTES]`, where RENDERER is a registered name or
-// `grader-ends` (the grader with `keep: "ends"`).
+// `grader-ends` (the grader with `keep: "ends"`) or `grader-outcome` (with `outcome: true`).
 //
 // - held: a model request that never ends, then user messages of 2 KB each:
 //   the grader holds them all for consumption order.
@@ -102,9 +102,15 @@ const stream = new ReadableStream<Uint8Array>({
     if (streamed >= total && atLineEnd) controller.close();
   },
 });
-// "grader-ends" is the grader keeping the head and the tail of the transcript.
-const text = renderer === "grader-ends"
-  ? await registry.resolve("grader").render(fromNdjson(stream), { keep: "ends" })
+// "grader-ends" is the grader keeping the head and the tail of the transcript; "grader-outcome"
+// the grader with its outcome block (the whole log read for it).
+const GRADER_VARIANTS: Record<string, Record<string, unknown>> = {
+  "grader-ends": { keep: "ends" },
+  "grader-outcome": { outcome: true },
+};
+const variant = GRADER_VARIANTS[renderer!];
+const text = variant !== undefined
+  ? await registry.resolve("grader").render(fromNdjson(stream), variant)
   : await registry.resolve(renderer!).render(fromNdjson(stream));
 console.log(JSON.stringify({
   streamedMiB: Math.round(streamed / 1024 / 1024),

@@ -67,3 +67,20 @@ Deno.test("render --envelope wraps the transcript in its marker line, the same o
     assert.match(follow.stderr, /Cannot follow with --envelope/);
   });
 });
+
+Deno.test("render --outcome puts the session's outcome block first", async () => {
+  await inTempDir(async (dir) => {
+    const run = await task("render", ["--outcome", "--ids", COORDINATOR], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const [first, ...rest] = parseGrader(run.stdout).items;
+    assert.equal(first!.label, "session outcome");
+    assert.match(first!.body, /^status: /);
+    assert.ok(rest.every((item) => item.label !== "session outcome"));
+    const follow = await task("render", ["--session", "sesn_x", "-f", "--outcome"], {
+      cwd: dir,
+      env: { ANTHROPIC_API_KEY: "sk-ant-api03-unused" },
+    });
+    assert.equal(follow.code, 2);
+    assert.match(follow.stderr, /Cannot follow with --outcome/);
+  });
+});
