@@ -173,6 +173,8 @@ export interface RendererFlags {
   envelope?: boolean;
   /** `--outcome`: a `[session outcome]` block first. */
   outcome?: boolean;
+  /** `--chunk-bytes N`: the whole session in chunks of at most N bytes. */
+  chunks?: { bytes: number };
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -186,6 +188,7 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   threads: "--each-thread",
   envelope: "--envelope",
   outcome: "--outcome",
+  chunks: "--chunk-bytes",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -210,6 +213,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "each-thread": { type: "boolean" },
     envelope: { type: "boolean" },
     outcome: { type: "boolean" },
+    "chunk-bytes": { type: "string" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -297,6 +301,7 @@ function rendererFlags(
     "each-thread"?: boolean;
     envelope?: boolean;
     outcome?: boolean;
+    "chunk-bytes"?: string;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -319,6 +324,9 @@ function rendererFlags(
   if (values["each-thread"]) flags.threads = "each";
   if (values.envelope) flags.envelope = true;
   if (values.outcome) flags.outcome = true;
+  if (values["chunk-bytes"] !== undefined) {
+    flags.chunks = { bytes: bytes("--chunk-bytes", values["chunk-bytes"]) };
+  }
   return flags;
 }
 

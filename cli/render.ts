@@ -117,6 +117,9 @@ Options:
       --envelope        the grader: the transcript between two lines
                         <<<transcript HEX>>>, HEX from its digest, for a
                         judge's prompt to name as the boundary of the data
+      --chunk-bytes N   the grader: the whole session, no transcript budget,
+                        in chunks of at most N bytes, each headed [chunk i ·
+                        items a–b], the last [chunk n of n · items a–b]
       --no-config       ignore the renderers configured in deno.json
       --session-id NAME the session of the one input is NAME (default: a
                         Claude Code transcript's own sessionId when read from

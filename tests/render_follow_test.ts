@@ -159,14 +159,19 @@ Deno.test({
   },
 });
 
-Deno.test("render --session ID --follow is not ended by a whole-session budget: every item past 200 kB, grader and json", async (t) => {
+Deno.test("render --session ID --follow is not ended by a whole-session budget: every item past 200 kB, grader, json and chunks", async (t) => {
   // 120 stored replies of 3,000 bytes: 360 kB, past the 200,000-byte budget of a whole text.
   const stored = [text("sevt_0", "user.message", "Start")];
   for (let i = 1; i <= 120; i++) {
     stored.push(text(`sevt_${i}`, "agent.message", `reply ${i} ${"x".repeat(3_000)}`));
   }
-  for (const renderer of ["grader", "json"]) {
-    await t.step(renderer, async () => {
+  const ways: [string, string[]][] = [
+    ["grader", ["--renderer", "grader"]],
+    ["json", ["--renderer", "json"]],
+    ["grader in chunks", ["--chunk-bytes", "16384"]],
+  ];
+  for (const [name, flags] of ways) {
+    await t.step(name, async () => {
       const api = startFakeApi({
         apiKey: KEY,
         sessions: [{ id: "sesn_long", events: structuredClone(stored) }],
@@ -175,7 +180,7 @@ Deno.test("render --session ID --follow is not ended by a whole-session budget: 
       try {
         const child = await spawnPrinted(
           api,
-          ["--session", "sesn_long", "--follow", "--renderer", renderer],
+          ["--session", "sesn_long", "--follow", ...flags],
           dir,
         );
         const stderr = new Response(child.stderr).text();
@@ -198,6 +203,10 @@ Deno.test("render --session ID --follow is not ended by a whole-session budget: 
         assert.doesNotMatch(out, /transcript cut|"kind":"cut"/);
         for (let i = 1; i <= 120; i++) assert.ok(out.includes(`reply ${i} x`), `reply ${i}`);
         assert.ok(out.includes("Done after 360 kB"));
+        if (name === "grader in chunks") {
+          assert.match(out, /^\[chunk 1 · items 1–\d+\]\n/);
+          assert.match(out, /\n\[chunk (\d+) of \1 · items \d+–122\]\n/);
+        }
       } finally {
         await api.shutdown();
         await Deno.remove(dir, { recursive: true });

@@ -84,3 +84,34 @@ Deno.test("render --outcome puts the session's outcome block first", async () =>
     assert.match(follow.stderr, /Cannot follow with --outcome/);
   });
 });
+
+Deno.test("render --chunk-bytes N renders the whole session in chunks of at most N bytes", async () => {
+  await inTempDir(async (dir) => {
+    const log = `${dir}/long.ndjson`;
+    const lines = Array.from({ length: 3_000 }, (_, i) =>
+      JSON.stringify({
+        seq: i + 1,
+        session_id: "sesn_long",
+        thread_id: null,
+        event: {
+          id: `sevt_${i}`,
+          type: i % 2 ? "agent.message" : "user.message",
+          content: `turn ${i + 1} ${"·".repeat(100)}`,
+        },
+      }));
+    await Deno.writeTextFile(log, lines.join("\n") + "\n");
+    const run = await task("render", ["--chunk-bytes", "8192", log], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    const chunks = run.stdout.split(/^(?=\[chunk )/m);
+    assert.ok(chunks.length > 40);
+    for (const chunk of chunks) assert.ok(new TextEncoder().encode(chunk).length <= 8_192);
+    assert.match(
+      chunks.at(-1)!,
+      new RegExp(`^\\[chunk ${chunks.length} of ${chunks.length} · items \\d+–3000\\]`),
+    );
+    assert.ok(run.stdout.includes("turn 3000 "), "the whole session, past any transcript budget");
+    const refused = await task("render", ["--chunk-bytes", "100", log], { cwd: dir });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /chunks\.bytes must be an integer of at least 4096: 100/);
+  });
+});

@@ -21,6 +21,7 @@ import {
   streamWithinBudget,
   utf8Length,
 } from "../../kit/mod.ts";
+import { CHUNK_MIN_BYTES, chunkPieces } from "./_chunks.ts";
 import { envelope, ENVELOPE_BYTES } from "./_envelope.ts";
 import { OUTCOME_LABEL, OutcomeFacts } from "./_outcome.ts";
 import { BODY_INDENT, filtered, graderPieces, sectionPieces } from "./_pieces.ts";
@@ -51,10 +52,14 @@ export interface Plan {
   drain: { past: boolean };
   /** The most bytes of the outcome block's body. */
   blockBudget: number;
+  /** With `chunks`: the pieces are the chunks, joined whole. */
+  chunked: boolean;
 }
 
 /** The options checked (a `RangeError` names what cannot be done) and the plan of the text. */
 export function graderPlan(source: EntryIterable, options: GraderOptions, what: string): Plan {
+  const chunks = chunkBytes(options, what);
+  if (chunks !== undefined) return chunkPlan(source, options, chunks, what);
   const itemBudget = checkBudget(what, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
   const given = options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET;
   // Infinity, as `render --follow` passes it: every item is shown, nothing is cut.
@@ -111,7 +116,84 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
   const pieces = scope === "each"
     ? sectionPieces(shown, names, itemBudget, ids, room, outcome !== undefined)
     : graderPieces(shown, itemBudget, ids, drain);
-  return { pieces, budget, room, keep, envelope: wrapped, outcome, drain, blockBudget };
+  return {
+    pieces,
+    budget,
+    room,
+    keep,
+    envelope: wrapped,
+    outcome,
+    drain,
+    blockBudget,
+    chunked: false,
+  };
+}
+
+/** The `chunks` option checked: the chunks' size, or undefined. */
+function chunkBytes(options: GraderOptions, what: string): number | undefined {
+  const chunks = options.chunks;
+  if (chunks === undefined) return undefined;
+  const bytes = (chunks as { bytes?: unknown } | null)?.bytes;
+  if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < CHUNK_MIN_BYTES) {
+    throw new RangeError(
+      `Cannot ${what}: chunks.bytes must be an integer of at least ${CHUNK_MIN_BYTES}: ${
+        String(bytes)
+      }`,
+    );
+  }
+  const others: [string, boolean][] = [
+    // Infinity, as `render --follow` gives it, is no budget.
+    ["transcriptBudget", (options.transcriptBudget ?? Infinity) !== Infinity],
+    ['keep "ends"', options.keep === "ends"],
+    ["threads", options.threads !== undefined],
+    ["outcome", options.outcome === true],
+    ["envelope", options.envelope === true],
+  ];
+  for (const [name, given] of others) {
+    if (given) {
+      throw new RangeError(
+        `Cannot ${what}: chunks render the whole session, one chunk at a time, not with ${name}`,
+      );
+    }
+  }
+  return bytes;
+}
+
+/** The plan of a session in chunks: every item, no transcript budget. */
+function chunkPlan(
+  source: EntryIterable,
+  options: GraderOptions,
+  bytes: number,
+  what: string,
+): Plan {
+  const itemBudget = checkBudget(what, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
+  const scope = threadScope(options, "head", what);
+  const names = new ThreadNames();
+  const items = conversation(source, {
+    view: "grader",
+    itemBudget,
+    // Every item is shown: none held for consumption order is dropped.
+    transcriptBudget: Infinity,
+    redact: false,
+    renderer: "grader",
+    signal: options.signal,
+    ...(scope === undefined ? {} : { onEntry: (entry: LogEntry) => names.learn(entry) }),
+  });
+  const shown = scope === undefined
+    ? items
+    : filtered(items, (item: ConversationItem) => inThread(item, scope, names));
+  const ids = flag(options.ids, "ids", what);
+  return {
+    pieces: chunkPieces(shown, bytes, itemBudget, ids),
+    budget: Infinity,
+    room: Infinity,
+    keep: "head",
+    envelope: false,
+    outcome: undefined,
+    drain: { past: false },
+    blockBudget: 0,
+    chunked: true,
+  };
 }
 
 /** A boolean option checked. */
@@ -140,6 +222,7 @@ function threadScope(options: GraderOptions, keep: GraderKeep, what: string): st
 
 /** The plan's whole text. */
 export async function wholeText(plan: Plan): Promise<string> {
+  if (plan.chunked) return (await Array.fromAsync(plan.pieces)).join("");
   const note = (): string => transcriptNote(plan.budget);
   let text: string;
   if (plan.outcome !== undefined) {
@@ -158,6 +241,7 @@ export async function wholeText(plan: Plan): Promise<string> {
  * tells, the whole text at the end.
  */
 export function streamText(plan: Plan): AsyncIterable<string> {
+  if (plan.chunked) return plan.pieces;
   if (plan.outcome !== undefined || plan.envelope) {
     return (async function* (): AsyncGenerator<string, void, undefined> {
       yield await wholeText(plan);

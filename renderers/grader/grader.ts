@@ -134,6 +134,7 @@ export const graderRenderer: Renderer<GraderOptions, "grader"> = {
     "threads",
     "outcome",
     "envelope",
+    "chunks",
   ],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,

@@ -85,11 +85,32 @@ export interface GraderOptions {
    */
   envelope?: boolean;
   /**
+   * Renders the whole session, no transcript budget, as ordered chunks of
+   * at most `bytes` UTF-8 bytes each (at least 4,096), for a judge whose
+   * window is that size: each chunk starts with `[chunk i · items a–b]`
+   * (items numbered from 1 in the grader's order), the last with
+   * `[chunk n of n · items a–b]`, since only the end knows how many there
+   * are; chunks are cut between items, an item too long for a chunk of its
+   * own has its body cut with a note, and no item is lost or repeated.
+   * `stream()` gives one chunk at a time, as soon as the next item does not
+   * fit it, holding no more than one chunk. Not with `transcriptBudget`,
+   * `keep: "ends"`, `threads`, `outcome` or `envelope`.
+   *
+   * @default {undefined}
+   */
+  chunks?: GraderChunks;
+  /**
    * Stops the rendering with the signal's reason when aborted.
    *
    * @default {undefined}
    */
   signal?: AbortSignal;
+}
+
+/** The size of the grader's chunks: see {@linkcode GraderOptions.chunks}. */
+export interface GraderChunks {
+  /** The most UTF-8 bytes of one chunk, its heading included: at least 4,096. */
+  bytes: number;
 }
 
 /** Which part of a transcript over its budget the grader keeps: see {@linkcode GraderOptions.keep}. */
