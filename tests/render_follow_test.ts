@@ -159,7 +159,7 @@ Deno.test({
   },
 });
 
-Deno.test("render --session ID --follow is not ended by a whole-session budget: every item past 200 kB, grader, json and chunks", async (t) => {
+Deno.test("render --session ID --follow is not ended by a whole-session budget: every item past 200 kB, grader, json, chunks, and the dream keeps its ends", async (t) => {
   // 120 stored replies of 3,000 bytes: 360 kB, past the 200,000-byte budget of a whole text.
   const stored = [text("sevt_0", "user.message", "Start")];
   for (let i = 1; i <= 120; i++) {
@@ -169,6 +169,7 @@ Deno.test("render --session ID --follow is not ended by a whole-session budget: 
     ["grader", ["--renderer", "grader"]],
     ["json", ["--renderer", "json"]],
     ["grader in chunks", ["--chunk-bytes", "16384"]],
+    ["dream", ["--renderer", "dream"]],
   ];
   for (const [name, flags] of ways) {
     await t.step(name, async () => {
@@ -199,6 +200,13 @@ Deno.test("render --session ID --follow is not ended by a whole-session budget: 
         const { code } = await child.status;
         assert.equal(code, 0, await stderr);
         const out = lines.all;
+        if (name === "dream") {
+          // The dream keeps its head and its tail, as documented: the end is in.
+          assert.ok(new TextEncoder().encode(out).length <= 24 * 1024);
+          assert.match(out, /bytes elided/);
+          assert.ok(out.includes("Done after 360 kB"));
+          return;
+        }
         assert.ok(new TextEncoder().encode(out).length > 360_000);
         assert.doesNotMatch(out, /transcript cut|"kind":"cut"/);
         for (let i = 1; i <= 120; i++) assert.ok(out.includes(`reply ${i} x`), `reply ${i}`);
