@@ -162,6 +162,19 @@ export interface RendererFlags {
   keep?: string;
   /** `--no-thinking`: `false`; a renderer that shows thinking leaves it out. */
   thinking?: boolean;
+  // The grader's: what a model judge reads.
+  /** `--ids`: each label carries its entry's seq, `[M12 · user]`. */
+  ids?: boolean;
+  /** `--thread ID|NAME`: one thread's items. */
+  thread?: string;
+  /** `--each-thread`: `"each"`, each thread as a section of its own. */
+  threads?: "each";
+  /** `--envelope`: the transcript between two marker lines. */
+  envelope?: boolean;
+  /** `--outcome`: a `[session outcome]` block first. */
+  outcome?: boolean;
+  /** `--chunk-bytes N`: the whole session in chunks of at most N bytes. */
+  chunks?: { bytes: number };
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -170,6 +183,12 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   transcriptBudget: "--transcript-budget",
   keep: "--keep",
   thinking: "--no-thinking",
+  ids: "--ids",
+  thread: "--thread",
+  threads: "--each-thread",
+  envelope: "--envelope",
+  outcome: "--outcome",
+  chunks: "--chunk-bytes",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -188,6 +207,13 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "transcript-budget": { type: "string" },
     keep: { type: "string" },
     "no-thinking": { type: "boolean" },
+    // The grader's: what a model judge reads.
+    ids: { type: "boolean" },
+    thread: { type: "string" },
+    "each-thread": { type: "boolean" },
+    envelope: { type: "boolean" },
+    outcome: { type: "boolean" },
+    "chunk-bytes": { type: "string" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -216,6 +242,18 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     throw new UsageError(
       "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
     );
+  }
+  if (follow && values["transcript-budget"] !== undefined) {
+    throw new UsageError(
+      "Cannot follow within --transcript-budget: --follow prints every item to the session's end",
+    );
+  }
+  for (const flag of ["envelope", "outcome"] as const) {
+    if (follow && values[flag]) {
+      throw new UsageError(
+        `Cannot follow with --${flag}: it needs the session's end, --follow prints each item as it completes`,
+      );
+    }
   }
   let range: DateRange | undefined;
   try {
@@ -258,6 +296,12 @@ function rendererFlags(
     "transcript-budget"?: string;
     keep?: string;
     "no-thinking"?: boolean;
+    ids?: boolean;
+    thread?: string;
+    "each-thread"?: boolean;
+    envelope?: boolean;
+    outcome?: boolean;
+    "chunk-bytes"?: string;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -275,6 +319,14 @@ function rendererFlags(
   }
   if (values.keep !== undefined) flags.keep = values.keep;
   if (values["no-thinking"]) flags.thinking = false;
+  if (values.ids) flags.ids = true;
+  if (values.thread !== undefined) flags.thread = values.thread;
+  if (values["each-thread"]) flags.threads = "each";
+  if (values.envelope) flags.envelope = true;
+  if (values.outcome) flags.outcome = true;
+  if (values["chunk-bytes"] !== undefined) {
+    flags.chunks = { bytes: bytes("--chunk-bytes", values["chunk-bytes"]) };
+  }
   return flags;
 }
 
