@@ -144,7 +144,10 @@ Deno.test("fromClaudeCode() reads a slash command as one command line, its outpu
   await t.step(
     "each local output is one system message naming its command, styling removed",
     () => {
-      const outputs = entries.filter((e) => e.event.type === "system.message");
+      // The harness's own system messages (caveats, the /init expansion) have a `source`.
+      const outputs = entries.filter((e) =>
+        e.event.type === "system.message" && fields(e).source === undefined
+      );
       assert.deepEqual(outputs.map((e) => fields(e).content), [
         "Output of /ide:\nConnected to Visual Studio Code.",
         "Output of /model:\nSet model to Default (gpt-5.3-codex(medium))",
@@ -156,7 +159,8 @@ Deno.test("fromClaudeCode() reads a slash command as one command line, its outpu
   await t.step("the grader shows no wrapper tags", async () => {
     const text = await renderGrader(fromClaudeCode(COMMANDS));
     assert.ok(!/<\/?(command|local-command)-/.test(text), text);
-    assert.ok(text.startsWith("[user]\n  /ide\n\n[system]\n  Output of /ide:\n"));
+    assert.ok(text.startsWith("[system, context]\n  Caveat: The messages below"));
+    assert.ok(text.includes("\n\n[user]\n  /ide\n\n[system]\n  Output of /ide:\n"));
   });
 
   await t.step("arguments, a block-array command, stderr and an empty output", async () => {

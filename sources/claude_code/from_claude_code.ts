@@ -64,6 +64,21 @@ export interface FromClaudeCodeOptions {
    */
   onInvalid?: (line: number, reason: string) => void;
   /**
+   * Called, as it happens, for each thing the mapping reads and does not
+   * render, with its 1-based line number: a record `type` it does not map
+   * (`subtype` `""`), a `system` record's `subtype`, an `attachment`'s type, a
+   * `progress` record's `data.type`, a content block (`type` `"block"`, its
+   * block type as `subtype`), an `isMeta` record that is neither a command's
+   * expansion nor the harness's context (`"user"`, `"isMeta"`), a
+   * `<synthetic>` reply, a queued message taken back unread
+   * (`"queue-operation"`, `"withdrawn"`) or never read (`"never read"`, at
+   * the end, with the line that queued it). `deno task render --unrendered`
+   * prints their counts.
+   *
+   * @default {undefined}
+   */
+  onUnrendered?: (line: number, type: string, subtype: string) => void;
+  /**
    * The former name of `onInvalid`, called the same way when `onInvalid` is
    * not given.
    *
@@ -230,6 +245,7 @@ export async function* fromClaudeCode(
   const mapper = new ClaudeCodeMapper({
     thinking: options.thinking ?? false,
     usage: options.usage ?? true,
+    ...(options.onUnrendered === undefined ? {} : { onUnrendered: options.onUnrendered }),
   });
   let seq = 0;
   for await (const batch of lines) {
