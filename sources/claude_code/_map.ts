@@ -271,7 +271,8 @@ export class ClaudeCodeMapper {
         out.push({ threadId: null, event: harnessMessage(id, at, "recap", text) });
       }
     }
-    if (out.length === 0) this.#unrendered(line, record.type as string, "");
+    // A title a stronger one outranks was read, not dropped: only a record naming nothing counts.
+    if (named === undefined && out.length === 0) this.#unrendered(line, record.type as string, "");
     return out;
   }
 
