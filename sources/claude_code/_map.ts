@@ -178,7 +178,6 @@ export class ClaudeCodeMapper {
 
   /** A `queue-operation` record: a message the person queued, shown where a request read it. */
   #queueOperation(record: Json, line: number): Mapped[] {
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
     switch (record.operation) {
       case "enqueue":
         this.#queue.enqueue(record.content, line);
@@ -186,10 +185,9 @@ export class ClaudeCodeMapper {
       case "dequeue":
         this.#queue.dequeue();
         return [];
-      case "remove": {
-        const shown = this.#queue.remove(record.content, line);
-        return shown === undefined ? [] : [queuedMessage(shown, `line-${line}`, at)];
-      }
+      case "remove":
+        this.#queue.remove(record.content, line);
+        return [];
       case "popAll":
         for (const message of this.#queue.popAll()) {
           this.#unrendered(message.line, "queue-operation", "withdrawn");

@@ -37,11 +37,17 @@ export function queuedText(content: unknown): string | undefined {
 /** The queue of steering messages, and which were shown lately (to drop their repeats). */
 export class SteeringQueue {
   #pending: Queued[] = [];
-  /** Taken as the next prompt, not yet shown: shown before the next response unless repeated. */
-  #taken: Queued[] = [];
+  /**
+   * Taken by a request (`dequeue` as its prompt, `remove` into the running
+   * turn), not yet shown: shown before the next response, unless a record
+   * repeats one first (a user record, a `queued_command` attachment), which
+   * then shows it there.
+   */
+  #held: Queued[] = [];
   /** Text → the response count when it was shown; a repeat within a response is dropped. */
   #shown = new Map<string, number>();
   #responses = 0;
+
   /** A message was queued. */
   enqueue(content: unknown, line: number): void {
     const text = queuedText(content);
@@ -53,25 +59,21 @@ export class SteeringQueue {
   /** The next request takes the oldest queued message as its prompt. */
   dequeue(): void {
     const next = this.#pending.shift();
-    if (next !== undefined) this.#taken.push(next);
+    if (next !== undefined) this.#hold(next);
   }
 
-  /**
-   * A queued message was given to the running turn: the message to show now,
-   * or undefined when it was shown already (its attachment came first).
-   */
-  remove(content: unknown, line: number): Queued | undefined {
+  /** A queued message (the one named, else the oldest) was given to the running turn. */
+  remove(content: unknown, line: number): void {
     const text = queuedText(content);
     const at = text === undefined || text === ""
       ? 0
       : this.#pending.findIndex((q) => q.text === text);
     const found = at >= 0 ? this.#pending.splice(at, 1)[0] : undefined;
-    const message = found ??
-      (text === undefined || text === ""
-        ? undefined
-        : { content: content as string | unknown[], text, line });
-    if (message === undefined) return undefined;
-    return this.#show(message);
+    if (found !== undefined) return this.#hold(found);
+    if (text === undefined || text === "") return;
+    // Its attachment came first and showed it.
+    if (this.#shown.delete(text)) return;
+    this.#hold({ content: content as string | unknown[], text, line });
   }
 
   /** Every queued message was taken back into the prompt, unread: they are returned. */
@@ -83,64 +85,72 @@ export class SteeringQueue {
 
   /**
    * A message a `queued_command` attachment gives the running turn: the
-   * message to show, or undefined when its `remove` showed it already.
+   * message to show here, or undefined when it was shown already.
    */
   delivered(content: unknown, line: number): Queued | undefined {
     const text = queuedText(content);
     if (text === undefined || text === "") return undefined;
-    const at = this.#pending.findIndex((q) => q.text === text);
-    if (at >= 0) this.#pending.splice(at, 1);
-    return this.#show({ content: content as string | unknown[], text, line });
+    const held = this.#held.findIndex((q) => q.text === text);
+    if (held >= 0) {
+      this.#held.splice(held, 1);
+    } else if (this.#shown.delete(text)) {
+      return undefined;
+    } else {
+      const at = this.#pending.findIndex((q) => q.text === text);
+      if (at >= 0) this.#pending.splice(at, 1);
+    }
+    const message = { content: content as string | unknown[], text, line };
+    this.#mark(message);
+    return message;
   }
 
   /**
    * Whether a person's prompt record repeats a queued message already shown
-   * (drop it), or takes one taken as the next prompt (it is shown by the record).
+   * (drop the record); a held one it repeats is shown by the record.
    */
   repeats(text: string): boolean {
     const trimmed = text.trim();
-    const taken = this.#taken.findIndex((q) => q.text === trimmed);
-    if (taken >= 0) {
-      this.#taken.splice(taken, 1);
+    const held = this.#held.findIndex((q) => q.text === trimmed);
+    if (held >= 0) {
+      this.#mark(this.#held.splice(held, 1)[0]!);
       return false;
     }
-    if (!this.#shown.has(trimmed)) return false;
-    this.#shown.delete(trimmed);
-    return true;
+    return this.#shown.delete(trimmed);
   }
 
   /**
-   * A response begins: the messages taken as its prompt and not repeated by a
-   * record are shown before it; repeats of older shown messages are no longer dropped.
+   * A response begins: the held messages its request read, to show before
+   * it; repeats of messages shown before the previous response are no longer dropped.
    */
   response(): Queued[] {
     this.#responses++;
     for (const [text, at] of this.#shown) {
       if (at < this.#responses - 1) this.#shown.delete(text);
     }
-    const taken = this.#taken;
-    this.#taken = [];
-    return taken;
+    const held = this.#held;
+    this.#held = [];
+    for (const message of held) this.#mark(message);
+    return held;
   }
 
   /**
-   * The end of the transcript: the messages taken as a prompt and never
-   * shown (to show), and those still queued, never read (to count).
+   * The end of the transcript: the held messages never shown (to show), and
+   * those still queued, never read (to count).
    */
   finish(): { taken: Queued[]; unread: Queued[] } {
-    const out = { taken: this.#taken, unread: this.#pending };
-    this.#taken = [];
+    const out = { taken: this.#held, unread: this.#pending };
+    this.#held = [];
     this.#pending = [];
     return out;
   }
 
-  #show(message: Queued): Queued | undefined {
-    if (this.#shown.has(message.text)) {
-      this.#shown.delete(message.text);
-      return undefined;
-    }
+  #hold(message: Queued): void {
+    this.#held.push(message);
+    if (this.#held.length > KEPT) this.#held.shift();
+  }
+
+  #mark(message: Queued): void {
     this.#shown.set(message.text, this.#responses);
     if (this.#shown.size > KEPT) this.#shown.delete(this.#shown.keys().next().value!);
-    return message;
   }
 }
