@@ -259,7 +259,9 @@ function unrenderedProblem(values: Record<string, unknown>, inputs: string[]): v
     .filter((name) => values[name] !== undefined);
   if (others.length > 0) {
     throw new UsageError(
-      `Cannot use --unrendered with --${others[0]}: it counts what FILE or FOLDER holds, and renders nothing`,
+      `Cannot use --unrendered with --${
+        others[0]
+      }: it counts what FILE or FOLDER holds, and renders nothing`,
     );
   }
   if (inputs.length === 0 || inputs.includes("-")) {
