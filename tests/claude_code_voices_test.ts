@@ -145,6 +145,15 @@ Deno.test("fromClaudeCode() shows a steering message once whichever record comes
     }, reply("m1")],
     [op("enqueue", queued), op("dequeue"), reply("m1")],
   ];
+  // A queued slash command comes back as a command record: shown once, as the command.
+  const compact = await renderGrader(fromClaudeCode(ReadableStream.from([
+    new TextEncoder().encode(lines(op("enqueue", "/compact"), op("dequeue"), {
+      type: "user",
+      uuid: "c1",
+      message: { content: "<command-name>/compact</command-name><command-args></command-args>" },
+    }, reply("m1"))),
+  ])));
+  assert.equal(compact, "[user]\n  /compact\n\n[agent]\n  reply m1\n");
   for (const records of orders) {
     const grader = await renderGrader(fromClaudeCode(ReadableStream.from([
       new TextEncoder().encode(lines(...records)),

@@ -480,7 +480,13 @@ export class ClaudeCodeMapper {
         });
       }
       const special = text === undefined ? undefined : this.#commandRecord(text, uuid, at);
-      if (special !== undefined) return special.map((event) => ({ threadId, event }));
+      if (special !== undefined) {
+        const command = special[0];
+        if (threadId === null && command?.type === "user.message") {
+          this.#queue.command(fieldsOf(command).content as string);
+        }
+        return special.map((event) => ({ threadId, event }));
+      }
       if (text !== undefined && isInterrupt(text)) return on(interrupt(uuid, at, threadId));
       if (text !== undefined && threadId === null && this.#queue.repeats(text)) return [];
     }

@@ -119,6 +119,16 @@ export class SteeringQueue {
   }
 
   /**
+   * A slash command the person queued is written as a command record: the
+   * record shows it, and the queued copy is no longer held.
+   */
+  command(line: string): void {
+    const held = this.#held.findIndex((q) => q.text === line.trim());
+    if (held >= 0) this.#held.splice(held, 1);
+    else this.#shown.delete(line.trim());
+  }
+
+  /**
    * A response begins: the held messages its request read, to show before
    * it; repeats of messages shown before the previous response are no longer dropped.
    */
