@@ -13,6 +13,7 @@ import {
   renderGrader,
   renderHtml,
   renderJson,
+  streamJson,
 } from "../mod.ts";
 import { indexPage, pageSummary } from "../renderers/html/html_index.ts";
 import { task } from "./_cli.ts";
@@ -389,4 +390,31 @@ Deno.test("render --unrendered names what a transcript holds and no renderer sho
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
+});
+
+Deno.test("json title lines keep streamJson equal to renderJson, and the cut line counts items only", async () => {
+  const full = await renderJson(fromClaudeCode(VOICES), UNBOUNDED);
+  const size = new TextEncoder().encode(full).length;
+  for (const transcriptBudget of [256, 600, 1_000, 2_500, size - 1, size]) {
+    const whole = await renderJson(fromClaudeCode(VOICES), { transcriptBudget });
+    const streamed =
+      (await Array.fromAsync(streamJson(fromClaudeCode(VOICES), { transcriptBudget })))
+        .join("");
+    assert.equal(streamed, whole, `budget ${transcriptBudget}`);
+    assert.ok(new TextEncoder().encode(whole).length <= transcriptBudget);
+    const parsed = whole.trim().split("\n").map((l) => JSON.parse(l));
+    const cut = parsed.at(-1);
+    if (cut.kind === "cut") {
+      const items = parsed.filter((l) => l.kind !== "cut" && l.kind !== "title");
+      assert.equal(cut.items, items.length, `budget ${transcriptBudget}`);
+    } else {
+      assert.equal(whole, full);
+    }
+  }
+  // The title line comes first here: the custom title is the transcript's first record.
+  assert.deepEqual(JSON.parse(full.split("\n")[0]!), {
+    kind: "title",
+    title: "Health check endpoint",
+    seq: 1,
+  });
 });
