@@ -153,6 +153,8 @@ export interface RenderCommand {
   rendererOptions: RendererFlags;
   /** `--since` and `--until`: the sessions rendered are those that started in the range. */
   range: DateRange | undefined;
+  /** `--unrendered`: count what the Claude Code inputs hold that is not rendered, render nothing. */
+  unrendered: boolean;
 }
 
 /** The renderer's options the command line sets, by option name. */
@@ -221,6 +223,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     version: { type: "boolean", short: "V" },
     "no-config": { type: "boolean" },
     "session-id": { type: "string" },
+    unrendered: { type: "boolean" },
   });
   const scope = values.scope;
   if (scope !== undefined && scope !== "session" && scope !== "all") {
@@ -255,6 +258,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
       );
     }
   }
+  const unrendered = values.unrendered ?? false;
+  if (unrendered) unrenderedProblem(values, positionals);
   let range: DateRange | undefined;
   try {
     range = dateRange(values.since, values.until);
@@ -282,7 +287,24 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     sessionId: sessionIdOption(values["session-id"], positionals),
     rendererOptions: rendererFlags(values),
     range,
+    unrendered,
   };
+}
+
+/** `--unrendered` reads files and folders and renders nothing: what it cannot go with. */
+function unrenderedProblem(values: Record<string, unknown>, inputs: string[]): void {
+  const others = ["renderer", "out", "session", "follow", "since", "until", "session-id"]
+    .filter((name) => values[name] !== undefined);
+  if (others.length > 0) {
+    throw new UsageError(
+      `Cannot use --unrendered with --${
+        others[0]
+      }: it counts what FILE or FOLDER holds, and renders nothing`,
+    );
+  }
+  if (inputs.length === 0 || inputs.includes("-")) {
+    throw new UsageError("Option --unrendered needs a FILE or FOLDER of Claude Code transcripts");
+  }
 }
 
 /**

@@ -48,6 +48,7 @@ import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_c
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
+import { printUnrendered } from "./_unrendered.ts";
 
 const HELP = `Render agent-session logs as text a model reads.
 
@@ -56,6 +57,7 @@ Usage:
   deno task render -r html -o site/ [--since DATE] [--until DATE] FOLDER
   deno task render [-r NAME] [-o PATH] --session sesn_... [--scope all]
   deno task render [-r NAME] --session sesn_... --follow [--scope all]
+  deno task render --unrendered FILE|FOLDER...
 
 With no FILE, renders the bundled example session through the grader to stdout.
 A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one
@@ -121,6 +123,10 @@ Options:
                         in chunks of at most N bytes, each headed [chunk i ·
                         items a–b], the last [chunk n of n · items a–b]
       --no-config       ignore the renderers configured in deno.json
+      --unrendered      render nothing: count what the Claude Code transcripts
+                        of each FILE or FOLDER hold that is not rendered
+                        (record types, system subtypes, attachment types,
+                        content blocks), with where each was first seen
       --session-id NAME the session of the one input is NAME (default: a
                         Claude Code transcript's own sessionId when read from
                         "-" or a pipe, else the file's name; a log's entries
@@ -213,6 +219,12 @@ async function run(
   if (command.help) {
     console.log(await helpText(command, caller));
     return 0;
+  }
+  if (command.unrendered) {
+    return await printUnrendered(command.inputs, {
+      line: (text) => console.log(text),
+      problem: stderr.say,
+    });
   }
   const configured = !registry.has(command.renderer) && !command.noConfig;
   refuseRelative(

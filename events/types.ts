@@ -194,6 +194,18 @@ export interface SystemMessageEvent extends EventEnvelope {
   type: "system.message";
   /** The message (text blocks). */
   content: Content;
+  /**
+   * Who added the message, when a source knows (not in the API: `fromClaudeCode`
+   * sets it for what Claude Code's harness adds): `"context"` (reminders, IDE
+   * context, a caveat), `"hook"`, `"recap"`, `"notice"`, `"command"` (a slash
+   * command's expansion, with `command`), `"shell"`, `"shell_output"`,
+   * `"shell_error"` (a command the user ran in bash mode, and its output). The
+   * renderers label the message by it (`system, hook`, `command /init`,
+   * `user → shell`); any other value, or none, reads `system`.
+   */
+  source?: string;
+  /** With `source: "command"`: the command expanded, with its slash (`"/init"`). */
+  command?: string;
 }
 
 /** `agent.message`: what the agent said. */

@@ -119,7 +119,7 @@ export class ItemRenderer {
         return make("message", "user", to, here === PRIMARY ? "user" : `user → ${to}`);
       }
       case "system.message":
-        return make("system", "system", this.#speaker(here));
+        return systemItem(event, this.#speaker(here), make);
       case "agent.message":
         return make("message", this.#speaker(here), "user");
       case "agent.thread_message_sent": {
@@ -263,6 +263,39 @@ export class ItemRenderer {
     if (known !== undefined) result.tool = known[1];
     result.isError = isError;
     return result;
+  }
+}
+
+/**
+ * A system message by who added it, as its `source` member says (a source
+ * that writes for a harness, such as `fromClaudeCode`, sets it): the
+ * harness's context, a hook, a recap, a notice (`system, context`…), a
+ * command's expansion (`command /init`), a shell command the user ran and
+ * its output (`user → shell`, `shell → user`, `shell → user, error`); a plain
+ * `system` without one.
+ */
+function systemItem(event: Record<string, unknown>, to: string, make: Make): Item {
+  const source = event.source;
+  switch (source) {
+    case "context":
+    case "hook":
+    case "recap":
+    case "notice":
+      return make("system", "system", to, `system, ${source}`);
+    case "command": {
+      const name = typeof event.command === "string" && event.command !== ""
+        ? `command ${event.command}`
+        : "command";
+      return make("system", name, to);
+    }
+    case "shell":
+      return make("system", "user", "shell", "user → shell");
+    case "shell_output":
+      return make("system", "shell", "user", "shell → user");
+    case "shell_error":
+      return make("system", "shell", "user", "shell → user, error");
+    default:
+      return make("system", "system", to);
   }
 }
 

@@ -11,7 +11,11 @@
  * - `tool_result`: what a tool gave back, `isError` set when it failed;
  * - `thread_message`: a message between two threads of a multi-agent session;
  * - `error`: a session error (`from: "session"`);
- * - `system`: a system note (`from: "system"`);
+ * - `system`: a system note (`from: "system"`), or what an agent's harness
+ *   added, by the message's `source`: its context, a hook, a recap, a notice
+ *   (label `system, hook`…), a command's expansion (`from: "command /init"`),
+ *   a shell command the user ran (`from: "user"`, `to: "shell"`) and its
+ *   output (`from: "shell"`);
  * - `control`: an act of the user's that is not a message (`from: "user"`):
  *   the outcome the session must reach (label `user → agent, task`, its
  *   description and rubric as `text`), an interrupt (`user → every thread,
@@ -47,7 +51,9 @@ export interface ConversationItem {
   /**
    * The label the grader prints in brackets: `user`, `agent`, `@name`,
    * `user → @name`, `agent → tool bash`, `tool bash → agent, error`,
-   * `agent → @name`, `system`, `session error`, `user → agent, task`,
+   * `agent → @name`, `system`, `system, context`, `system, hook`,
+   * `system, recap`, `system, notice`, `command /init`, `user → shell`,
+   * `shell → user` (`, error`), `session error`, `user → agent, task`,
    * `user → every thread, interrupt`, `user → tool bash, denied`.
    */
   label: string;

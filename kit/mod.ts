@@ -53,6 +53,7 @@ export * from "./content.ts";
 export * from "./framed_item.ts";
 export * from "./stream.ts";
 export * from "./check_budget.ts";
+export * from "./session_title.ts";
 export * from "../redact/mod.ts";
 export { visibleControls, type VisibleControlsOptions } from "../redact/excerpt.ts";
 // The event model the kit's names are made of, so that this entry point documents whole on its own.

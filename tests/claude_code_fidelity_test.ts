@@ -144,7 +144,10 @@ Deno.test("fromClaudeCode() reads a slash command as one command line, its outpu
   await t.step(
     "each local output is one system message naming its command, styling removed",
     () => {
-      const outputs = entries.filter((e) => e.event.type === "system.message");
+      // The harness's own system messages (caveats, the /init expansion) have a `source`.
+      const outputs = entries.filter((e) =>
+        e.event.type === "system.message" && fields(e).source === undefined
+      );
       assert.deepEqual(outputs.map((e) => fields(e).content), [
         "Output of /ide:\nConnected to Visual Studio Code.",
         "Output of /model:\nSet model to Default (gpt-5.3-codex(medium))",
@@ -156,7 +159,8 @@ Deno.test("fromClaudeCode() reads a slash command as one command line, its outpu
   await t.step("the grader shows no wrapper tags", async () => {
     const text = await renderGrader(fromClaudeCode(COMMANDS));
     assert.ok(!/<\/?(command|local-command)-/.test(text), text);
-    assert.ok(text.startsWith("[user]\n  /ide\n\n[system]\n  Output of /ide:\n"));
+    assert.ok(text.startsWith("[system, context]\n  Caveat: The messages below"));
+    assert.ok(text.includes("\n\n[user]\n  /ide\n\n[system]\n  Output of /ide:\n"));
   });
 
   await t.step("arguments, a block-array command, stderr and an empty output", async () => {
@@ -277,4 +281,136 @@ Deno.test("fromClaudeCode() gives a subagent's task to no one but the subagent: 
   const page = await renderHtml(fromClaudeCode(SUBAGENT));
   const turns = /<dt>Turns<\/dt><dd>(\d+)<\/dd>/.exec(page)?.[1];
   assert.equal(Number(turns), prompts.length);
+});
+
+/** The real transcripts: the copies in fixtures, and the shared set beside the checkout. */
+async function realTranscripts(): Promise<URL[]> {
+  const folders = [
+    new URL("real/", FIXTURES),
+    new URL("current_voices/", FIXTURES),
+    new URL("../../shared/data/claude-code-real/", import.meta.url),
+    // A folder of a user's own (one project's transcripts) joins with TRANSCRIPT_REAL_DIR.
+    ...[Deno.env.get("TRANSCRIPT_REAL_DIR")].filter((d) => d !== undefined && d !== "").map((d) =>
+      new URL(`file://${d!.endsWith("/") ? d : `${d}/`}`)
+    ),
+  ];
+  const found = new Map<string, URL>();
+  for (const folder of folders) {
+    try {
+      for await (const entry of Deno.readDir(folder)) {
+        if (entry.isFile && entry.name.endsWith(".jsonl") && !found.has(entry.name)) {
+          found.set(entry.name, new URL(entry.name, folder));
+        }
+      }
+    } catch (error) {
+      if (!(error instanceof Deno.errors.NotFound)) throw error;
+    }
+  }
+  return [...found.values()];
+}
+
+// deno-lint-ignore no-control-regex -- terminal styling is what is removed
+const STYLING = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
+const TAG = /<\/?[a-z][a-z_-]*>/g;
+
+/**
+ * What the model read of a transcript, taken from the JSONL by this test
+ * alone (not by the mapping): the lines of every user text (wrappers taken
+ * off, a command's name and arguments, a local command's output), every
+ * assistant text, every tool call's input as JSON, a command's expansion, every tool result's text,
+ * every queued message a request took and every hook context. A line is
+ * what is compared: the grader frames bodies line by line.
+ */
+function readByTheModel(text: string): { lines: string[]; inputs: string[] } {
+  const lines: string[] = [];
+  const inputs: string[] = [];
+  const add = (value: string): void => {
+    for (const line of value.replace(STYLING, "").replace(TAG, "\n").split("\n")) {
+      const trimmed = line.trim();
+      if (trimmed !== "" && !/^\[Request interrupted by user/.test(trimmed)) lines.push(trimmed);
+    }
+  };
+  const texts = (content: unknown): string[] =>
+    typeof content === "string"
+      ? [content]
+      : Array.isArray(content)
+      ? content.flatMap((b) =>
+        typeof b === "string"
+          ? [b]
+          : b?.type === "text" && typeof b.text === "string"
+          ? [b.text]
+          : []
+      )
+      : [];
+  const message = (record: Fields): void => {
+    const content = (record.message as Fields | undefined)?.content;
+    if (record.type === "assistant") {
+      if ((record.message as Fields).model === "<synthetic>") return;
+      texts(content).forEach(add);
+      for (const block of Array.isArray(content) ? content : []) {
+        if (block?.type === "tool_use") inputs.push(JSON.stringify(block.input));
+      }
+      return;
+    }
+    // An isMeta record is read too when it is a caveat, or the expansion of the command before it.
+    const meta = record.isMeta === true && !afterCommand;
+    afterCommand = texts(content).some((value) => value.includes("<command-name>"));
+    for (const value of texts(content)) {
+      if (!meta || value.includes("Caveat: The messages below")) add(value);
+    }
+    for (const block of Array.isArray(content) ? content : []) {
+      if (block?.type === "tool_result") texts(block.content).forEach(add);
+    }
+  };
+  let afterCommand = false;
+  const pending: string[] = [];
+  for (const raw of text.split("\n")) {
+    let record: Fields;
+    try {
+      record = JSON.parse(raw);
+    } catch {
+      continue;
+    }
+    if (typeof record !== "object" || record === null) continue;
+    if (record.type === "user" || record.type === "assistant") message(record);
+    const data = record.data as Fields | undefined;
+    if (record.type === "progress" && data?.type === "agent_progress") {
+      message((data.message ?? {}) as Fields);
+    }
+    if (record.type === "queue-operation") {
+      if (record.operation === "enqueue") pending.push(...texts(record.content));
+      if (record.operation === "dequeue" || record.operation === "remove") {
+        const taken = pending.shift();
+        if (taken !== undefined) add(taken);
+      }
+      if (record.operation === "popAll") pending.length = 0;
+    }
+    const attachment = record.attachment as Fields | undefined;
+    if (record.type === "attachment" && attachment?.type === "hook_additional_context") {
+      texts(attachment.content).forEach(add);
+    }
+  }
+  return { lines, inputs };
+}
+
+Deno.test("fromClaudeCode() gives the grader every word the model read of a real transcript", async (t) => {
+  const files = await realTranscripts();
+  assert.ok(files.length >= 5);
+  for (const file of files) {
+    await t.step(file.pathname.split("/").pop()!, async () => {
+      const text = await renderGrader(fromClaudeCode(file), {
+        itemBudget: 100_000_000,
+        transcriptBudget: 1_000_000_000,
+      });
+      // The grader indents each body line; a subagent's task is in its call's input, as JSON.
+      const plain = text.replaceAll("\n  ", "\n");
+      const { lines, inputs } = readByTheModel(await Deno.readTextFile(file));
+      assert.ok(lines.length > 0);
+      const missing = lines.filter((line) =>
+        !plain.includes(line) && !plain.includes(JSON.stringify(line).slice(1, -1))
+      );
+      assert.deepEqual(missing, []);
+      assert.deepEqual(inputs.filter((input) => !plain.includes(input)), []);
+    });
+  }
 });

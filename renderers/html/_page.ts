@@ -75,6 +75,11 @@ export interface PageSummary {
    * all are), whitespace collapsed, at most 200 code points.
    */
   firstUser: string;
+  /**
+   * The session's title (the latest `session.updated` title: for Claude Code,
+   * the name it gives the session), as `firstUser` is cut; absent without one.
+   */
+  title?: string;
   /** Whether the transcript budget cut the page short. */
   cut: boolean;
   /** A page in a folder: the project it belongs to (see `PageOrigin`), where known. */
@@ -160,6 +165,7 @@ export class PageBuilder {
   #turns = 0;
   #firstUser = "";
   #firstIsCommand = false;
+  #title: string | undefined;
   #cut = false;
   /** The day of the latest item with a time: an item of another day shows its date. */
   #lastDay = "";
@@ -249,6 +255,11 @@ export class PageBuilder {
     return true;
   }
 
+  /** Names the session: the latest title given is the page's (redacted when the page is). */
+  title(title: string): void {
+    this.#title = firstUserLine(shownText(title, this.#settings.redact));
+  }
+
   /** Ends the page with the transcript note: the source held more than the budget shows. */
   cutShort(): void {
     this.#cut = true;
@@ -265,13 +276,15 @@ export class PageBuilder {
       threads: this.#threads.size,
       items: this.#items,
       firstUser: this.#firstUser,
+      ...(this.#title === undefined ? {} : { title: this.#title }),
       cut: this.#cut,
       ...(origin.project === undefined ? {} : { project: shownText(origin.project, redact) }),
       ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
       ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
     const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
-    const title = summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`;
+    const title = summary.title ??
+      (summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`);
     const note = this.#cut &&
       markup`<p class="note transcript-cut" role="note">[transcript cut: the ${this.#settings.transcriptBudget}-byte budget is reached; the rest of the session is not shown]</p>\n`;
     const empty = this.#items === 0 && !this.#cut &&
@@ -307,8 +320,8 @@ ${this.#parts}${empty}${note}</main>
     }
     return markup`<header class="top">
 <p class="kicker">Agent session</p>
-<h1>${summary.sessionId === "" ? "Empty session" : summary.sessionId}</h1>
-<dl class="facts">${
+<h1>${summary.title ?? (summary.sessionId === "" ? "Empty session" : summary.sessionId)}</h1>
+<dl class="facts">${summary.title !== undefined && fact("Session", summary.sessionId)}${
       summary.project !== undefined && fact("Project", summary.cwd ?? summary.project)
     }${fact("Started", started)}${fact("Turns", summary.turns)}${fact("Threads", summary.threads)}${
       fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)

@@ -2,7 +2,13 @@
 // This module is browser compatible.
 
 import type { EntryIterable, LogEntry } from "../../events/types.ts";
-import { checkBudget, conversation, cutBodyParts, redact as redactSecrets } from "../../kit/mod.ts";
+import {
+  checkBudget,
+  conversation,
+  cutBodyParts,
+  redact as redactSecrets,
+  sessionTitle,
+} from "../../kit/mod.ts";
 import {
   PageBuilder,
   type PageFolder,
@@ -134,6 +140,8 @@ async function renderPage(
       command?: unknown;
       model_usage?: unknown;
     };
+    const title = sessionTitle(entry.event);
+    if (title !== undefined) page.title(title);
     if (event.type === "user.message" && typeof event.command === "string") {
       commands.add(entry.seq);
       // An item follows its entry closely (or waits with its thread): keep the latest ones.

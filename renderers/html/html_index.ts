@@ -57,6 +57,7 @@ export function pageSummary(html: string): PageSummary | undefined {
     threads: value.threads,
     items: value.items,
     firstUser: untrusted(value.firstUser),
+    ...(value.title === undefined ? {} : { title: untrusted(value.title) }),
     cut: value.cut,
     ...(value.project === undefined ? {} : { project: untrusted(value.project) }),
     ...(value.cwd === undefined ? {} : { cwd: untrusted(value.cwd) }),
@@ -85,7 +86,8 @@ function isSummary(value: unknown): value is PageSummary {
   const text = (x: unknown): boolean => typeof x === "string";
   return text(v.sessionId) && text(v.startedAt) && text(v.firstUser) &&
     typeof v.cut === "boolean" && count(v.turns) && count(v.threads) && count(v.items) &&
-    optional(v.project, text) && optional(v.cwd, text) && optional(v.bytes, count);
+    optional(v.project, text) && optional(v.cwd, text) && optional(v.bytes, count) &&
+    optional(v.title, text);
 }
 
 /** The index page's title, by which an index.html this renderer wrote is known. */
@@ -171,7 +173,9 @@ function sessionRow({ name, summary }: IndexedPage): Html {
     encodeURIComponent(name)
   }">${when}</a></td><td class="num">${summary.turns}</td><td class="num">${size}${
     summary.cut ? " (page cut)" : ""
-  }</td><td class="prompt">${summary.firstUser}</td><td class="id">${id}</td></tr>\n`;
+  }</td><td class="prompt">${
+    summary.title ?? summary.firstUser
+  }</td><td class="id">${id}</td></tr>\n`;
 }
 
 function sessionTable(pages: IndexedPage[], caption: Html | false): Html {

@@ -7,6 +7,8 @@ import {
   type ConversationItem,
   type ConversationOptions,
   GRADER_TRANSCRIPT_BUDGET,
+  redact as redactSecrets,
+  sessionTitle,
   utf8Length,
 } from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
@@ -40,6 +42,22 @@ export interface JsonCutLine {
 }
 
 /**
+ * A line of a `json` rendering that names the session: written when the
+ * session gets a title (a `session.updated` with `title`; for Claude Code, the
+ * name it gives the session), before the next item, redacted when the items
+ * are. The session's title is the last such line's; a session without one
+ * has none.
+ */
+export interface JsonTitleLine {
+  /** Always `"title"`: no item has this kind. */
+  kind: "title";
+  /** The title, whitespace collapsed. */
+  title: string;
+  /** The `seq` of the entry that gave it. */
+  seq: number;
+}
+
+/**
  * Options for {@linkcode renderJson}: those of {@linkcode conversation}, where
  * `transcriptBudget` also bounds the output (whole lines, the cut line
  * included; at least {@linkcode JSON_MIN_BUDGET}).
@@ -58,8 +76,11 @@ export type JsonOptions = ConversationOptions;
  * (`{"kind":"cut","budget":…,"items":…,"nextSeq":…}`) and the source is
  * not pulled further.
  *
- * Each line parses back to exactly the item {@linkcode conversation} yields
- * with the same options, and `[label]\ntext\n` of each, joined by blank
+ * A session that has a title (a `session.updated` with `title`) gets a
+ * {@linkcode JsonTitleLine} (`{"kind":"title","title":…,"seq":…}`) before
+ * the first item after it, each time the title changes; a session without
+ * one gets none. Each item line parses back to exactly the item
+ * {@linkcode conversation} yields with the same options, and `[label]\ntext\n` of each, joined by blank
  * lines, is the grader's text.
  *
  * @param source One session's entries.
@@ -89,27 +110,68 @@ export async function renderJson(
   options: JsonOptions = {},
 ): Promise<string> {
   const budget = jsonBudget(options);
-  const lines: string[] = [];
-  const seqs: number[] = [];
+  const lines: Line[] = [];
   let used = 0;
-  const iterator = conversation(source, options)[Symbol.asyncIterator]();
+  const iterator = jsonLines(source, options)[Symbol.asyncIterator]();
   while (true) {
     const next = await iterator.next();
-    if (next.done) return lines.join("");
-    const line = itemLine(next.value);
-    lines.push(line);
-    seqs.push(next.value.seq);
-    used += utf8Length(line);
+    if (next.done) return lines.map((l) => l.text).join("");
+    lines.push(next.value);
+    used += utf8Length(next.value.text);
     if (used > budget) break;
   }
-  await iterator.return();
+  await iterator.return(undefined);
   // Whole lines go from the end until the cut line fits after them.
   while (true) {
-    const cut = cutLine(budget, lines.length - 1, seqs[lines.length - 1]!);
-    used -= utf8Length(lines.pop()!);
-    seqs.pop();
-    if (used + utf8Length(cut) <= budget) return lines.join("") + cut;
+    const last = lines.pop()!;
+    const cut = cutLine(budget, itemCount(lines), last.seq);
+    used -= utf8Length(last.text);
+    if (used + utf8Length(cut) <= budget) return lines.map((l) => l.text).join("") + cut;
   }
+}
+
+/** A line of the output: its text, the seq it came from, whether it is an item's. */
+interface Line {
+  text: string;
+  seq: number;
+  item: boolean;
+}
+
+function itemCount(lines: readonly Line[]): number {
+  let count = 0;
+  for (const line of lines) if (line.item) count++;
+  return count;
+}
+
+/**
+ * The output's lines, before budgets: an item's, and a title line before the
+ * first item after a `session.updated` that named the session anew.
+ */
+async function* jsonLines(source: EntryIterable, options: JsonOptions): AsyncGenerator<Line> {
+  let title: { title: string; seq: number } | undefined;
+  let written: string | undefined;
+  const onEntry = options.onEntry;
+  const items = conversation(source, {
+    ...options,
+    onEntry: (entry) => {
+      const named = sessionTitle(entry.event);
+      if (named !== undefined) {
+        title = { title: options.redact ? redactSecrets(named) : named, seq: entry.seq };
+      }
+      onEntry?.(entry);
+    },
+  });
+  const titleLine = function* (): Generator<Line> {
+    if (title === undefined || title.title === written) return;
+    written = title.title;
+    const line: JsonTitleLine = { kind: "title", title: title.title, seq: title.seq };
+    yield { text: `${JSON.stringify(line)}\n`, seq: title.seq, item: false };
+  };
+  for await (const item of items) {
+    yield* titleLine();
+    yield { text: itemLine(item), seq: item.seq, item: true };
+  }
+  yield* titleLine();
 }
 
 /**
@@ -149,44 +211,42 @@ export function streamJson(
   return (async function* (): AsyncGenerator<string> {
     // A line whose end leaves room for the longest cut line can never be taken back.
     const safe = budget - MAX_CUT_LINE;
-    const held: string[] = [];
-    const seqs: number[] = [];
+    const held: Line[] = [];
     let given = 0;
     let used = 0;
     let over = false;
-    const iterator = conversation(source, options)[Symbol.asyncIterator]();
+    const iterator = jsonLines(source, options)[Symbol.asyncIterator]();
     try {
       while (true) {
         const next = await iterator.next();
         if (next.done) break;
-        const line = itemLine(next.value);
-        used += utf8Length(line);
+        const line = next.value;
+        used += utf8Length(line.text);
         if (held.length === 0 && used <= safe) {
-          given++;
-          yield line;
+          if (line.item) given++;
+          yield line.text;
           continue;
         }
         held.push(line);
-        seqs.push(next.value.seq);
         if (used > budget) {
           over = true;
           break;
         }
       }
     } finally {
-      await iterator.return();
+      await iterator.return(undefined);
     }
     if (!over) {
-      if (held.length > 0) yield held.join("");
+      if (held.length > 0) yield held.map((l) => l.text).join("");
       return;
     }
     // Whole lines go from the end until the cut line fits after them, as in renderJson.
     while (true) {
-      const cut = cutLine(budget, given + held.length - 1, seqs[held.length - 1]!);
-      used -= utf8Length(held.pop()!);
-      seqs.pop();
+      const last = held.pop()!;
+      const cut = cutLine(budget, given + itemCount(held), last.seq);
+      used -= utf8Length(last.text);
       if (used + utf8Length(cut) <= budget) {
-        yield held.join("") + cut;
+        yield held.map((l) => l.text).join("") + cut;
         return;
       }
     }

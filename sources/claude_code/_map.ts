@@ -2,6 +2,11 @@
 // This module is browser compatible.
 
 import { commandOutput, slashCommand } from "./_commands.ts";
+import { harnessMessage, hookEvent, systemEvent, words } from "./_harness.ts";
+import { type Queued, SteeringQueue } from "./_queue.ts";
+import { recordTitle, SessionTitle } from "./_titles.ts";
+import type { OnUnrendered } from "./_unrendered.ts";
+import { isInterrupt, type Voice, voicesOf } from "./_voices.ts";
 import type { ContentBlock, ModelUsage, SessionEvent } from "../../events/types.ts";
 import { asEvent, fieldsOf } from "../../events/fields.ts";
 
@@ -72,6 +77,14 @@ export class ClaudeCodeMapper {
   /** The prompts of the latest subagent calls, for a sidechain record that names no call. */
   #prompts = new RecentSet(CALLS_KEPT);
   #lastCommand: string | undefined;
+  /** The slash command just read, whose expansion (an `isMeta` record) may follow. */
+  #expanding: string | undefined;
+  #queue = new SteeringQueue();
+  #title = new SessionTitle();
+  /** The primary thread's model and response, for the notice of a model switch. */
+  #model: string | undefined;
+  #responseId: string | undefined;
+  #unrendered: OnUnrendered;
   #thinking: boolean;
   #usage: boolean;
   /** Per thread, the response whose records are being read, its usage not yet emitted. */
@@ -83,9 +96,12 @@ export class ClaudeCodeMapper {
    * @param options Whether `thinking` blocks are mapped (as `agent.thinking`
    * with their text), and whether each response's usage is (as a model request's spans).
    */
-  constructor(options: { thinking?: boolean; usage?: boolean } = {}) {
+  constructor(
+    options: { thinking?: boolean; usage?: boolean; onUnrendered?: OnUnrendered } = {},
+  ) {
     this.#thinking = options.thinking ?? false;
     this.#usage = options.usage ?? true;
+    this.#unrendered = options.onUnrendered ?? (() => {});
   }
 
   /**
@@ -93,7 +109,12 @@ export class ClaudeCodeMapper {
    * last response of each thread ends with the file.
    */
   finish(): Mapped[] {
-    const out = [...this.#responses.values()].flatMap(requestSpans);
+    const { taken, unread } = this.#queue.finish();
+    const out = [
+      ...taken.map((message) => queuedMessage(message, `line-${message.line}:queued`, {})),
+      ...[...this.#responses.values()].flatMap(requestSpans),
+    ];
+    for (const message of unread) this.#unrendered(message.line, "queue-operation", "never read");
     this.#responses.clear();
     return out;
   }
@@ -120,9 +141,35 @@ export class ClaudeCodeMapper {
   map(record: unknown, line: number, file?: SubagentFile): Mapped[] | string {
     if (!isObject(record)) return "the line is not a JSON object";
     if (typeof record.type !== "string") return 'the record has no string member "type"';
-    if (record.type === "progress") return this.#progress(record, line);
-    if (record.type !== "user" && record.type !== "assistant") return [];
-    if (record.isSidechain !== true && file === undefined) return this.#message(record, line, null);
+    // A subagent's own records (its file, or sidechain records in the parent) other than its
+    // turns are not the session's: counted, never shown on the primary thread.
+    const subagent = record.isSidechain === true || file !== undefined;
+    if (subagent && record.type !== "user" && record.type !== "assistant") {
+      if (record.type === "progress") return this.#progress(record, line);
+      this.#unrendered(line, record.type, "subagent");
+      return [];
+    }
+    switch (record.type) {
+      case "user":
+      case "assistant":
+        break;
+      case "progress":
+        return this.#progress(record, line);
+      case "queue-operation":
+        return this.#queueOperation(record, line);
+      case "system":
+        return this.#system(record, line);
+      case "attachment":
+        return this.#attachment(record, line);
+      case "summary":
+      case "ai-title":
+      case "custom-title":
+        return this.#named(record, line);
+      default:
+        this.#unrendered(line, record.type, "");
+        return [];
+    }
+    if (!subagent) return this.#primary(record, line);
     // A subagent's own file names it (its records may not): one agent, one thread, however its
     // records are split between files.
     const agentId = file?.agentId ??
@@ -131,12 +178,148 @@ export class ClaudeCodeMapper {
     return this.#announce(mapped, agentId, file?.call, file?.name);
   }
 
+  /**
+   * A primary-thread record: before a response's first record, the queued
+   * messages its request took and no record repeated, and a notice when the
+   * model changed.
+   */
+  #primary(record: Json, line: number): Mapped[] | string {
+    const mapped = this.#message(record, line, null);
+    if (typeof mapped === "string" || record.type !== "assistant") return mapped;
+    const message = record.message as Json;
+    const id = typeof message.id === "string" ? message.id : undefined;
+    if (id === undefined || id === this.#responseId) return mapped;
+    this.#responseId = id;
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const before = this.#queue.response().map((queued, n) =>
+      queuedMessage(queued, `${id}:queued:${n}`, at)
+    );
+    const model = message.model;
+    if (typeof model === "string" && model !== "<synthetic>") {
+      if (this.#model !== undefined && this.#model !== model) {
+        const notice = harnessMessage(
+          `${id}:model`,
+          at,
+          "notice",
+          `Model switched from ${this.#model} to ${model}`,
+        );
+        before.push({ threadId: null, event: notice });
+      }
+      this.#model = model;
+    }
+    return before.length === 0 ? mapped : [...before, ...mapped];
+  }
+
+  /** A `queue-operation` record: a message the person queued, shown where a request read it. */
+  #queueOperation(record: Json, line: number): Mapped[] {
+    switch (record.operation) {
+      case "enqueue":
+        this.#queue.enqueue(record.content, line);
+        return [];
+      case "dequeue":
+        this.#queue.dequeue();
+        return [];
+      case "remove":
+        this.#queue.remove(record.content, line);
+        return [];
+      case "popAll":
+        for (const message of this.#queue.popAll()) {
+          this.#unrendered(message.line, "queue-operation", "withdrawn");
+        }
+        return [];
+      default:
+        this.#unrendered(line, "queue-operation", String(record.operation ?? ""));
+        return [];
+    }
+  }
+
+  /** A `system` record: an error, a recap, a notice, a failed hook, a local command; or nothing. */
+  #system(record: Json, line: number): Mapped[] {
+    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const thread = record.isSidechain === true ? threadOf(stringOr(record.agentId)) : null;
+    if (record.subtype === "local_command" && typeof record.content === "string") {
+      const event = this.#command(record.content, id, at);
+      if (event !== undefined) return event === null ? [] : [{ threadId: thread, event }];
+    }
+    const event = systemEvent(record, id, at);
+    if (event === undefined) {
+      this.#unrendered(line, "system", String(record.subtype ?? ""));
+      return [];
+    }
+    return [{ threadId: thread, event }];
+  }
+
+  /** An `attachment` record: a hook's output, or a queued message given to the running turn. */
+  #attachment(record: Json, line: number): Mapped[] {
+    const attachment = isObject(record.attachment) ? record.attachment : {};
+    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const thread = record.isSidechain === true ? threadOf(stringOr(record.agentId)) : null;
+    if (attachment.type === "queued_command") {
+      const origin = isObject(attachment.origin) ? attachment.origin.kind : undefined;
+      const mode = attachment.commandMode;
+      const person = (origin === undefined || origin === "human") &&
+        (mode === undefined || mode === "prompt");
+      if (person && thread === null) {
+        const shown = this.#queue.delivered(attachment.prompt, line);
+        return shown === undefined ? [] : [queuedMessage(shown, id, at)];
+      }
+      const text = words(attachment.prompt);
+      if (text !== undefined) {
+        return [{ threadId: thread, event: harnessMessage(id, at, "context", text) }];
+      }
+    }
+    const event = hookEvent(attachment, id, at);
+    if (event === undefined) {
+      this.#unrendered(line, "attachment", String(attachment.type ?? ""));
+      return [];
+    }
+    return [{ threadId: thread, event }];
+  }
+
+  /**
+   * A record that names the session (`custom-title`, `ai-title`, `summary`):
+   * a `session.updated` with the `title` when it is now the session's name,
+   * and a `summary`'s text as a recap.
+   */
+  #named(record: Json, line: number): Mapped[] {
+    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const out: Mapped[] = [];
+    const named = recordTitle(record);
+    if (named !== undefined && this.#title.take(named.title, named.source)) {
+      const event = asEvent({
+        id: `${id}:title`,
+        type: "session.updated",
+        ...at,
+        title: named.title,
+      });
+      out.push({ threadId: null, event });
+    }
+    if (record.type === "summary") {
+      const text = words(record.summary);
+      if (text !== undefined) {
+        out.push({ threadId: null, event: harnessMessage(id, at, "recap", text) });
+      }
+    }
+    // A title a stronger one outranks was read, not dropped: only a record naming nothing counts.
+    if (named === undefined && out.length === 0) this.#unrendered(line, record.type as string, "");
+    return out;
+  }
+
   /** A subagent's record carried by an `agent_progress` record: its thread's events. */
   #progress(record: Json, line: number): Mapped[] | string {
     const data = record.data;
-    if (!isObject(data) || data.type !== "agent_progress" || !isObject(data.message)) return [];
+    if (!isObject(data) || data.type !== "agent_progress" || !isObject(data.message)) {
+      this.#unrendered(line, "progress", isObject(data) ? String(data.type ?? "") : "");
+      return [];
+    }
     const inner = data.message;
-    if (inner.type !== "user" && inner.type !== "assistant") return [];
+    if (inner.type !== "user" && inner.type !== "assistant") {
+      this.#unrendered(line, "progress", `agent_progress ${String(inner.type ?? "")}`);
+      return [];
+    }
     const agentId = typeof data.agentId === "string" ? data.agentId : undefined;
     const call = typeof record.parentToolUseID === "string" ? record.parentToolUseID : undefined;
     const mapped = this.#delegated(this.#message(inner, line, threadOf(agentId)), call);
@@ -210,16 +393,19 @@ export class ClaudeCodeMapper {
   #message(record: Json, line: number, threadId: string | null): Mapped[] | string {
     const problem = envelopeProblem(record);
     if (problem !== undefined) return problem;
-    if (record.isMeta === true) return [];
+    if (record.isMeta === true) return this.#meta(record, line, threadId);
     const message = record.message as Json;
-    if (record.type === "assistant" && message.model === "<synthetic>") return [];
+    if (record.type === "assistant" && message.model === "<synthetic>") {
+      this.#unrendered(line, "assistant", "<synthetic>");
+      return [];
+    }
     const uuid = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
     if (threadId !== null && typeof record.uuid === "string") {
       if (this.#seen.has(uuid)) return [];
       this.#seen.add(uuid);
     }
     const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
-    const events = this.#events(record, uuid, at, threadId);
+    const events = this.#events(record, uuid, at, threadId, line);
     // An unreadable record is skipped whole: its usage too.
     if (typeof events === "string" || record.type !== "assistant") return events;
     const ended = this.#response(record, uuid, at, threadId);
@@ -273,13 +459,51 @@ export class ClaudeCodeMapper {
     return out;
   }
 
+  /**
+   * An `isMeta` user record: text Claude Code sent the model that no one
+   * typed. It is shown as the expansion of the slash command just before it,
+   * or as the harness's context when all of it is wrapped as such (a
+   * caveat, a reminder); any other is counted as not rendered.
+   */
+  #meta(record: Json, line: number, threadId: string | null): Mapped[] {
+    const command = this.#expanding;
+    this.#expanding = undefined;
+    const content = (record.message as Json).content as string | unknown[];
+    const text = plainText(content);
+    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    if (record.type === "user" && text !== undefined && text.trim() !== "") {
+      if (command !== undefined) {
+        const event = harnessMessage(id, at, "command", text.trim(), { command });
+        return [{ threadId, event }];
+      }
+      const voices = voicesOf(text);
+      if (voices.length > 0 && voices.every((voice) => voice.kind !== "person")) {
+        return voices.map((voice, n) => ({
+          threadId,
+          event: voiceEvent(voice, n === 0 ? id : `${id}:${n}`, at, undefined, true),
+        }));
+      }
+    }
+    this.#unrendered(line, String(record.type), "isMeta");
+    return [];
+  }
+
   /** A user or assistant record's own events on `threadId`. */
-  #events(record: Json, uuid: string, at: At, threadId: string | null): Mapped[] | string {
+  #events(
+    record: Json,
+    uuid: string,
+    at: At,
+    threadId: string | null,
+    line: number,
+  ): Mapped[] | string {
     const message = record.message as Json;
     const content = message.content as string | unknown[];
     const on = (event: SessionEvent): Mapped[] => [{ threadId, event }];
+    const role = record.type as "user" | "assistant";
+    this.#expanding = undefined;
 
-    if (record.type === "user") {
+    if (role === "user") {
       const text = plainText(content);
       if (record.isCompactSummary === true) {
         const body = text ?? blocksText(content as unknown[]);
@@ -290,32 +514,70 @@ export class ClaudeCodeMapper {
           content: `Compaction summary:\n${body}`,
         });
       }
-      const special = text === undefined ? undefined : this.#command(text, uuid, at);
-      if (special !== undefined) return special === null ? [] : on(special);
+      const special = text === undefined ? undefined : this.#commandRecord(text, uuid, at);
+      if (special !== undefined) {
+        const command = special[0];
+        if (threadId === null && command?.type === "user.message") {
+          this.#queue.command(fieldsOf(command).content as string);
+        }
+        return special.map((event) => ({ threadId, event }));
+      }
+      if (text !== undefined && isInterrupt(text)) return on(interrupt(uuid, at, threadId));
+      if (text !== undefined && threadId === null && this.#queue.repeats(text)) return [];
     }
     if (typeof content === "string") {
-      const type = record.type === "user" ? "user.message" : "agent.message";
-      return on({ id: uuid, type, ...at, content });
+      if (role === "assistant") {
+        return content.trim() === "" ? [] : on({ id: uuid, type: "agent.message", ...at, content });
+      }
+      return userTextEvents(content, uuid, at, threadId, true);
     }
-    const out: { index: number; event: SessionEvent; keepId?: boolean }[] = [];
-    for (const [index, block] of content.entries()) {
-      const event = blockEvent(
-        record.type as "user" | "assistant",
-        block,
-        uuid,
-        at,
-        this.#thinking,
-      );
+    const out: { index: number; sub: number; event: SessionEvent; keepId?: boolean }[] = [];
+    for (const [index, raw] of content.entries()) {
+      // A bare string in a content array is a text block.
+      const block = typeof raw === "string" ? { type: "text", text: raw } : raw;
+      if (role === "user" && isObject(block) && block.type === "text") {
+        if (typeof block.text !== "string") return 'a "text" block has no string "text"';
+        const parts = userTextEvents(block.text, uuid, at, threadId, false);
+        parts.forEach(({ event }, sub) => out.push({ index, sub, event }));
+        continue;
+      }
+      const event = blockEvent(role, block, uuid, at, this.#thinking);
       if (typeof event === "string") return event;
-      if (event === undefined) continue;
-      out.push({ index, ...event });
+      if (event === undefined) {
+        this.#unrendered(line, "block", isObject(block) ? String(block.type) : "");
+        continue;
+      }
+      if (event.event.type === "agent.message" && blank(event.event)) continue;
+      out.push({ index, sub: 0, ...event });
       if (event.event.type === "agent.tool_use") this.#rememberCall(block as Json, threadId);
     }
     const suffix = out.length > 1;
-    return out.map(({ index, event, keepId }) => ({
+    return out.map(({ index, sub, event, keepId }) => ({
       threadId,
-      event: keepId || !suffix ? event : { ...event, id: `${uuid}:${index}` },
+      event: keepId || !suffix
+        ? event
+        : { ...event, id: sub === 0 ? `${uuid}:${index}` : `${uuid}:${index}.${sub}` },
     }));
+  }
+
+  /**
+   * A slash command record's events: the command line, then its expansion
+   * when the record holds it (`<command-contents>`); a command's local output;
+   * undefined for any other text.
+   */
+  #commandRecord(text: string, id: string, at: At): SessionEvent[] | undefined {
+    const event = this.#command(text, id, at);
+    if (event === undefined) return undefined;
+    if (event === null) return [];
+    if (event.type !== "user.message") return [event];
+    const command = fieldsOf(event).command as string;
+    const contents = /<command-contents>([\s\S]*?)<\/command-contents>/.exec(text)?.[1]?.trim();
+    if (contents === undefined || contents === "") {
+      this.#expanding = command;
+      return [event];
+    }
+    const expansion = harnessMessage(`${id}:expansion`, at, "command", contents, { command });
+    return [event, expansion];
   }
 
   /**
@@ -351,6 +613,79 @@ export class ClaudeCodeMapper {
     if (prompt !== "") this.#prompts.add(prompt);
     if (this.#calls.size > CALLS_KEPT) this.#calls.delete(this.#calls.keys().next().value!);
   }
+}
+
+/** A queued message as the person's `user.message`, on the primary thread. */
+function queuedMessage(queued: Queued, id: string, at: At): Mapped {
+  return {
+    threadId: null,
+    event: { id, type: "user.message", ...at, content: queued.content } as SessionEvent,
+  };
+}
+
+/** Claude Code's note that the person stopped the request, as the interrupt it is. */
+function interrupt(id: string, at: At, threadId: string | null): SessionEvent {
+  return {
+    id,
+    type: "user.interrupt",
+    ...at,
+    ...(threadId === null ? {} : { session_thread_id: threadId }),
+  };
+}
+
+/**
+ * The events of a user text, one a voice: the person's words as a
+ * `user.message` (a text that is all theirs keeps its shape: the string, or
+ * one text block), the harness's parts as system messages marked with who
+ * added them, an interrupt note as `user.interrupt`. Their ids are the
+ * record's; the caller suffixes them.
+ */
+function userTextEvents(
+  text: string,
+  id: string,
+  at: At,
+  threadId: string | null,
+  asString: boolean,
+): Mapped[] {
+  if (isInterrupt(text)) return [{ threadId, event: interrupt(id, at, threadId) }];
+  const voices = voicesOf(text);
+  const whole = voices.length === 1 && voices[0]!.kind === "person" && voices[0]!.text === text;
+  return voices.map((voice, n) => ({
+    threadId,
+    event: voiceEvent(
+      voice,
+      asString && n > 0 ? `${id}:${n}` : id,
+      at,
+      whole ? text : undefined,
+      asString,
+    ),
+  }));
+}
+
+/** One voice of a user text as its event. */
+function voiceEvent(
+  voice: Voice,
+  id: string,
+  at: At,
+  whole: string | undefined,
+  asString: boolean,
+): SessionEvent {
+  if (voice.kind !== "person") return harnessMessage(id, at, voice.kind, voice.text);
+  const text = whole ?? voice.text;
+  const content = asString ? text : [{ type: "text" as const, text }];
+  return { id, type: "user.message", ...at, content };
+}
+
+/** Whether an agent message holds no words (Claude Code writes `"\n\n"` texts). */
+function blank(event: SessionEvent): boolean {
+  const content = fieldsOf(event).content;
+  if (typeof content === "string") return content.trim() === "";
+  return Array.isArray(content) &&
+    content.every((b) => isObject(b) && b.type === "text" && String(b.text).trim() === "");
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 /** A subagent call: the thread's name, the task it was given, the thread that made it. */
@@ -426,6 +761,10 @@ function plainText(content: string | unknown[]): string | undefined {
   if (content.length === 0) return undefined;
   const texts: string[] = [];
   for (const block of content) {
+    if (typeof block === "string") {
+      texts.push(block);
+      continue;
+    }
     if (!isObject(block) || block.type !== "text" || typeof block.text !== "string") {
       return undefined;
     }
@@ -510,6 +849,18 @@ function blockEvent(
   }
 }
 
+/**
+ * A block of a tool result as the renderers read it: a `tool_reference` (a
+ * tool a search loaded, by name) as a text naming the tool, a bare string as
+ * a text block; any other unchanged.
+ */
+function resultBlock(block: unknown): unknown {
+  if (typeof block === "string") return { type: "text", text: block };
+  if (!isObject(block) || block.type !== "tool_reference") return block;
+  const name = typeof block.tool_name === "string" ? block.tool_name : "?";
+  return { type: "text", text: `[tool_reference: ${name}]` };
+}
+
 function toolResult(block: Json, uuid: string, at: At): { event: SessionEvent } | string {
   if (typeof block.tool_use_id !== "string") {
     return 'a "tool_result" block has no string "tool_use_id"';
@@ -530,7 +881,10 @@ function toolResult(block: Json, uuid: string, at: At): { event: SessionEvent } 
       type: "agent.tool_result",
       ...at,
       tool_use_id: block.tool_use_id,
-      content: (content ?? null) as string | ContentBlock[] | null,
+      content: (Array.isArray(content) ? content.map(resultBlock) : content ?? null) as
+        | string
+        | ContentBlock[]
+        | null,
       is_error: (block.is_error ?? null) as boolean | null,
     },
   };

@@ -67,6 +67,21 @@ export interface FromClaudeCodeOptions {
    */
   onInvalid?: (line: number, reason: string) => void;
   /**
+   * Called, as it happens, for each thing the mapping reads and does not
+   * render, with its 1-based line number: a record `type` it does not map
+   * (`subtype` `""`), a `system` record's `subtype`, an `attachment`'s type, a
+   * `progress` record's `data.type`, a content block (`type` `"block"`, its
+   * block type as `subtype`), an `isMeta` record that is neither a command's
+   * expansion nor the harness's context (`"user"`, `"isMeta"`), a
+   * `<synthetic>` reply, a queued message taken back unread
+   * (`"queue-operation"`, `"withdrawn"`) or never read (`"never read"`, at
+   * the end, with the line that queued it). `deno task render --unrendered`
+   * prints their counts.
+   *
+   * @default {undefined}
+   */
+  onUnrendered?: (line: number, type: string, subtype: string) => void;
+  /**
    * The former name of `onInvalid`, called the same way when `onInvalid` is
    * not given.
    *
@@ -142,11 +157,29 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   `parentToolUseID`): `"<subagent_type> (<description>)"` from the `Task`
  *   call's input, else `"subagent <agentId>"`. A subagent record seen again
  *   (same `uuid`; the last 10,000 are remembered) is skipped.
- * - Skipped whole: records with `isMeta: true`, assistant records of model
- *   `<synthetic>`, `system` records (a `compact_boundary` too: the summary
- *   record that follows it carries the compaction), other `progress` records
- *   (hooks), and every other type (`file-history-snapshot`,
- *   `queue-operation`, `summary`, `attachment`, …).
+ * - What the harness adds is labelled as what it is: `<system-reminder>`,
+ *   IDE tags and the local-command caveat in a user text (the person's words
+ *   around them stay a `user.message`) → `system.message` with `source:
+ *   "context"`; a command's expansion (`<command-contents>`, or the `isMeta`
+ *   record right after it) → `source: "command"` with `command`; bash mode
+ *   (`<bash-input>`, `<bash-stdout>`, `<bash-stderr>`) → `source: "shell"`,
+ *   `"shell_output"`, `"shell_error"`; hook attachments with words
+ *   (`hook_additional_context` …) and a failed stop hook → `source: "hook"`;
+ *   `system` `away_summary` and `summary` records → `source: "recap"`;
+ *   `system` `informational` and a change of model → `source: "notice"`;
+ *   `system` `api_error` → `session.error`; `[Request interrupted by user]`
+ *   → `user.interrupt`; a `tool_reference` block → a text naming its tool.
+ * - `queue-operation` records: a message the person queued is one
+ *   `user.message`, shown once where a request read it (its `queued_command`
+ *   attachment, else before the next response); a repeat is dropped, and one
+ *   never read is not shown.
+ * - `custom-title`, else `ai-title`, else the latest `summary` → a
+ *   `session.updated` with `title` each time the session's name changes.
+ * - Skipped, and told to `onUnrendered`: other `isMeta` records, assistant
+ *   records of model `<synthetic>`, other `system` records (a
+ *   `compact_boundary` too: the summary record that follows it carries the
+ *   compaction), other `progress` records (hooks), other attachments, blocks
+ *   not mapped, and every other type (`file-history-snapshot`, …).
  *
  * - The branch the model read: a path is read twice, first for its records'
  *   tree (`parentUuid`, or `logicalParentUuid` across a compaction). A rewind
@@ -265,7 +298,11 @@ export async function* fromClaudeCode(
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
   });
-  const mapping = { thinking: options.thinking ?? false, usage: options.usage ?? true };
+  const mapping = {
+    thinking: options.thinking ?? false,
+    usage: options.usage ?? true,
+    ...(options.onUnrendered === undefined ? {} : { onUnrendered: options.onUnrendered }),
+  };
   const mapper = new ClaudeCodeMapper(mapping);
   const subagents = isStream
     ? undefined
