@@ -153,6 +153,11 @@ export interface RenderCommand {
   rendererOptions: RendererFlags;
   /** `--since` and `--until`: the sessions rendered are those that started in the range. */
   range: DateRange | undefined;
+  /**
+   * `--previous FILE`: the previous run's INDEX.md, read (as `previous`, named by `previousName`
+   * in {@linkcode RendererFlags}) before anything renders, to mark the new index against.
+   */
+  previous: string | undefined;
 }
 
 /** The renderer's options the command line sets, by option name. */
@@ -162,6 +167,10 @@ export interface RendererFlags {
   keep?: string;
   /** `--no-thinking`: `false`; a renderer that shows thinking leaves it out. */
   thinking?: boolean;
+  /** `--previous FILE`: the file's text (an index renderer marks its rows against it). */
+  previous?: string;
+  /** `--previous FILE`: the FILE, as given, for the renderer's messages. */
+  previousName?: string;
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -170,6 +179,8 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   transcriptBudget: "--transcript-budget",
   keep: "--keep",
   thinking: "--no-thinking",
+  previous: "--previous",
+  previousName: "--previous",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -188,6 +199,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "transcript-budget": { type: "string" },
     keep: { type: "string" },
     "no-thinking": { type: "boolean" },
+    // The previous run's index (issue 30): the index renderer's, or a dream folder's.
+    previous: { type: "string" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -228,6 +241,10 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
       "Cannot follow with --since or --until: they select among finished sessions",
     );
   }
+  if (values.previous === "") throw new UsageError('Option "--previous" needs a FILE');
+  if (follow && values.previous !== undefined) {
+    throw new UsageError("Cannot follow with --previous: it marks the rows of a folder's index");
+  }
   return {
     renderer: values.renderer ?? "grader",
     out: values.out,
@@ -244,6 +261,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     sessionId: sessionIdOption(values["session-id"], positionals),
     rendererOptions: rendererFlags(values),
     range,
+    previous: values.previous,
   };
 }
 

@@ -23,6 +23,7 @@ export const FENCE = "---";
  * (line breaks to YAML 1.1), the byte-order mark, the two non-characters
  * YAML excludes.
  */
+// deno-lint-ignore no-control-regex -- the controls are what it finds
 const UNSAFE = /[\u0000-\u001f"\\\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
 
 const SHORT_ESCAPES: Record<string, string> = {
