@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { type DreamRendererOptions, dreamRenderer } from "./dream/dream.ts";
+import { dreamRenderer, type DreamRendererOptions } from "./dream/dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader/grader.ts";
 import { htmlRenderer } from "./html/lazy.ts";
 import type { HtmlOptions } from "./html/options.ts";
