@@ -135,9 +135,9 @@ Deno.test("render --out DIR over a folder of Claude Code transcripts: each dream
       cwd: dir,
     });
     assert.equal(run.code, 0, run.stderr);
-    const pages = [...Deno.readDirSync(`${dir}/dreams`)].map((e) => e.name).filter((name) =>
-      name.endsWith(".md") && name !== "INDEX.md"
-    );
+    const pages = (await Array.fromAsync(Deno.readDir(`${dir}/dreams`))).map((e) => e.name).filter((
+      name,
+    ) => name.endsWith(".md") && name !== "INDEX.md");
     assert.equal(pages.length, 1);
     const text = await Deno.readTextFile(`${dir}/dreams/${pages[0]}`);
     const facts = parse(splitFrontMatter(text).frontMatter) as Record<string, unknown>;
