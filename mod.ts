@@ -58,6 +58,7 @@ export * from "./sources/claude_code/mod.ts";
 export * from "./kit/mod.ts";
 export * from "./renderers/registry.ts";
 export * from "./renderers/grader/grader.ts";
+export * from "./renderers/grader/envelope_instruction.ts";
 export * from "./renderers/dream/dream.ts";
 export * from "./renderers/dream/dream_index.ts";
 export * from "./renderers/json/json.ts";

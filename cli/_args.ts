@@ -167,6 +167,20 @@ export interface RendererFlags {
   keep?: string;
   /** `--no-thinking`: `false`; a renderer that shows thinking leaves it out. */
   thinking?: boolean;
+  // The grader's: what a model judge reads.
+  /** `--ids`: each label carries its entry's seq, `[M12 · user]`. */
+  ids?: boolean;
+  /** `--thread ID|NAME`: one thread's items. */
+  thread?: string;
+  /** `--each-thread`: `"each"`, each thread as a section of its own. */
+  threads?: "each";
+  /** `--envelope`: the transcript between two marker lines. */
+  envelope?: boolean;
+  /** `--outcome`: a `[session outcome]` block first. */
+  outcome?: boolean;
+  /** `--chunk-bytes N`: the whole session in chunks of at most N bytes. */
+  chunks?: { bytes: number };
+  // The index's: what a memory run reads.
   /** `--previous FILE`: the file's text (an index renderer marks its rows against it). */
   previous?: string;
   /** `--previous FILE`: the FILE, as given, for the renderer's messages. */
@@ -179,6 +193,12 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   transcriptBudget: "--transcript-budget",
   keep: "--keep",
   thinking: "--no-thinking",
+  ids: "--ids",
+  thread: "--thread",
+  threads: "--each-thread",
+  envelope: "--envelope",
+  outcome: "--outcome",
+  chunks: "--chunk-bytes",
   previous: "--previous",
   previousName: "--previous",
 };
@@ -199,6 +219,13 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     "transcript-budget": { type: "string" },
     keep: { type: "string" },
     "no-thinking": { type: "boolean" },
+    // The grader's: what a model judge reads.
+    ids: { type: "boolean" },
+    thread: { type: "string" },
+    "each-thread": { type: "boolean" },
+    envelope: { type: "boolean" },
+    outcome: { type: "boolean" },
+    "chunk-bytes": { type: "string" },
     // The previous run's index (issue 30): the index renderer's, or a dream folder's.
     previous: { type: "string" },
     since: { type: "string" },
@@ -229,6 +256,18 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     throw new UsageError(
       "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
     );
+  }
+  if (follow && values["transcript-budget"] !== undefined) {
+    throw new UsageError(
+      "Cannot follow within --transcript-budget: --follow prints every item to the session's end",
+    );
+  }
+  for (const flag of ["envelope", "outcome"] as const) {
+    if (follow && values[flag]) {
+      throw new UsageError(
+        `Cannot follow with --${flag}: it needs the session's end, --follow prints each item as it completes`,
+      );
+    }
   }
   let range: DateRange | undefined;
   try {
@@ -276,6 +315,12 @@ function rendererFlags(
     "transcript-budget"?: string;
     keep?: string;
     "no-thinking"?: boolean;
+    ids?: boolean;
+    thread?: string;
+    "each-thread"?: boolean;
+    envelope?: boolean;
+    outcome?: boolean;
+    "chunk-bytes"?: string;
   },
 ): RendererFlags {
   const flags: RendererFlags = {};
@@ -293,6 +338,14 @@ function rendererFlags(
   }
   if (values.keep !== undefined) flags.keep = values.keep;
   if (values["no-thinking"]) flags.thinking = false;
+  if (values.ids) flags.ids = true;
+  if (values.thread !== undefined) flags.thread = values.thread;
+  if (values["each-thread"]) flags.threads = "each";
+  if (values.envelope) flags.envelope = true;
+  if (values.outcome) flags.outcome = true;
+  if (values["chunk-bytes"] !== undefined) {
+    flags.chunks = { bytes: bytes("--chunk-bytes", values["chunk-bytes"]) };
+  }
   return flags;
 }
 
@@ -344,6 +397,10 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     // costs more than the rest of its work.
     return { ...FACTS_DEFAULTS, statusline: true };
   }
+  if (args.length === 2 && args.includes("--statusline") && args.includes("--json")) {
+    // The same, for a status-line script of one's own that reads the JSON line.
+    return { ...FACTS_DEFAULTS, statusline: true, json: true };
+  }
   const { values, positionals } = await strictArgs(args, {
     json: { type: "boolean" },
     follow: { type: "boolean", short: "f" },
@@ -369,9 +426,9 @@ export async function parseFactsArgs(args: string[]): Promise<FactsCommand> {
     }
   }
   const statusline = values.statusline ?? false;
-  if (statusline && (positionals.length > 0 || follow || values.json)) {
+  if (statusline && (positionals.length > 0 || follow)) {
     throw new UsageError(
-      "Cannot combine --statusline with a PATH, --json or --follow: it reads the path from standard input",
+      "Cannot combine --statusline with a PATH or --follow: it reads the path from standard input",
     );
   }
   if (follow && positionals.length === 0) {

@@ -14,13 +14,17 @@
  * @module
  */
 
-import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
+import { type Facts, type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import {
   contextWindowOf,
+  costOf,
   humanLine,
   jsonLine,
-  sanitizeModel,
+  modelOf,
+  rateLimitsOf,
+  statusJsonLine,
   statusLine,
+  type StatusLineOptions,
 } from "./_facts_format.ts";
 import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
@@ -34,7 +38,7 @@ const HELP = `Print the model and the context tokens in use of a Claude Code tra
 
 Usage:
   deno task facts [PATH] [--json] [--follow [--interval MS]]
-  deno task facts --statusline < status.json
+  deno task facts --statusline [--json] < status.json
 
 With no PATH, reads the bundled example transcript. PATH is a Claude Code
 transcript (~/.claude/projects/<project>/<session>.jsonl, the
@@ -42,17 +46,22 @@ transcript (~/.claude/projects/<project>/<session>.jsonl, the
 
 Options:
       --json          print the facts as JSON ({"model","contextUsedTokens",
-                      "hasContext","compactedSinceUsage"})
+                      "hasContext","compactedSinceUsage"}); with --statusline,
+                      also "contextWindowTokens" and what Claude Code sent:
+                      "displayName", "costUsd", "rateLimits"
   -f, --follow        poll the transcript and print each change; Ctrl-C stops
       --interval MS   how often --follow polls, in milliseconds (default: 1000)
       --statusline    read Claude Code's status-line JSON on standard input
-                      and print one short line: model, context tokens and the
-                      percentage of the window (Claude Code's context_window
-                      when it sends one: its size, and its current usage
-                      without reading the transcript; else 1M when the model
-                      id carries [1m], else 200k), or that the context was
-                      compacted since; it keeps the reader's position in a
-                      per-user cache ($XDG_CACHE_HOME or ~/.cache,
+                      and print one short line: model (its display name),
+                      context tokens and the percentage of the window (Claude
+                      Code's context_window when it sends one: its size, and
+                      its current usage without reading the transcript; else
+                      1M when the model id carries [1m], else 200k), or that
+                      the context was compacted since; then the session's cost
+                      and each rate-limit window's use and time to its reset
+                      ($0.42 · 5h 23% (resets in 2h10m) · 7d 61% (resets in
+                      3d4h)), each when sent; it keeps the reader's position
+                      in a per-user cache ($XDG_CACHE_HOME or ~/.cache,
                       brigade-transcript/statusline)
   -h, --help          show this help
   -V, --version       print the package's name and version
@@ -94,7 +103,7 @@ export async function main(args: string[]): Promise<number> {
       console.log(command.help ? HELP : (await import("./_version.ts")).VERSION_LINE);
       return 0;
     }
-    if (command.statusline) return await statusline();
+    if (command.statusline) return await statusline(command.json);
     if (command.follow) return await follow(command);
     const result: RefreshResult = command.path === EXAMPLE_INPUT
       ? { facts: await exampleFacts() }
@@ -172,8 +181,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Reads Claude Code's status-line JSON on stdin and prints the one-line summary. */
-async function statusline(): Promise<number> {
+/**
+ * Reads Claude Code's status-line JSON on stdin and prints the one-line summary (`json`: the
+ * same as one JSON line).
+ */
+async function statusline(json: boolean): Promise<number> {
   // Claude Code pipes its JSON in; on a terminal, the command would otherwise look stuck.
   if (Deno.stdin.isTerminal()) {
     console.error(
@@ -192,20 +204,34 @@ async function statusline(): Promise<number> {
   if (typeof status !== "object" || status === null || Array.isArray(status)) {
     throw new UsageError("Cannot read standard input: the status-line JSON must be an object");
   }
-  const { transcript_path: path, model } = status as Record<string, unknown>;
+  const sent = status as Record<string, unknown>;
+  const now = Date.now();
+  const model = modelOf(sent);
   // Claude Code's own figures, when it sends them, win over a guess and over a read.
-  const window = contextWindowOf(status as Record<string, unknown>);
-  const modelId = typeof model === "object" && model !== null &&
-      typeof (model as Record<string, unknown>).id === "string"
-    ? (model as Record<string, string>).id!
-    : "";
+  const window = contextWindowOf(sent);
+  const options: StatusLineOptions = {
+    displayName: model.displayName,
+    windowSize: window.size,
+    costUsd: costOf(sent),
+    rateLimits: rateLimitsOf(sent, now),
+    now,
+  };
+  const print = (facts: Facts): void =>
+    writeLineSync((json ? statusJsonLine : statusLine)(facts, model.id, options));
   if (window.used !== undefined) {
-    const facts = { model: "", contextUsedTokens: window.used, hasContext: true };
-    writeLineSync(statusLine({ ...facts, compactedSinceUsage: false }, modelId, window.size));
+    // Everything shown is on stdin: the transcript is not touched.
+    print({
+      model: "",
+      contextUsedTokens: window.used,
+      hasContext: true,
+      compactedSinceUsage: false,
+    });
     return 0;
   }
+  const path = sent.transcript_path;
   if (typeof path !== "string" || path === "") {
-    console.log(`${sanitizeModel(modelId) || "unknown model"} · no transcript`);
+    options.noTranscript = true;
+    print({ model: "", contextUsedTokens: 0, hasContext: false, compactedSinceUsage: false });
     return 0;
   }
   // The reader's state from the last call (see _statusline_cache.ts): only what was appended
@@ -214,7 +240,7 @@ async function statusline(): Promise<number> {
   const cached = loadState(path);
   const reader = new TranscriptReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
-  writeLineSync(statusLine(facts, modelId, window.size));
+  print(facts);
   if (error === undefined) saveState(cached, reader.saveState());
   return 0;
 }

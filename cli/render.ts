@@ -106,6 +106,20 @@ Options:
                         DATE (a day in UTC: to its end)
       --keep head|ends  past the grader's budget, keep the session's start
                         ("head", the default) or its start and end ("ends")
+      --ids             the grader: each label starts with its entry's seq,
+                        [M12 · user], as json's seq, for a judge to cite
+      --thread ID|NAME  the grader: one thread only ("primary", a child
+                        thread's id or agent name), with --scope all
+      --each-thread     the grader: each thread as a section of its own
+      --outcome         the grader: a [session outcome] block first, how the
+                        session ended (status, stop reason, errors, outcome
+                        evaluations, a budget reached) and its task
+      --envelope        the grader: the transcript between two lines
+                        <<<transcript HEX>>>, HEX from its digest, for a
+                        judge's prompt to name as the boundary of the data
+      --chunk-bytes N   the grader: the whole session, no transcript budget,
+                        in chunks of at most N bytes, each headed [chunk i ·
+                        items a–b], the last [chunk n of n · items a–b]
       --previous FILE   mark each row of the index added, changed or retained
                         against FILE, the INDEX.md of an earlier run, and list
                         the sessions gone (index; dream with --out DIR); read
@@ -247,6 +261,7 @@ async function run(
     command.rendererOptions.previous = await readPrevious(command.previous);
     command.rendererOptions.previousName = command.previous;
   }
+  if (command.follow) unboundedFollow(renderer, command.rendererOptions);
   await checkRendererOptions(renderer, command.rendererOptions);
   if (command.range !== undefined && renderer.batch !== undefined) {
     throw new UsageError(
@@ -309,6 +324,18 @@ async function checkRendererOptions(renderer: Renderer, options: RendererFlags):
     }
     throw error;
   }
+}
+
+/**
+ * Under `--follow`, no whole-session budget may end the follow: a renderer
+ * that streams and takes `transcriptBudget` is given `Infinity` (the grader
+ * and json show every item, each within its item budget). The dream's cap is
+ * not a budget that ends it: it keeps its head and its tail.
+ */
+function unboundedFollow(renderer: Renderer, options: RendererFlags): void {
+  if (renderer.stream === undefined) return;
+  if (renderer.optionNames?.includes("transcriptBudget") !== true) return;
+  options.transcriptBudget = Infinity;
 }
 
 /** The help, the configured renderers listed from the configuration alone, nothing imported. */

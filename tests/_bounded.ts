@@ -15,6 +15,11 @@ export interface BoundedRun {
     bodyHead: string;
     tail: string;
     leaked: boolean;
+    /** `grader-chunks`: the chunks, the largest, the items and whether their numbers ran on. */
+    chunks?: number;
+    maxChunkBytes?: number;
+    items?: number;
+    continuous?: boolean;
   };
 }
 
@@ -24,7 +29,7 @@ export interface BoundedRun {
  * scenario's messages are of `messageMib` MiB.
  */
 export async function renderBounded(
-  scenario: "held" | "threads" | "huge",
+  scenario: "held" | "threads" | "huge" | "turns",
   renderer: string,
   mib: number,
   heapMib: number,

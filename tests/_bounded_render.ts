@@ -4,12 +4,13 @@
 // prints what came out, for the memory-bound tests, which run it under a
 // small V8 heap: `deno run --v8-flags=--max-old-space-size=N _bounded_render.ts
 // SCENARIO RENDERER MEGABYTES [MESSAGE_MEGABYTES]`, where RENDERER is a registered name or
-// `grader-ends` (the grader with `keep: "ends"`).
+// `grader-ends` (the grader with `keep: "ends"`) or `grader-outcome` (with `outcome: true`).
 //
 // - held: a model request that never ends, then user messages of 2 KB each:
 //   the grader holds them all for consumption order.
 // - threads: thread after thread (500-character ids and names), each with a
 //   request started on it and a message to it held.
+// - turns: a plain session of user and agent messages, about 1M events in 160 MiB.
 // - huge: user messages of 4 MiB each (or MESSAGE_MEGABYTES), the first with a
 //   secret at both ends.
 
@@ -70,6 +71,15 @@ function* lines(): Generator<string | Uint8Array> {
       yield `${close}\n`;
     }
   }
+  if (scenario === "turns") {
+    // A plain session, turn after turn: about 1M events in 160 MiB.
+    while (true) {
+      const type = seq % 2 ? "agent.message" : "user.message";
+      yield `${
+        line(++seq, null, { id: `sevt_${seq}`, type, content: `turn ${seq} ${pad.slice(0, 60)}` })
+      }\n`;
+    }
+  }
   throw new Error(`unknown scenario ${scenario}`);
 }
 
@@ -102,9 +112,50 @@ const stream = new ReadableStream<Uint8Array>({
     if (streamed >= total && atLineEnd) controller.close();
   },
 });
-// "grader-ends" is the grader keeping the head and the tail of the transcript.
-const text = renderer === "grader-ends"
-  ? await registry.resolve("grader").render(fromNdjson(stream), { keep: "ends" })
+// "grader-ends" is the grader keeping the head and the tail of the transcript; "grader-outcome"
+// the grader with its outcome block (the whole log read for it).
+const GRADER_VARIANTS: Record<string, Record<string, unknown>> = {
+  "grader-ends": { keep: "ends" },
+  "grader-outcome": { outcome: true },
+};
+if (renderer === "grader-chunks") {
+  // The grader in chunks of 16 KiB, through stream(): each chunk checked and let go.
+  let chunks = 0;
+  let maxChunkBytes = 0;
+  let outputBytes = 0;
+  let next = 1;
+  let continuous = true;
+  let head = "";
+  let tail = "";
+  const grader = registry.resolve("grader");
+  for await (const chunk of grader.stream!(fromNdjson(stream), { chunks: { bytes: 16_384 } })) {
+    chunks++;
+    const size = encoder.encode(chunk).length;
+    outputBytes += size;
+    maxChunkBytes = Math.max(maxChunkBytes, size);
+    const [, first, last] = /^\[chunk \d+(?: of \d+)? · items? (\d+)(?:–(\d+))?\]\n/.exec(chunk) ??
+      [];
+    if (Number(first) !== next) continuous = false;
+    next = Number(last ?? first) + 1;
+    if (head === "") head = chunk.slice(0, 200);
+    tail = chunk.slice(-200);
+  }
+  console.log(JSON.stringify({
+    streamedMiB: Math.round(streamed / 1024 / 1024),
+    outputBytes,
+    head,
+    tail,
+    leaked: false,
+    chunks,
+    maxChunkBytes,
+    items: next - 1,
+    continuous,
+  }));
+  Deno.exit(0);
+}
+const variant = GRADER_VARIANTS[renderer!];
+const text = variant !== undefined
+  ? await registry.resolve("grader").render(fromNdjson(stream), variant)
   : await registry.resolve(renderer!).render(fromNdjson(stream));
 console.log(JSON.stringify({
   streamedMiB: Math.round(streamed / 1024 / 1024),

@@ -26,6 +26,9 @@ async function opening(entries: AsyncGenerator<unknown>): Promise<string> {
   }
 }
 
+/** The session of `fixtures/claude_code/current/home-dev-app/` whose subagents have files. */
+const SUBAGENT_SESSION = "7f3c2a10-5b8e-4d21-9c6a-2e4f8b1d0a93";
+
 const dir = (globalThis as { process?: { argv: string[] } }).process!.argv[2]!;
 const invalid: string[] = [];
 const claude = await renderGrader(
@@ -46,6 +49,8 @@ for await (const entry of fromClaudeCode(`${dir}/sesn_path.jsonl`)) {
 }
 const claudePath = await renderGrader(fromClaudeCode(`${dir}/sesn_path.jsonl`));
 const ndjsonPath = await renderGrader(fromNdjson(new URL(`file://${dir}/log.ndjson`)));
+// A session whose subagents are in its own folder's subagents/, read with it.
+const subagents = await renderGrader(fromClaudeCode(`${dir}/project/${SUBAGENT_SESSION}.jsonl`));
 console.log(JSON.stringify({
   claude,
   ndjson,
@@ -53,6 +58,7 @@ console.log(JSON.stringify({
   entries,
   claudePath,
   ndjsonPath,
+  subagents,
   missing: await opening(fromClaudeCode(`${dir}/missing.jsonl`)),
   directory: await opening(fromNdjson(dir)),
   deno: "Deno" in globalThis,

@@ -137,7 +137,7 @@ Deno.test("deno task facts reports errors without a stack trace", async (t) => {
 });
 
 Deno.test("deno task facts --statusline reads Claude Code's status-line JSON", async (t) => {
-  await t.step("a 1M model: percentage of 1M", async () => {
+  await t.step("a 1M model: percentage of 1M, under its display name", async () => {
     const status = {
       session_id: "s",
       transcript_path: `${FIXTURES}example.jsonl`,
@@ -145,7 +145,7 @@ Deno.test("deno task facts --statusline reads Claude Code's status-line JSON", a
     };
     const run = await facts(["--statusline"], JSON.stringify(status));
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, "claude-opus-5[1m] · 30.2k tokens (3% of 1M)\n");
+    assert.equal(run.stdout, "Opus 5 · 30.2k tokens (3% of 1M)\n");
   });
   await t.step("another model: percentage of 200k", async () => {
     const status = {

@@ -158,3 +158,82 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+Deno.test("render --session ID --follow is not ended by a whole-session budget: every item past 200 kB, grader, json, chunks, and the dream keeps its ends", async (t) => {
+  // 120 stored replies of 3,000 bytes: 360 kB, past the 200,000-byte budget of a whole text.
+  const stored = [text("sevt_0", "user.message", "Start")];
+  for (let i = 1; i <= 120; i++) {
+    stored.push(text(`sevt_${i}`, "agent.message", `reply ${i} ${"x".repeat(3_000)}`));
+  }
+  const ways: [string, string[]][] = [
+    ["grader", ["--renderer", "grader"]],
+    ["json", ["--renderer", "json"]],
+    ["grader in chunks", ["--chunk-bytes", "16384"]],
+    ["dream", ["--renderer", "dream"]],
+  ];
+  for (const [name, flags] of ways) {
+    await t.step(name, async () => {
+      const api = startFakeApi({
+        apiKey: KEY,
+        sessions: [{ id: "sesn_long", events: structuredClone(stored) }],
+      });
+      const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+      try {
+        const child = await spawnPrinted(
+          api,
+          ["--session", "sesn_long", "--follow", ...flags],
+          dir,
+        );
+        const stderr = new Response(child.stderr).text();
+        const lines = new Lines(child.stdout);
+        // Read as it comes, so the child is never held by a full pipe.
+        const read = lines.rest();
+        // Still followed after the stored 360 kB: the stream opens, and what it sends is shown.
+        await until("the stream", () => api.openStreams() === 1);
+        api.append("sesn_long", text("sevt_999", "agent.message", "Done after 360 kB"));
+        api.append("sesn_long", {
+          id: "sevt_1000",
+          type: "session.status_terminated",
+          processed_at: null,
+        });
+        await read;
+        const { code } = await child.status;
+        assert.equal(code, 0, await stderr);
+        const out = lines.all;
+        if (name === "dream") {
+          // The dream keeps its head and its tail, as documented: the end is in.
+          assert.ok(new TextEncoder().encode(out).length <= 24 * 1024);
+          assert.match(out, /bytes elided/);
+          assert.ok(out.includes("Done after 360 kB"));
+          return;
+        }
+        assert.ok(new TextEncoder().encode(out).length > 360_000);
+        assert.doesNotMatch(out, /transcript cut|"kind":"cut"/);
+        for (let i = 1; i <= 120; i++) assert.ok(out.includes(`reply ${i} x`), `reply ${i}`);
+        assert.ok(out.includes("Done after 360 kB"));
+        if (name === "grader in chunks") {
+          assert.match(out, /^\[chunk 1 · items 1–\d+\]\n/);
+          assert.match(out, /\n\[chunk (\d+) of \1 · items \d+–122\]\n/);
+        }
+      } finally {
+        await api.shutdown();
+        await Deno.remove(dir, { recursive: true });
+      }
+    });
+  }
+});
+
+Deno.test("render --follow refuses --transcript-budget: no whole-session budget ends a follow", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+  try {
+    const run = await taskFrom(
+      "render",
+      ["--session", "sesn_x", "--follow", "--transcript-budget", "5000"],
+      { cwd: dir, env: { ANTHROPIC_API_KEY: KEY } },
+    );
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /Cannot follow within --transcript-budget/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -8,6 +8,15 @@
 import assert from "node:assert/strict";
 import { fromClaudeCode, fromNdjson, renderGrader } from "../mod.ts";
 
+/** Copies a folder, its subfolders too. */
+async function copyFolder(from: URL, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) await copyFolder(new URL(`${entry.name}/`, from), `${to}/${entry.name}`);
+    else await Deno.copyFile(new URL(entry.name, from), `${to}/${entry.name}`);
+  }
+}
+
 /** A runtime other than Deno that the sources must work on. */
 type Runtime = "node" | "bun";
 
@@ -37,6 +46,10 @@ for (const [runtime, name] of [["node", "Node"], ["bun", "Bun"]] as const) {
       try {
         await Deno.writeTextFile(`${dir}/sesn_path.jsonl`, TRANSCRIPT);
         await Deno.writeTextFile(`${dir}/log.ndjson`, LOG);
+        await copyFolder(
+          new URL("../fixtures/claude_code/current/home-dev-app/", import.meta.url),
+          `${dir}/project`,
+        );
         const bundle = `${dir}/sources.mjs`;
         const built = await new Deno.Command(Deno.execPath(), {
           args: [
@@ -66,12 +79,16 @@ for (const [runtime, name] of [["node", "Node"], ["bun", "Bun"]] as const) {
           entries,
           claudePath: await renderGrader(fromClaudeCode(`${dir}/sesn_path.jsonl`)),
           ndjsonPath: await renderGrader(fromNdjson(`${dir}/log.ndjson`)),
+          subagents: await renderGrader(
+            fromClaudeCode(`${dir}/project/7f3c2a10-5b8e-4d21-9c6a-2e4f8b1d0a93.jsonl`),
+          ),
           missing: `unreadable: ${dir}/missing.jsonl: Cannot open the Claude Code transcript: ` +
             "no such file",
           directory: `unreadable: ${dir}: Cannot open the file: it is a directory`,
           deno: false,
         });
         assert.deepEqual(entries, ["sesn_path user.message", "sesn_path agent.message"]);
+        assert.ok(JSON.parse(new TextDecoder().decode(run.stdout)).subagents.includes("[@Explore"));
       } finally {
         await Deno.remove(dir, { recursive: true });
       }

@@ -2,69 +2,14 @@
 // This module is browser compatible.
 
 import type { EntryIterable } from "../../events/types.ts";
-import {
-  CAPPED_TEXT_MIN_CAP,
-  CappedText,
-  checkBudget,
-  conversation,
-  type ConversationItem,
-  framedItemBody,
-  GRADER_ITEM_BUDGET,
-  GRADER_TRANSCRIPT_BUDGET,
-  joinWithinBudget,
-  streamCapped,
-  streamWithinBudget,
-  utf8Length,
-  visibleControls,
-} from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
+import { graderPlan, streamText, wholeText } from "./_plan.ts";
+import type { GraderOptions } from "./options.ts";
+
+export * from "./options.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render with the grader";
-
-/** Options for {@linkcode renderGrader}. */
-export interface GraderOptions {
-  /**
-   * The most UTF-8 bytes of one item's body; a longer body is cut, with a note.
-   *
-   * @default {GRADER_ITEM_BUDGET}
-   */
-  itemBudget?: number;
-  /**
-   * The most UTF-8 bytes of the whole transcript, its final note included.
-   *
-   * @default {GRADER_TRANSCRIPT_BUDGET}
-   */
-  transcriptBudget?: number;
-  /**
-   * Which part of a transcript over its budget is kept: `"head"`, the
-   * session's start up to the budget, then a note (and the source is not read
-   * further); or `"ends"`, its start and its end, each up to about half the
-   * budget, with one note between them naming the bytes elided, so a grader
-   * sees how the session ended (the whole source is read; memory stays near
-   * the budget).
-   *
-   * @default {"head"}
-   */
-  keep?: GraderKeep;
-  /**
-   * Stops the rendering with the signal's reason when aborted.
-   *
-   * @default {undefined}
-   */
-  signal?: AbortSignal;
-}
-
-/** Which part of a transcript over its budget the grader keeps: see {@linkcode GraderOptions.keep}. */
-export type GraderKeep = "head" | "ends";
-
-/** What each line of an item's body is written behind, so none can read as a label or a note. */
-const BODY_INDENT = "  ";
-
-/** The note that ends a transcript cut at its budget. */
-function transcriptNote(budget: number): string {
-  return `\n[transcript cut: the ${budget}-byte budget is reached; the rest of the session is not shown]\n`;
-}
 
 /**
  * Renders a whole session (every thread) as the role-labelled plain text an
@@ -99,7 +44,8 @@ function transcriptNote(budget: number): string {
  * @returns The transcript; `""` for an empty source.
  * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
  * session appears (`second_session`).
- * @throws {RangeError} When a budget is not a positive integer.
+ * @throws {RangeError} When a budget is not a positive integer (`transcriptBudget` may be
+ * `Infinity`).
  *
  * @example Usage
  * ```ts
@@ -123,10 +69,7 @@ function transcriptNote(budget: number): string {
  * ```
  */
 export function renderGrader(source: EntryIterable, options: GraderOptions = {}): Promise<string> {
-  const { pieces, transcriptBudget, keep } = graderSetup(source, options);
-  return keep === "head"
-    ? joinWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" })
-    : keepEnds(pieces, transcriptBudget);
+  return wholeText(graderPlan(source, options, WHAT));
 }
 
 /**
@@ -165,72 +108,7 @@ export function streamGrader(
   source: EntryIterable,
   options: GraderOptions = {},
 ): AsyncIterable<string> {
-  const { pieces, transcriptBudget, keep } = graderSetup(source, options);
-  if (keep === "head") {
-    return streamWithinBudget(pieces, transcriptBudget, transcriptNote, { cutAt: "line" });
-  }
-  return streamCapped(pieces, new CappedText(transcriptBudget));
-}
-
-/** The options checked, and the pieces of the grader's text. */
-function graderSetup(
-  source: EntryIterable,
-  options: GraderOptions,
-): { pieces: AsyncIterable<string>; transcriptBudget: number; keep: GraderKeep } {
-  const itemBudget = checkBudget(WHAT, "itemBudget", options.itemBudget ?? GRADER_ITEM_BUDGET);
-  const transcriptBudget = checkBudget(
-    WHAT,
-    "transcriptBudget",
-    options.transcriptBudget ?? GRADER_TRANSCRIPT_BUDGET,
-  );
-  const keep = options.keep ?? "head";
-  if (keep !== "head" && keep !== "ends") {
-    throw new RangeError(`Cannot ${WHAT}: keep must be "head" or "ends": ${String(keep)}`);
-  }
-  const least = keep === "ends"
-    ? CAPPED_TEXT_MIN_CAP
-    : utf8Length(transcriptNote(transcriptBudget));
-  if (transcriptBudget < least) {
-    throw new RangeError(
-      `Cannot ${WHAT}: transcriptBudget must leave room for its cut note, at least ${least} bytes: ${transcriptBudget}`,
-    );
-  }
-  const items = conversation(source, {
-    view: "grader",
-    itemBudget,
-    transcriptBudget,
-    redact: false,
-    keep,
-    renderer: "grader",
-    signal: options.signal,
-  });
-  const pieces = graderPieces(items, itemBudget);
-  return { pieces, transcriptBudget, keep };
-}
-
-/** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
-async function keepEnds(pieces: AsyncIterable<string>, budget: number): Promise<string> {
-  const text = new CappedText(budget);
-  for await (const piece of pieces) text.push(piece);
-  return text.text({ cutAt: "line" });
-}
-
-/**
- * The grader's text of items: each `[label]` alone on a line, then its body
- * with every line indented by two spaces (so no line of a body can read as a
- * label or a note), then its cut note at the margin, items separated by a
- * blank line. The indent counts in the item budget.
- */
-async function* graderPieces(
-  items: AsyncIterable<ConversationItem>,
-  itemBudget: number,
-): AsyncGenerator<string, void, undefined> {
-  let first = true;
-  for await (const item of items) {
-    const body = framedItemBody(item, BODY_INDENT, itemBudget);
-    yield `${first ? "" : "\n"}[${visibleControls(item.label, { oneLine: true })}]\n${body}\n`;
-    first = false;
-  }
+  return streamText(graderPlan(source, options, WHAT));
 }
 
 /**
@@ -247,7 +125,17 @@ async function* graderPieces(
  */
 export const graderRenderer: Renderer<GraderOptions, "grader"> = {
   name: "grader",
-  optionNames: ["itemBudget", "transcriptBudget", "keep"],
+  optionNames: [
+    "itemBudget",
+    "transcriptBudget",
+    "keep",
+    "ids",
+    "thread",
+    "threads",
+    "outcome",
+    "envelope",
+    "chunks",
+  ],
   description: "Role-labelled plain text of the whole session for an outcome grader (not redacted)",
   render: renderGrader,
   stream: streamGrader,

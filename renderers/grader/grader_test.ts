@@ -12,6 +12,7 @@ import {
   type LogEntry,
   renderGrader,
   type SessionEvent,
+  streamGrader,
 } from "../../mod.ts";
 import { agent, deepFreeze, end, entries, id, start, user } from "../../tests/_entries.ts";
 import { renderBounded } from "../../tests/_bounded.ts";
@@ -93,6 +94,19 @@ Deno.test("renderGrader() keeps the head within GRADER_TRANSCRIPT_BUDGET bytes, 
   assert.ok(text.endsWith(note));
   assert.ok(whole.startsWith(text.slice(0, -note.length)), "the head is a prefix of the whole");
   assert.doesNotMatch(text, /\uFFFD/);
+});
+
+Deno.test("renderGrader() with transcriptBudget Infinity shows every item, as render --follow asks", async () => {
+  const whole = await renderGrader(longSession(20_000), { transcriptBudget: 10_000_000 });
+  assert.ok(utf8(whole) > GRADER_TRANSCRIPT_BUDGET);
+  for (const keep of ["head", "ends"] as const) {
+    assert.equal(
+      await renderGrader(longSession(20_000), { transcriptBudget: Infinity, keep }),
+      whole,
+    );
+    const chunks = streamGrader(longSession(20_000), { transcriptBudget: Infinity, keep });
+    assert.equal((await Array.fromAsync(chunks)).join(""), whole);
+  }
 });
 
 Deno.test("renderGrader() keeps a last item that fits the budget only without the note's room", async () => {

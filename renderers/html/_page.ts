@@ -36,8 +36,14 @@ export interface PageSettings {
 /** The agent's thinking, as the page shows it: an item the kit does not make. */
 export type ThinkingItem = Omit<ConversationItem, "kind"> & { kind: "thinking" };
 
-/** What the page shows: the kit's items, and thinking. */
-export type PageItem = ConversationItem | ThinkingItem;
+/**
+ * A branch the session left (a rewind, an edited prompt), as the page shows
+ * it, folded after the note that says it was rewound: an item the kit does not make.
+ */
+export type RewoundItem = Omit<ConversationItem, "kind"> & { kind: "rewound" };
+
+/** What the page shows: the kit's items, thinking, and rewound branches. */
+export type PageItem = ConversationItem | ThinkingItem | RewoundItem;
 
 /** A model request's token counts, as a `span.model_request_end` records them. */
 export interface Usage {
@@ -417,6 +423,13 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
         return foldedBody(bodies.codeBlock(text.kept), text.kept, text.kept);
       case "thinking":
         return foldedBody(bodies.markdownHtml(text.kept), text.kept, text.kept);
+      case "rewound":
+        // The summary previews the branch's first words, past its first speaker's label.
+        return foldedBody(
+          bodies.codeBlock(text.kept),
+          text.kept.replace(/^\[[^\]\n]*\]\n/, ""),
+          text.kept,
+        );
       case "system":
         if (text.kept.startsWith(COMPACTION)) {
           const summary = bodies.markdownHtml(text.kept.slice(COMPACTION.length));

@@ -6,6 +6,7 @@ import { checkBudget, conversation, cutBodyParts, redact as redactSecrets } from
 import {
   PageBuilder,
   type PageFolder,
+  type RewoundItem,
   type ThinkingItem,
   type Usage,
   type UsageItem,
@@ -120,7 +121,7 @@ async function renderPage(
   const asides: Aside[] = [];
   let full = false;
   const place = (aside: Aside): boolean =>
-    aside.kind === "thinking" ? page.add(aside) : page.addUsage(aside);
+    aside.kind === "usage" ? page.addUsage(aside) : page.add(aside);
   // What the kit makes no item of is seen here, each entry once checked, before its items.
   const see = (entry: LogEntry): void => {
     const event = entry.event as {
@@ -128,6 +129,7 @@ async function renderPage(
       name?: unknown;
       input?: unknown;
       thinking?: unknown;
+      rewound_text?: unknown;
       processed_at?: unknown;
       command?: unknown;
       model_usage?: unknown;
@@ -140,6 +142,9 @@ async function renderPage(
     const aside = showThinking && event.type === "agent.thinking" &&
         typeof event.thinking === "string"
       ? thinkingItem(entry, event.thinking, itemBudget, redact)
+      : event.type === "system.message" && typeof event.rewound_text === "string" &&
+          event.rewound_text !== ""
+      ? rewoundItem(entry, event.rewound_text, itemBudget, redact)
       : event.type === "span.model_request_end"
       ? usageItem(entry, event.model_usage, redact)
       : undefined;
@@ -208,8 +213,22 @@ function thinkingItem(
   };
 }
 
+/**
+ * A rewound branch as the page shows it, from its note's `rewound_text` (a
+ * Claude Code source writes it): folded after the note, redacted when the page is.
+ */
+function rewoundItem(
+  entry: LogEntry,
+  text: string,
+  itemBudget: number,
+  redact: boolean,
+): RewoundItem {
+  const item = thinkingItem(entry, text, itemBudget, redact);
+  return { ...item, kind: "rewound", from: "system", label: "rewound branch" };
+}
+
 /** What the page shows of entries the kit makes no item of. */
-type Aside = ThinkingItem | UsageItem;
+type Aside = ThinkingItem | RewoundItem | UsageItem;
 
 /**
  * A request's usage as the page shows it, from its `span.model_request_end`;

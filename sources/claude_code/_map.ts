@@ -5,6 +5,16 @@ import { commandOutput, slashCommand } from "./_commands.ts";
 import type { ContentBlock, ModelUsage, SessionEvent } from "../../events/types.ts";
 import { asEvent, fieldsOf } from "../../events/fields.ts";
 
+/** A subagent's own transcript file, as its records are mapped: who it is, what started it. */
+export interface SubagentFile {
+  /** The agent id its file is named after (`agent-<agentId>.jsonl`): its thread's. */
+  agentId: string;
+  /** The id of the tool call that started it, when known. */
+  call?: string | undefined;
+  /** Its thread's name, from its `.meta.json`; else the call's. */
+  name?: string | undefined;
+}
+
 /** One event a record maps to, and the thread it is on. */
 export interface Mapped {
   /** `null` for the main conversation, `sidechain:<agentId>` for a subagent's. */
@@ -89,20 +99,36 @@ export class ClaudeCodeMapper {
   }
 
   /**
+   * The spans of a subagent's last response when its own file ends: its
+   * work is over there, before its call's result.
+   */
+  finishAgent(agentId: string): Mapped[] {
+    const thread = threadOf(agentId);
+    const open = this.#responses.get(thread);
+    if (open === undefined) return [];
+    this.#responses.delete(thread);
+    return requestSpans(open);
+  }
+
+  /**
    * The events of one record, or why the record is unreadable.
    *
    * @param record The line's JSON value.
    * @param line The line number, for the id of a record without `uuid`.
+   * @param file The subagent file the record was read from, if it was.
    */
-  map(record: unknown, line: number): Mapped[] | string {
+  map(record: unknown, line: number, file?: SubagentFile): Mapped[] | string {
     if (!isObject(record)) return "the line is not a JSON object";
     if (typeof record.type !== "string") return 'the record has no string member "type"';
     if (record.type === "progress") return this.#progress(record, line);
     if (record.type !== "user" && record.type !== "assistant") return [];
-    if (record.isSidechain !== true) return this.#message(record, line, null);
-    const agentId = typeof record.agentId === "string" ? record.agentId : undefined;
-    const mapped = this.#delegated(this.#message(record, line, threadOf(agentId)), undefined);
-    return this.#announce(mapped, agentId, undefined);
+    if (record.isSidechain !== true && file === undefined) return this.#message(record, line, null);
+    // A subagent's own file names it (its records may not): one agent, one thread, however its
+    // records are split between files.
+    const agentId = file?.agentId ??
+      (typeof record.agentId === "string" ? record.agentId : undefined);
+    const mapped = this.#delegated(this.#message(record, line, threadOf(agentId)), file?.call);
+    return this.#announce(mapped, agentId, file?.call, file?.name);
   }
 
   /** A subagent's record carried by an `agent_progress` record: its thread's events. */
@@ -160,13 +186,14 @@ export class ClaudeCodeMapper {
     mapped: Mapped[] | string,
     agentId: string | undefined,
     call: string | undefined,
+    named?: string,
   ): Mapped[] | string {
     const threadId = threadOf(agentId);
     if (typeof mapped === "string" || mapped.length === 0 || this.#announced.has(threadId)) {
       return mapped;
     }
     this.#announced.add(threadId);
-    const known = call === undefined ? undefined : this.#calls.get(call)?.name;
+    const known = named ?? (call === undefined ? undefined : this.#calls.get(call)?.name);
     const name = known ?? (agentId === undefined ? "subagent" : `subagent ${agentId}`);
     const first = mapped[0]!.event;
     const created: SessionEvent = {

@@ -3,7 +3,10 @@
 import { MAX_LINE_BYTES } from "../../lines/byte_lines.ts";
 import { checkMaxLineBytes, jsonLineBatches } from "../../lines/json_lines.ts";
 import { baseName, openFile, pathText } from "../../lines/file_source.ts";
-import { ClaudeCodeMapper } from "./_map.ts";
+import { ClaudeCodeMapper, type Mapped } from "./_map.ts";
+import { planBranches } from "./_branches.ts";
+import { overflowNote, Rewinds } from "./_rewinds.ts";
+import { SubagentFiles } from "./_subagents.ts";
 import type { LogEntry } from "../../events/types.ts";
 
 /** Options for {@linkcode fromClaudeCode}. */
@@ -122,7 +125,18 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   events of the record in `data.message`, mapped as above, on the
  *   subagent's thread `"sidechain:<data.agentId>"`, the thread its
  *   `isSidechain` records get.
- * - A subagent's thread (from either kind of record): before its first event
+ * - A subagent in its own file (current Claude Code: `<session>/subagents/agent-<id>.jsonl`,
+ *   beside `agent-<id>.meta.json`; or, in 2.0, `agent-<id>.jsonl` beside the session's
+ *   file) → its records' events on the thread `"sidechain:<id>"`, read when the session
+ *   reaches the result of the call that started it (the `Agent` or `Task` call whose id
+ *   is the meta's `toolUseId`; without a meta, the call whose result names the agent,
+ *   `toolUseResult.agentId` or `agentId: <id>` in its text), so they come after the call
+ *   and before its result; a subagent it starts is read the same way, at its result in
+ *   its file. The thread is named `"<agentType> (<description>)"` from the meta, else
+ *   after the call. A call whose result never came has its subagent read at the end. A
+ *   file no call of the session names (a compaction's, a side question's) is not read.
+ *   Only a path has files beside it: a stream's subagents are what the stream holds.
+ * - A subagent's thread (from any kind of record): before its first event
  *   comes a `session.thread_created` on the main thread naming it
  *   (`agent_name`) after the call that started it (the progress record's
  *   `parentToolUseID`): `"<subagent_type> (<description>)"` from the `Task`
@@ -133,6 +147,17 @@ export type ClaudeCodeInput = string | URL | ReadableStream<Uint8Array>;
  *   record that follows it carries the compaction), other `progress` records
  *   (hooks), and every other type (`file-history-snapshot`,
  *   `queue-operation`, `summary`, `attachment`, …).
+ *
+ * - The branch the model read: a path is read twice, first for its records'
+ *   tree (`parentUuid`, or `logicalParentUuid` across a compaction). A rewind
+ *   or an edited prompt forks it where the model answered on both sides: the
+ *   branch that leads to the session's last reply is rendered, and where an
+ *   abandoned branch ends comes one `system.message` `"Rewound: N items of a
+ *   branch the session left …"`, its count in `rewound`. Parallel tool calls
+ *   and their results, hook, progress and bash-mode records fork the tree too
+ *   but hold no other response (`message.id`): they are kept, with no note. A
+ *   stream is read once, in file order, every branch in line; a file of more
+ *   than 200,000 records too, after a note saying so.
  *
  * Every entry has `seq` 1, 2, 3… in emitted order, `session_id` from the
  * option (else the file's base name), `thread_id` `null`, or for a
@@ -218,33 +243,64 @@ export async function* fromClaudeCode(
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
+  const signal = options.signal;
+  // A file is read twice: first for its tree of records (which branch the model read), then
+  // for its events. A stream is read once, in its order.
+  const plan = isStream ? undefined : await planBranches(input, { name, maxLineBytes, signal });
+  let seq = 0;
+  const entry = ({ threadId, event }: Mapped): LogEntry => ({
+    seq: ++seq,
+    session_id: sessionId,
+    thread_id: threadId,
+    event,
+  });
+  // Before the file is opened: a consumer that stops at the note leaves nothing open.
+  if (plan?.overflow === true) yield entry(overflowNote());
   const stream = isStream ? input : await openFile(input, name, "Claude Code transcript");
   const onInvalid = options.onInvalid ?? options.onSkipped;
   const lines = jsonLineBatches(stream, {
     maxLineBytes,
     name,
-    signal: options.signal,
+    signal,
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
   });
-  const mapper = new ClaudeCodeMapper({
-    thinking: options.thinking ?? false,
-    usage: options.usage ?? true,
-  });
-  let seq = 0;
+  const mapping = { thinking: options.thinking ?? false, usage: options.usage ?? true };
+  const mapper = new ClaudeCodeMapper(mapping);
+  const subagents = isStream
+    ? undefined
+    : new SubagentFiles(pathText(input), { maxLineBytes, signal });
+  const rewinds = new Rewinds(plan, mapping);
   for await (const batch of lines) {
     for (const { line, value, reason } of batch) {
-      const mapped = reason ?? mapper.map(value, line);
+      if (reason !== undefined) {
+        onInvalid?.(line, reason);
+        continue;
+      }
+      if (rewinds.abandoned(line)) {
+        const note = rewinds.take(value, line);
+        if (note !== undefined) yield entry(note);
+        continue;
+      }
+      if (subagents !== undefined) {
+        for await (const out of subagents.before(value, mapper)) {
+          if ("reason" in out) onInvalid?.(out.line, out.reason);
+          else for (const mapped of out.mapped) yield entry(mapped);
+        }
+      }
+      const mapped = mapper.map(value, line);
       if (typeof mapped === "string") {
         onInvalid?.(line, mapped);
         continue;
       }
-      for (const { threadId, event } of mapped) {
-        yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
-      }
+      for (const item of mapped) yield entry(item);
     }
   }
-  for (const { threadId, event } of mapper.finish()) {
-    yield { seq: ++seq, session_id: sessionId, thread_id: threadId, event };
+  if (subagents !== undefined) {
+    for await (const out of subagents.rest(mapper)) {
+      if ("reason" in out) onInvalid?.(out.line, out.reason);
+      else for (const mapped of out.mapped) yield entry(mapped);
+    }
   }
+  for (const item of mapper.finish()) yield entry(item);
 }

@@ -1,0 +1,102 @@
+// Copyright 2026 the brigade authors. MIT license.
+// This module is browser compatible.
+
+// The grader's text, piece by piece: an item's label and framed body, and the thread sections.
+
+import {
+  type ConversationItem,
+  framedItemBody,
+  utf8Length,
+  visibleControls,
+} from "../../kit/mod.ts";
+import { itemThreads, sectionHeading, type ThreadNames } from "./_threads.ts";
+
+/** What each line of an item's body is written behind, so none can read as a label or a note. */
+export const BODY_INDENT = "  ";
+
+/** One item's text: its label line, its framed body within `bodyBudget`, a line break. */
+export function itemText(item: ConversationItem, bodyBudget: number, ids: boolean): string {
+  const body = framedItemBody(item, BODY_INDENT, bodyBudget);
+  return `${labelLine(item, ids)}\n${body}\n`;
+}
+
+/** An item's label in brackets, its controls made visible; `M<seq> · ` first with ids. */
+export function labelLine(item: ConversationItem, ids: boolean): string {
+  const label = visibleControls(item.label, { oneLine: true });
+  return ids ? `[M${item.seq} · ${label}]` : `[${label}]`;
+}
+
+/**
+ * The grader's text of items: each `[label]` alone on a line (`[M<seq> · label]`
+ * with ids), then its body with every line indented by two spaces (so no line
+ * of a body can read as a label or a note), then its cut note at the margin,
+ * items separated by a blank line. The indent counts in the item budget.
+ */
+export async function* graderPieces(
+  items: AsyncIterable<ConversationItem>,
+  itemBudget: number,
+  ids: boolean,
+  drain?: { past: boolean },
+): AsyncGenerator<string, void, undefined> {
+  let first = true;
+  for await (const item of items) {
+    // Past what the text can show, the items are read for the facts they give, not written.
+    if (drain?.past) continue;
+    yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
+    first = false;
+  }
+}
+
+/** The items for which `keep` holds, in order, each told to `see` first. */
+export async function* filtered(
+  items: AsyncIterable<ConversationItem>,
+  keep: (item: ConversationItem) => boolean,
+  see?: (item: ConversationItem) => void,
+): AsyncGenerator<ConversationItem, void, undefined> {
+  for await (const item of items) {
+    see?.(item);
+    if (keep(item)) yield item;
+  }
+}
+
+/**
+ * Each thread's items as a section of its own, `[thread agent]` or
+ * `[thread @name · id]` at the margin then its items in consumption order,
+ * the threads in the order they first spoke; a thread message is in the
+ * sections of both its ends. The sections are known at the end: the items
+ * are kept until then, and no longer pulled once they pass `budget` bytes
+ * (what the transcript could show), unless `drain`: then the rest is read
+ * and not kept.
+ */
+export async function* sectionPieces(
+  items: AsyncIterable<ConversationItem>,
+  names: ThreadNames,
+  itemBudget: number,
+  ids: boolean,
+  budget: number,
+  drain: boolean,
+): AsyncGenerator<string, void, undefined> {
+  const sections = new Map<string, string[]>();
+  let bytes = 0;
+  const iterator = items[Symbol.asyncIterator]();
+  while (drain || bytes <= budget) {
+    const next = await iterator.next();
+    if (next.done) break;
+    if (bytes > budget) continue;
+    const text = itemText(next.value, itemBudget, ids);
+    for (const key of itemThreads(next.value, names)) {
+      let section = sections.get(key);
+      if (section === undefined) sections.set(key, section = []);
+      section.push(text);
+      bytes += utf8Length(text) + 1;
+    }
+  }
+  await iterator.return?.();
+  let first = true;
+  for (const [key, texts] of sections) {
+    const heading = visibleControls(sectionHeading(key, names), { oneLine: true });
+    yield `${first ? "" : "\n"}[thread ${heading}]\n`;
+    first = false;
+    for (const text of texts) yield `\n${text}`;
+  }
+}
