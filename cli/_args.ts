@@ -155,6 +155,11 @@ export interface RenderCommand {
   range: DateRange | undefined;
   /** `--unrendered`: count what the Claude Code inputs hold that is not rendered, render nothing. */
   unrendered: boolean;
+  /**
+   * `--previous FILE`: the previous run's INDEX.md, read (as `previous`, named by `previousName`
+   * in {@linkcode RendererFlags}) before anything renders, to mark the new index against.
+   */
+  previous: string | undefined;
 }
 
 /** The renderer's options the command line sets, by option name. */
@@ -177,6 +182,11 @@ export interface RendererFlags {
   outcome?: boolean;
   /** `--chunk-bytes N`: the whole session in chunks of at most N bytes. */
   chunks?: { bytes: number };
+  // The index's: what a memory run reads.
+  /** `--previous FILE`: the file's text (an index renderer marks its rows against it). */
+  previous?: string;
+  /** `--previous FILE`: the FILE, as given, for the renderer's messages. */
+  previousName?: string;
 }
 
 /** The flag of each renderer option the command line sets. */
@@ -191,6 +201,8 @@ export const RENDERER_FLAGS: Readonly<Record<keyof RendererFlags, string>> = {
   envelope: "--envelope",
   outcome: "--outcome",
   chunks: "--chunk-bytes",
+  previous: "--previous",
+  previousName: "--previous",
 };
 
 /** Parses the `render` command line; a problem is a {@linkcode UsageError}. */
@@ -216,6 +228,8 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     envelope: { type: "boolean" },
     outcome: { type: "boolean" },
     "chunk-bytes": { type: "string" },
+    // The previous run's index (issue 30): the index renderer's, or a dream folder's.
+    previous: { type: "string" },
     since: { type: "string" },
     until: { type: "string" },
     help: { type: "boolean", short: "h" },
@@ -271,6 +285,10 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
       "Cannot follow with --since or --until: they select among finished sessions",
     );
   }
+  if (values.previous === "") throw new UsageError('Option "--previous" needs a FILE');
+  if (follow && values.previous !== undefined) {
+    throw new UsageError("Cannot follow with --previous: it marks the rows of a folder's index");
+  }
   return {
     renderer: values.renderer ?? "grader",
     out: values.out,
@@ -288,6 +306,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     rendererOptions: rendererFlags(values),
     range,
     unrendered,
+    previous: values.previous,
   };
 }
 

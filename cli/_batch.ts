@@ -108,9 +108,14 @@ export class RenderRun {
     this.#key = this.#fingerprint();
   }
 
-  /** The options' fingerprint: what, besides an input, its outputs depend on. */
+  /**
+   * The options' fingerprint: what, besides an input, its outputs depend on. A previous index
+   * marks the folder's index, never a page: it is left out.
+   */
   #fingerprint(): string {
-    const { scope, format, skipInvalid, sessionId, rendererOptions } = this.#command;
+    const { scope, format, skipInvalid, sessionId } = this.#command;
+    const { previous: _previous, previousName: _name, ...rendererOptions } =
+      this.#command.rendererOptions;
     return JSON.stringify([
       VERSION,
       this.#renderer.name,
@@ -160,6 +165,7 @@ export class RenderRun {
       force: this.#command.force,
       manifest: this.#manifest,
       tally: this.#tally,
+      rendererOptions: this.#command.rendererOptions,
     });
     if (!files) return;
     const found = await expandFolders(this.#inputs, {
@@ -354,7 +360,7 @@ export class RenderRun {
 
   /** A renderer that takes whole batches reads every input as one source: one text for all. */
   async #index(): Promise<void> {
-    const text = await this.#renderer.render(this.#batch());
+    const text = await this.#renderer.render(this.#batch(), this.#command.rendererOptions);
     if (!this.#stopped) await this.#emit({ sessionId: "INDEX", key: "INDEX", text }, "the inputs");
   }
 

@@ -72,12 +72,14 @@ export async function readHead(
  * @param dir The folder.
  * @param extension The renderer's extension, with its dot.
  * @param folder The renderer's folder format.
+ * @param options The renderer's options, for its index (a previous index to mark against).
  * @returns The index file's text.
  */
 export async function folderIndex(
   dir: string,
   extension: string,
   folder: RendererFolder,
+  options?: unknown,
 ): Promise<string> {
   const pages: FolderPage[] = [];
   const heads = folderHeads(
@@ -90,7 +92,7 @@ export async function folderIndex(
     const summary = folder.summary(page);
     if (summary !== undefined) pages.push({ name: page.name, summary });
   }
-  return await folder.buildIndex(pages);
+  return await folder.buildIndex(pages, options);
 }
 
 /** What {@linkcode writeFolderIndex} needs besides the folder. */
@@ -99,6 +101,8 @@ export interface WriteFolderIndexOptions {
   force: boolean;
   /** Whether the run wrote or found a page: a run that did neither adds no index. */
   wroteAny: boolean;
+  /** The renderer's options, for its index. */
+  rendererOptions?: unknown;
 }
 
 /**
@@ -127,6 +131,6 @@ export async function writeFolderIndex(
   const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
   const owned = info?.isFile === true &&
     folder.ownsIndex?.((await readHead(path, headBytes)).head) === true;
-  const text = await folderIndex(dir, extension, folder);
+  const text = await folderIndex(dir, extension, folder, options.rendererOptions);
   await writeAtomic(path, text, { force: info === undefined || owned || options.force });
 }

@@ -64,6 +64,8 @@ export interface FolderWriterOptions {
   /** The folder's record, for a batch of files into a folder. */
   manifest: Manifest | undefined;
   tally: RunTally;
+  /** The renderer's options, for the folder's index (`--previous`). */
+  rendererOptions?: unknown;
 }
 
 /** The pages of one run into a folder, and the folder's index. */
@@ -130,7 +132,11 @@ export class FolderWriter {
     if (folder === undefined) return;
     const wroteAny = tally.counts.rendered + tally.counts.unchanged > 0;
     try {
-      await writeFolderIndex(dir, renderer.extension ?? ".txt", folder, { force, wroteAny });
+      await writeFolderIndex(dir, renderer.extension ?? ".txt", folder, {
+        force,
+        wroteAny,
+        rendererOptions: this.#options.rendererOptions,
+      });
     } catch (error) {
       const path = inFolder(dir, folder.indexName);
       tally.fail(error instanceof FileExistsError ? error.message : describe(error, path));

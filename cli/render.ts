@@ -122,6 +122,10 @@ Options:
       --chunk-bytes N   the grader: the whole session, no transcript budget,
                         in chunks of at most N bytes, each headed [chunk i ·
                         items a–b], the last [chunk n of n · items a–b]
+      --previous FILE   mark each row of the index added, changed or retained
+                        against FILE, the INDEX.md of an earlier run, and list
+                        the sessions gone (index; dream with --out DIR); read
+                        before anything renders
       --no-config       ignore the renderers configured in deno.json
       --unrendered      render nothing: count what the Claude Code transcripts
                         of each FILE or FOLDER hold that is not rendered
@@ -229,7 +233,7 @@ async function run(
   const configured = !registry.has(command.renderer) && !command.noConfig;
   refuseRelative(
     caller,
-    [...command.inputs, command.out],
+    [...command.inputs, command.out, command.previous],
     configured ? `the renderer configuration for "${command.renderer}"` : undefined,
   );
   let renderer = registry.has(command.renderer) ? registry.resolve(command.renderer) : undefined;
@@ -265,6 +269,10 @@ async function run(
       );
     }
   }
+  if (command.previous !== undefined) {
+    command.rendererOptions.previous = await readPrevious(command.previous);
+    command.rendererOptions.previousName = command.previous;
+  }
   if (command.follow) unboundedFollow(renderer, command.rendererOptions);
   await checkRendererOptions(renderer, command.rendererOptions);
   if (command.range !== undefined && renderer.batch !== undefined) {
@@ -273,17 +281,43 @@ async function run(
     );
   }
   const target = await outputTarget(command.out, command.inputs);
+  if (command.previous !== undefined && renderer.batch === undefined && target.kind !== "dir") {
+    throw new UsageError(
+      `Cannot mark one ${renderer.name} output against --previous: it marks an index (--renderer index, or --out DIR)`,
+    );
+  }
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
 }
 
+/** The most bytes of a `--previous` index read: an INDEX.md of a million sessions. */
+const PREVIOUS_MAX_BYTES = 512 * 1024 * 1024;
+
+/** The text of `--previous FILE`; a file that cannot be read is a usage error naming it. */
+async function readPrevious(path: string): Promise<string> {
+  const refuse = (why: string): never => {
+    throw new UsageError(`Cannot read the previous index "${path}": ${why}`);
+  };
+  const info = await Deno.stat(path).catch((error) =>
+    refuse(error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).name)
+  );
+  if (!info.isFile) refuse("it is not a file");
+  if (info.size > PREVIOUS_MAX_BYTES) refuse(`it is over ${PREVIOUS_MAX_BYTES} bytes`);
+  try {
+    return new TextDecoder().decode(await Deno.readFile(path));
+  } catch (error) {
+    return refuse((error as Error).name);
+  }
+}
+
 /**
  * Refuses, before any input is read, a flag the renderer does not take (as
  * its `optionNames` say) and a value it refuses: it is asked to render an
- * empty source with the options, so its own message is the one shown. A
- * renderer that declares no `optionNames` is given the options as they are,
- * and is not run before its inputs.
+ * empty source with the options, and to build an empty folder index with
+ * them when it has one (a `--previous` index is read there), so its own
+ * message is the one shown. A renderer that declares no `optionNames` is
+ * given the options as they are, and is not run before its inputs.
  */
 async function checkRendererOptions(renderer: Renderer, options: RendererFlags): Promise<void> {
   const given = Object.keys(options) as (keyof RendererFlags)[];
@@ -295,8 +329,9 @@ async function checkRendererOptions(renderer: Renderer, options: RendererFlags):
   }
   try {
     await renderer.render([], options);
+    await renderer.folder?.buildIndex([], options);
   } catch (error) {
-    if (error instanceof RangeError || error instanceof TypeError) {
+    if (error instanceof RangeError || error instanceof TypeError || error instanceof SyntaxError) {
       throw new UsageError(error.message);
     }
     throw error;

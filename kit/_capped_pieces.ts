@@ -25,6 +25,8 @@ export interface CappedOptions {
   closeHead?: (head: string) => string;
   /** Where the head may end and the tail start (`CappedTextOptions.cutAt`). */
   cutAt?: "any" | "line";
+  /** A cap below the one built with (`CappedTextOptions.cap`), checked by the caller. */
+  cap?: number;
 }
 
 /** A head and a rolling tail of the pieces pushed, at most `cap` UTF-8 bytes in all. */
@@ -44,6 +46,11 @@ export class CappedPieces {
   constructor(cap: number) {
     this.#cap = cap;
     this.#half = Math.floor((cap - MARKER_ROOM) / 2);
+  }
+
+  /** The most UTF-8 bytes of the text, marker included. */
+  get cap(): number {
+    return this.#cap;
   }
 
   /** The bytes a head or a tail holds at most. */
@@ -127,9 +134,14 @@ export class CappedPieces {
 
   /** The text (whole when it fits, else head, marker and tail) and the bytes elided. */
   capped(options: CappedOptions = {}): { text: string; elidedBytes: number } {
-    if (this.#total <= this.#cap) return { text: this.#head + this.#joined(), elidedBytes: 0 };
-    const tail = this.#tailText(options.cutAt ?? "any");
-    let head = options.cutAt === "line" ? toLastLine(this.#head) : this.#head;
+    const cap = options.cap ?? this.#cap;
+    if (this.#total <= cap) return { text: this.#head + this.#joined(), elidedBytes: 0 };
+    // A smaller cap than the one built with: both buffers hold at least its halves, so the head
+    // and the tail it keeps are cut from them (before the head's line cut, which only shortens).
+    const half = Math.floor((cap - MARKER_ROOM) / 2);
+    const tail = this.#tailText(options.cutAt ?? "any", half);
+    const cut = half < this.#headBytes ? utf8Head(this.#head, half) : this.#head;
+    let head = options.cutAt === "line" ? toLastLine(cut) : cut;
     let close = options.closeHead?.(head) ?? "";
     if (close !== "") {
       // Room for the closing text is taken from the head's end; what that
@@ -154,9 +166,9 @@ export class CappedPieces {
     return text;
   }
 
-  #tailText(from: "any" | "line" = "any"): string {
+  #tailText(from: "any" | "line" = "any", half: number = this.#half): string {
     const whole = this.#joined();
-    const tail = utf8Tail(whole, this.#half);
+    const tail = utf8Tail(whole, half);
     if (from === "any" || tail.length === whole.length) return tail;
     const before = whole.length - tail.length - 1;
     // After CR, a tail that starts with the LF of a CRLF is still inside the line break.

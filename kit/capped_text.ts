@@ -59,6 +59,18 @@ export interface CappedTextOptions {
    * @default {"any"}
    */
   cutAt?: "any" | "line";
+  /**
+   * The most UTF-8 bytes of this text, marker included, when it must be
+   * less than the cap the text was built with: a format that writes
+   * something before the text learns its size only at the end (the dream's
+   * front matter holds the session's end and the text's digest). The head
+   * and the tail are then each at most half of what this cap leaves beside
+   * the marker. At least {@linkcode CAPPED_TEXT_MIN_CAP}, at most the
+   * constructor's cap.
+   *
+   * @default {the constructor's cap}
+   */
+  cap?: number;
 }
 
 /**
@@ -170,10 +182,36 @@ export class CappedText {
    * The text and the bytes elided from it, as {@linkcode CappedText.text}
    * writes it with the same options.
    *
-   * @param options A hook that closes what the cut leaves open in the head.
+   * @param options A hook that closes what the cut leaves open in the head, where to cut, a
+   *   smaller cap.
    * @returns The text and the UTF-8 bytes elided (0 while the whole fits).
+   * @throws {RangeError} When `cap` is under {@linkcode CAPPED_TEXT_MIN_CAP} or over the
+   *   constructor's cap.
+   *
+   * @example A cap lowered at the end, for what is written before the text
+   * ```ts
+   * import { CappedText, utf8Length } from "@brigade/transcript/kit";
+   * import assert from "node:assert/strict";
+   *
+   * const text = new CappedText(1_024);
+   * for (let i = 0; i < 200; i++) text.push(`line ${i}\n`);
+   * const preface = "known only at the end: 200 lines\n";
+   * const { text: body, elidedBytes } = text.capped({ cap: 1_024 - utf8Length(preface) });
+   * assert.ok(utf8Length(preface + body) <= 1_024);
+   * assert.ok(body.startsWith("line 0\n") && body.endsWith("line 199\n"));
+   * assert.ok(elidedBytes > 0);
+   * ```
    */
   capped(options: CappedTextOptions = {}): { text: string; elidedBytes: number } {
+    const cap = options.cap;
+    if (
+      cap !== undefined &&
+      (!Number.isSafeInteger(cap) || cap < MARKER_ROOM || cap > this.#pieces.cap)
+    ) {
+      throw new RangeError(
+        `Cannot cap a text at ${cap} bytes: the cap must be an integer from ${MARKER_ROOM} to ${this.#pieces.cap}`,
+      );
+    }
     return this.#pieces.capped(options);
   }
 }

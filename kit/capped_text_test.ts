@@ -40,3 +40,31 @@ Deno.test("CappedText.capped() makes room for what closeHead writes, within the 
   assert.equal(closed.text.length, plain.text.length, "one byte taken from the head, one written");
   assert.equal(text.text(), plain.text);
 });
+
+Deno.test("CappedText.capped({ cap }) keeps a true head and tail within a cap lowered at the end", () => {
+  const lines = Array.from({ length: 300 }, (_, i) => `line ${i}\n`);
+  const whole = lines.join("");
+  const encoder = new TextEncoder();
+  for (const count of [60, 120, 300]) {
+    const text = new CappedText(2_048);
+    for (const line of lines.slice(0, count)) text.push(line);
+    const input = lines.slice(0, count).join("");
+    for (const cap of [2_048, 1_500, 1_024, 200]) {
+      const { text: out, elidedBytes } = text.capped({ cap, cutAt: "line" });
+      assert.ok(encoder.encode(out).length <= cap, `${count} lines within ${cap}`);
+      if (elidedBytes === 0) {
+        assert.equal(out, input);
+        continue;
+      }
+      const [head, tail] = out.split(/\n\n\[… \d+ bytes elided …\]\n\n/);
+      assert.ok(whole.startsWith(head!) && input.endsWith(tail!), `${count} lines at ${cap}`);
+      assert.equal(
+        encoder.encode(head! + tail!).length + elidedBytes,
+        encoder.encode(input).length,
+      );
+    }
+  }
+  const text = new CappedText(1_024);
+  assert.throws(() => text.capped({ cap: 1_025 }), RangeError);
+  assert.throws(() => text.capped({ cap: 10 }), RangeError);
+});

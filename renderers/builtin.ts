@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-import { type DreamOptions, dreamRenderer } from "./dream/dream.ts";
+import { dreamRenderer, type DreamRendererOptions } from "./dream/dream.ts";
 import { type GraderOptions, graderRenderer } from "./grader/grader.ts";
 import { htmlRenderer } from "./html/lazy.ts";
 import type { HtmlOptions } from "./html/options.ts";
@@ -13,8 +13,8 @@ import { RendererRegistry } from "./registry.ts";
 export type BuiltinRenderers = {
   /** {@linkcode renderGrader}'s options. */
   grader: GraderOptions;
-  /** {@linkcode renderDream}'s options. */
-  dream: DreamOptions;
+  /** {@linkcode renderDream}'s options, and into a folder, the previous index's. */
+  dream: DreamRendererOptions;
   /** {@linkcode renderIndex}'s options. */
   index: IndexOptions;
   /** {@linkcode renderJson}'s options. */

@@ -240,9 +240,11 @@ export interface RendererFolder<Options = unknown, Summary = unknown> {
    * The folder's index.
    *
    * @param pages Every page of the folder and its summary, in file-name order.
+   * @param options The renderer's options the run was given (the dream's
+   *   folder index marks its rows against a `previous` index, say).
    * @returns The index file's text.
    */
-  buildIndex(pages: FolderPage<Summary>[]): string | Promise<string>;
+  buildIndex(pages: FolderPage<Summary>[], options?: Options): string | Promise<string>;
 }
 
 /** What {@linkcode RendererRegistry.list} gives for each renderer. */

@@ -11,6 +11,8 @@ export interface BoundedRun {
     streamedMiB: number;
     outputBytes: number;
     head: string;
+    /** The first 200 characters after a front matter (the whole head when there is none). */
+    bodyHead: string;
     tail: string;
     leaked: boolean;
     /** `grader-chunks`: the chunks, the largest, the items and whether their numbers ran on. */

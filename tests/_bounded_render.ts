@@ -161,6 +161,8 @@ console.log(JSON.stringify({
   streamedMiB: Math.round(streamed / 1024 / 1024),
   outputBytes: encoder.encode(text).length,
   head: text.slice(0, 200),
+  // After a front matter (the dream's), where the body starts; the text's head when it has none.
+  bodyHead: text.slice(text.startsWith("---\n") ? text.indexOf("\n---\n") + 5 : 0).slice(0, 200),
   tail: text.slice(-200),
   leaked: text.includes("sk-proj"),
 }));

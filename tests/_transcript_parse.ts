@@ -89,3 +89,14 @@ function decode(html: string): string {
     (_, name: string) => ({ lt: "<", gt: ">", quot: '"', amp: "&", "#39": "'" })[name]!,
   );
 }
+
+/**
+ * A text split at its front matter (a dream's): the block between the first two `---` lines,
+ * and the body after it; `frontMatter` is `""` when the text does not start with one.
+ */
+export function splitFrontMatter(text: string): { frontMatter: string; body: string } {
+  if (!text.startsWith("---\n")) return { frontMatter: "", body: text };
+  const end = text.indexOf("\n---\n");
+  if (end === -1) return { frontMatter: "", body: text };
+  return { frontMatter: text.slice(4, end + 1), body: text.slice(end + 5) };
+}

@@ -15,7 +15,24 @@ import {
   renderGrader,
   type SessionEvent,
 } from "../mod.ts";
-import { markdownHeadings, parseGrader } from "./_transcript_parse.ts";
+import { markdownHeadings, parseGrader, splitFrontMatter } from "./_transcript_parse.ts";
+
+/**
+ * A dream's headings as a CommonMark reader sees them. A reader that knows front matter skips
+ * the block; one that does not reads the whole block as one setext heading (the closing `---`
+ * under its lines): either way, that block is all the front matter makes.
+ */
+function dreamHeadings(text: string): { level: number; text: string }[] {
+  const { frontMatter, body } = splitFrontMatter(text);
+  assert.ok(frontMatter.startsWith('renderer: "dream"\n'), text);
+  const headings = markdownHeadings(body);
+  const [block, ...rest] = markdownHeadings(text);
+  assert.equal(block?.level, 2);
+  assert.ok(block.text.startsWith('renderer: "dream"\nsession_id: '), block.text);
+  assert.equal(block.text.split("\n").length, frontMatter.trimEnd().split("\n").length);
+  assert.deepEqual(rest, headings);
+  return headings;
+}
 
 /** What a forger would write: everything the renderers write at the margin, and ways to get there. */
 const PIECES = [
@@ -145,7 +162,7 @@ Deno.test("the dream, as CommonMark reads it, has exactly its own headings, what
       async (texts, cap) => {
         const log = session(texts.map((text) => text.repeat(8)));
         const { text } = await renderDream(log, { cap });
-        const headings = markdownHeadings(text);
+        const headings = dreamHeadings(text);
         assert.deepEqual(headings[0], { level: 1, text: "Session sesn_f" });
         const labels = await labelsOf(log, "dream");
         const found = headings.slice(1);
@@ -186,7 +203,7 @@ Deno.test("a Claude Code transcript's hostile tool output stays inside its tool 
   ]);
   assert.match(grader.items[2]!.body, /^\[user\]\nThe tests are optional/);
   const dream = await renderDream(fromClaudeCode(source()));
-  assert.deepEqual(markdownHeadings(dream.text).map((h) => h.text), [
+  assert.deepEqual(dreamHeadings(dream.text).map((h) => h.text), [
     "Session stream",
     "user",
     "agent → tool Bash",

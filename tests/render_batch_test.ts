@@ -162,20 +162,36 @@ Deno.test("render: a dream file starts with front matter holding its INDEX.md ro
     });
     assert.equal(run.code, 0, run.stderr);
     const page = await Deno.readTextFile(`${dir}/out/sesn_a.md`);
+    // The page is the dream's text: its front matter holds the row's fields and the digest.
+    const body = page.slice(page.indexOf("# Session"));
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)),
+    );
+    const hex = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
     assert.equal(
       page.slice(0, page.indexOf("# Session")),
       [
         "---",
         'renderer: "dream"',
         'session_id: "sesn_a"',
-        'created_at: "2026-09-14T10:02:11Z"',
+        'title: ""',
+        'project: ""',
+        'cwd: ""',
+        "models: []",
+        'start: "2026-09-14T10:02:11Z"',
+        'end: "2026-09-14T10:02:11Z"',
         "turns: 1",
+        'terminal_state: ""',
+        'last_error: ""',
         "elided_bytes: 0",
+        `digest: "sha256:${hex}"`,
         'first_user: "Fix \\u001b]0;the\\u0007 build"',
         "---",
         "",
       ].join("\n"),
     );
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.ok(index.includes(` · ${new TextEncoder().encode(page).length} · sha256:${hex} · `));
   });
 });
 

@@ -237,7 +237,10 @@ Deno.test("render reads a *.jsonl file as a Claude Code transcript", async () =>
   );
   const run = await render(["--renderer", "dream", transcript.pathname]);
   assert.equal(run.code, 0, run.stderr);
-  assert.match(run.stdout, /^# Session entireio-cli_73_7e6e3ea2ad_0_full\n/);
+  assert.match(
+    run.stdout,
+    /^---\nrenderer: "dream"\nsession_id: "entireio-cli_73_7e6e3ea2ad_0_full"\n[^]*?\n---\n# Session entireio-cli_73_7e6e3ea2ad_0_full\n/,
+  );
   assert.match(run.stdout, /### user\n\n {4}another PR comment\n/);
   // As a log, its records would be events of unknown types, rendered as nothing: refused.
   const forced = await render(["--format", "log", transcript.pathname]);

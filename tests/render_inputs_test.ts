@@ -282,7 +282,10 @@ Deno.test({
       cwd: dir,
     });
     assert.equal(named.code, 0, named.stderr);
-    assert.match(named.stdout, /^# Session mine\n/);
+    assert.match(
+      named.stdout,
+      /^---\nrenderer: "dream"\nsession_id: "mine"\n[^]*?\n---\n# Session mine\n/,
+    );
     await Deno.writeTextFile(
       `${dir}/bare.ndjson`,
       '{"id":"sevt_1","type":"user.message","content":"Hi"}\n',
@@ -290,7 +293,10 @@ Deno.test({
     const bare = await task("render", ["-r", "dream", "--session-id", "mine", "bare.ndjson"], {
       cwd: dir,
     });
-    assert.match(bare.stdout, /^# Session mine\n/);
+    assert.match(
+      bare.stdout,
+      /^---\nrenderer: "dream"\nsession_id: "mine"\n[^]*?\n---\n# Session mine\n/,
+    );
 
     for (
       const [args, said] of [

@@ -6,7 +6,6 @@ import { fieldsOf } from "../../events/fields.ts";
 import {
   CappedText,
   contentText,
-  conversation,
   type ConversationItem,
   type ConversationOptions,
   DREAM_EVENT_BUDGET,
@@ -16,12 +15,11 @@ import {
   framedItemBodySize,
   type ItemText,
   redact,
-  streamCapped,
   utf8Length,
   visibleControls,
 } from "../../kit/mod.ts";
 import type { Renderer } from "../registry.ts";
-import { dreamFolderIndex, dreamPage } from "./dream_page.ts";
+import { dreamFolderIndex, dreamFrontMatter, dreamPage } from "./dream_page.ts";
 
 /**
  * The most UTF-8 bytes of one dream's text, elision marker included, so a
@@ -53,6 +51,9 @@ export const DREAM_MIN_CAP: number = 1024;
 
 const FIRST_USER_CODE_POINTS = 200;
 
+/** The most model ids a dream names, in the order first seen. */
+const MAX_MODELS = 8;
+
 /** What each line of an item's body is written behind: four spaces make it an indented code block. */
 const BODY_INDENT = "    ";
 
@@ -66,6 +67,21 @@ export interface DreamOptions {
    */
   cap?: number;
   /**
+   * The project the session belongs to, as the caller knows it (`render
+   * --out DIR` over a folder of Claude Code transcripts: the folder holding
+   * the transcript); written into the front matter, redacted.
+   *
+   * @default {""}
+   */
+  project?: string;
+  /**
+   * The directory the session ran in, as the caller knows it (a Claude Code
+   * record's `cwd`); written into the front matter, redacted.
+   *
+   * @default {""}
+   */
+  cwd?: string;
+  /**
    * Stops the rendering with the signal's reason when aborted.
    *
    * @default {undefined}
@@ -73,27 +89,113 @@ export interface DreamOptions {
   signal?: AbortSignal;
 }
 
-/** One session rendered for a memory-consolidation ("dream") run. */
+/**
+ * The previous run's index, to mark a new one against: the `index`
+ * renderer's and the dream's folder index's option (`render --previous
+ * FILE`).
+ */
+export interface PreviousIndexOptions {
+  /**
+   * The text of the previous run's INDEX.md (any version's). Given, the
+   * index names a `change` column after seq: each row is `added` (no row of
+   * the previous index has its session id), `changed` (its digest differs,
+   * or either is not known) or `retained`; a `Since the previous index:`
+   * line counts them, and a `## Removed` list after the rows holds the
+   * previous rows no session matched, written again redacted and on one
+   * line. Rows are matched by their session_id column as written.
+   *
+   * @default {undefined}
+   */
+  previous?: string;
+  /**
+   * What a {@linkcode PreviousIndexError} calls the previous index (its path).
+   *
+   * @default {"the previous index"}
+   */
+  previousName?: string;
+}
+
+/** Options of the `dream` renderer: a dream's, and into a folder, the previous index's. */
+export interface DreamRendererOptions extends DreamOptions, PreviousIndexOptions {}
+
+/**
+ * One session rendered for a memory-consolidation ("dream") run. Its text
+ * starts with a YAML front matter of the same facts (see
+ * {@linkcode renderDream}).
+ */
 export interface Dream {
   /**
    * The session's id, redacted (a file name derived from it is then safe to
-   * show); `""` for an empty source.
+   * show); `""` for an empty source. Front matter: `session_id`.
    */
   sessionId: string;
-  /** The first kept entry's `processed_at`, redacted; `""` when unknown. */
+  /**
+   * The session's title: the latest `session.updated` event's string `title`
+   * on the primary thread, redacted, on one line, at most 200 code points;
+   * `""` when none. A source that maps a title record of its own (Claude
+   * Code's `custom-title`, say) to such an event gets it here. Front matter:
+   * `title`.
+   */
+  title: string;
+  /** {@linkcode DreamOptions.project}, redacted; `""` when not known. Front matter: `project`. */
+  project: string;
+  /** {@linkcode DreamOptions.cwd}, redacted; `""` when not known. Front matter: `cwd`. */
+  cwd: string;
+  /**
+   * The models the session names, in the order first seen, at most 8: a
+   * `session.updated` event's `agent.model` and a `span.model_request_end`'s
+   * `model` (each a string or an object with a string `id`), redacted, on one
+   * line, at most 200 code points each. Front matter: `models`.
+   */
+  models: string[];
+  /** The first kept entry's `processed_at`, redacted; `""` when unknown. Front matter: `start`. */
   createdAt: string;
-  /** The rendered markdown: redacted, each event cut, the whole capped. */
+  /**
+   * The last kept entry's string `processed_at`, redacted, at most 200 code
+   * points; `""` when none has one. Front matter: `end`.
+   */
+  endedAt: string;
+  /**
+   * How the session ended, as its last status event says: the last
+   * `session.status_idle`'s `stop_reason.type` (`end_turn`,
+   * `requires_action`, `retries_exhausted`, `refusal`, …; `idle` when it has
+   * none), `terminated`, `running` or `rescheduled`; redacted, at most 200
+   * code points; `""` when the session holds no status event. Front matter:
+   * `terminal_state`.
+   */
+  terminalState: string;
+  /**
+   * The `error.type` of the last `session.error` (`unknown_error` when it has
+   * none), redacted, at most 200 code points; `""` when there is none. Front
+   * matter: `last_error`.
+   */
+  lastError: string;
+  /**
+   * The rendered markdown: a front matter of the session's facts, then the
+   * body (redacted, each event cut), the whole capped.
+   */
   text: string;
-  /** How many `user.message` events the session scope holds, elided or not, commands included. */
+  /**
+   * The SHA-256 of the body: the UTF-8 bytes of `text` after its front
+   * matter's closing `---` line, as `sha256:` and 64 lowercase hex digits;
+   * `""` for an empty source. The same entries, cap, project and cwd give the
+   * same digest on every run; the front matter is not in it. Front matter:
+   * `digest`.
+   */
+  digest: string;
+  /**
+   * How many `user.message` events the session scope holds, elided or not,
+   * commands included. Front matter: `turns`.
+   */
   turns: number;
-  /** UTF-8 bytes the cap removed; 0 when it was not hit. */
+  /** UTF-8 bytes the cap removed; 0 when it was not hit. Front matter: `elided_bytes`. */
   elidedBytes: number;
   /**
    * The first prompt: the text of the first `user.message` without a string
    * `command` member (a slash command, as `fromClaudeCode` marks one), or of
    * the first command when the session holds no prompt at all; redacted,
    * whitespace runs collapsed to one space, trimmed, at most 200 code points;
-   * `""` when there is no user message.
+   * `""` when there is no user message. Front matter: `first_user`.
    */
   firstUser: string;
 }
@@ -117,8 +219,24 @@ export interface Dream {
  * the log; the tail starts at a whole line, so no fragment of a body line
  * stands unindented after the marker.
  *
+ * The text starts with a YAML front matter of the session's facts (each a
+ * field of the {@linkcode Dream}): `renderer: "dream"`, then `session_id`,
+ * `title`, `project`, `cwd`, `models` (a flow sequence), `start`, `end`,
+ * `turns`, `terminal_state`, `last_error`, `elided_bytes`, `digest` and
+ * `first_user`, one a line between `---` lines. Every string is
+ * double-quoted with its quotes, backslashes, controls, line breaks (LS and
+ * PS too) and other characters YAML takes only escaped written as escapes
+ * (each value is a JSON value as well), so no value can leave its scalar,
+ * add a key or close the block. The front matter counts within the cap: the
+ * facts of the end (the end, the turns, the digest) are known only when the
+ * source ends, so the body is cut from the head and tail buffers then, to
+ * the cap less the front matter's size; the buffers never hold more than
+ * the cap. The front matter takes at most half the cap: past that, its
+ * strings are cut (ending in `…`), the digest never. An empty source gives
+ * an empty text, front matter and all.
+ *
  * Every field is redacted: the text, `sessionId`, `createdAt` and
- * `firstUser`. One-line fields written into the markdown (the `# Session`
+ * `firstUser`, and each fact of the front matter. One-line fields written into the markdown (the `# Session`
  * heading, each `### label`) show control characters and line breaks as
  * visible escapes (`\n`, `\x1b`), so no field can add a heading. A slash
  * command (a `user.message` with a string `command` member) counts as a turn
@@ -130,7 +248,7 @@ export interface Dream {
  * words it keeps.
  *
  * @param source One session's entries.
- * @param options The cap and a signal.
+ * @param options The cap, the project and cwd where known, and a signal.
  * @returns The dream.
  * @throws {RangeError} When `cap` is not an integer of at least {@linkcode DREAM_MIN_CAP}.
  * @throws {EventSourceError} When an entry is malformed (code `invalid_entry`) or a second
@@ -151,7 +269,11 @@ export interface Dream {
  * assert.equal(dream.firstUser, "Deploy with key [REDACTED_SECRET]");
  * assert.equal(dream.turns, 1);
  * assert.equal(dream.elidedBytes, 0);
- * assert.ok(dream.text.startsWith("# Session sesn_1\n"));
+ * assert.ok(dream.text.startsWith('---\nrenderer: "dream"\nsession_id: "sesn_1"\n'));
+ * assert.match(dream.text, /\nstart: "2026-09-14T10:02:11Z"\n/);
+ * assert.match(dream.digest, /^sha256:[0-9a-f]{64}$/);
+ * assert.ok(dream.text.includes(`\ndigest: "${dream.digest}"\n`));
+ * assert.ok(dream.text.includes("\n---\n# Session sesn_1\n"));
  * assert.ok(!dream.text.includes("sk-proj"));
  * ```
  */
@@ -175,15 +297,44 @@ export async function renderDream(
     text.pushBuilt(size, () => itemPiece(item, label));
   }, dreamView(facts, options.signal));
   if (!headed && facts.started) text.push(facts.heading());
-  const { text: markdown, elidedBytes } = text.capped({ cutAt: "line" });
-  return {
-    sessionId: facts.sessionId,
-    createdAt: facts.createdAt ?? "",
-    text: markdown,
-    turns: facts.turns,
-    elidedBytes,
-    firstUser: facts.firstPrompt ?? facts.firstCommand ?? "",
-  };
+  const known = facts.known(options);
+  if (!headed && !facts.started) return { ...known, text: "", elidedBytes: 0, digest: "" };
+  return await withFrontMatter(text, known, cap);
+}
+
+/** A dream's facts, but those its text's cut gives. */
+type KnownFacts = Omit<Dream, "text" | "elidedBytes" | "digest">;
+
+/** A digest's length, for the front matter's size before the body is known. */
+const SOME_DIGEST = `sha256:${"0".repeat(64)}`;
+
+/**
+ * The dream: its front matter, then its body cut from the capped text to the
+ * cap less the front matter's size. The front matter's size depends on the
+ * bytes elided (a count's digits), which depend on the room left: the room
+ * only grows until the front matter fits it, a few rounds at most.
+ */
+async function withFrontMatter(text: CappedText, known: KnownFacts, cap: number): Promise<Dream> {
+  const budget = Math.floor(cap / 2);
+  let room = utf8Length(
+    dreamFrontMatter({ ...known, elidedBytes: 0, digest: SOME_DIGEST }, budget),
+  );
+  for (;;) {
+    const { text: body, elidedBytes } = text.capped({ cutAt: "line", cap: cap - room });
+    const digest = await sha256(body);
+    const head = dreamFrontMatter({ ...known, elidedBytes, digest }, budget);
+    const size = utf8Length(head);
+    if (size <= room) return { ...known, text: head + body, elidedBytes, digest };
+    room = size;
+  }
+}
+
+/** The SHA-256 of a text's UTF-8 bytes, as `sha256:` and lowercase hex. */
+async function sha256(text: string): Promise<string> {
+  const bytes = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)),
+  );
+  return `sha256:${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /** What a dream learns from the session's entries beside its items. */
@@ -193,6 +344,13 @@ class DreamFacts {
   turns = 0;
   firstPrompt: string | undefined;
   firstCommand: string | undefined;
+  // The latest of each as it came (each a string of one event at most), made short at the end.
+  #endedAt: string | undefined;
+  #title: string | undefined;
+  #state: string | undefined;
+  #error: string | undefined;
+  #models: string[] = [];
+  #lastModel: unknown;
 
   get started(): boolean {
     return this.createdAt !== undefined;
@@ -210,11 +368,73 @@ class DreamFacts {
 
   #learn(entry: LogEntry): void {
     const event = entry.event;
+    const at = event.processed_at;
     if (this.createdAt === undefined) {
-      const at = event.processed_at;
       this.createdAt = typeof at === "string" ? redact(at) : "";
     }
+    if (typeof at === "string") this.#endedAt = at;
     if (event.type === "user.message") this.turns++;
+    else this.#status(fieldsOf(event));
+  }
+
+  /** The status, error, title and model events. */
+  #status(event: Record<string, unknown>): void {
+    switch (event.type) {
+      case "session.status_idle": {
+        const reason = isObject(event.stop_reason) ? event.stop_reason.type : undefined;
+        this.#state = typeof reason === "string" ? reason : "idle";
+        break;
+      }
+      case "session.status_terminated":
+        this.#state = "terminated";
+        break;
+      case "session.status_running":
+        this.#state = "running";
+        break;
+      case "session.status_rescheduled":
+        this.#state = "rescheduled";
+        break;
+      case "session.error": {
+        const type = isObject(event.error) ? event.error.type : undefined;
+        this.#error = typeof type === "string" ? type : "unknown_error";
+        break;
+      }
+      case "session.updated":
+        if (typeof event.title === "string") this.#title = event.title;
+        if (isObject(event.agent)) this.#model(event.agent.model);
+        break;
+      case "span.model_request_end":
+        this.#model(event.model);
+        break;
+    }
+  }
+
+  /** A model named: a string, or an object with a string `id`. */
+  #model(value: unknown): void {
+    const id = isObject(value) ? value.id : value;
+    if (typeof id !== "string" || id === this.#lastModel || this.#models.length >= MAX_MODELS) {
+      return;
+    }
+    this.#lastModel = id;
+    const model = shortField(id);
+    if (model !== "" && !this.#models.includes(model)) this.#models.push(model);
+  }
+
+  /** The dream's facts, but those its text's cut gives. */
+  known(options: DreamOptions): KnownFacts {
+    return {
+      sessionId: this.sessionId,
+      title: shortField(this.#title ?? ""),
+      project: redact(options.project ?? ""),
+      cwd: redact(options.cwd ?? ""),
+      models: [...this.#models],
+      createdAt: this.createdAt ?? "",
+      endedAt: shortField(this.#endedAt ?? ""),
+      turns: this.turns,
+      terminalState: shortField(this.#state ?? ""),
+      lastError: shortField(this.#error ?? ""),
+      firstUser: this.firstPrompt ?? this.firstCommand ?? "",
+    };
   }
 
   /** Takes the first prompt (or command) from a user message's redacted text, as the dream's item has it. */
@@ -228,6 +448,19 @@ class DreamFacts {
     if (isCommand) this.firstCommand = line;
     else this.firstPrompt = line;
   }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null;
+}
+
+/**
+ * A fact taken from an event's string: redacted, whitespace runs collapsed,
+ * trimmed, at most 200 code points, a copy of its own (the event's string
+ * is let go).
+ */
+function shortField(text: string): string {
+  return firstWords(redact(text)).line;
 }
 
 /** A field written on one line of the markdown: controls and line breaks shown as escapes. */
@@ -290,15 +523,17 @@ function firstWords(text: string): { line: string; full: boolean; read: number }
 }
 
 /**
- * Renders a session's dream text ({@linkcode Dream}`.text`) in chunks, for
- * following a live session: the heading and each item as it completes, while
- * they fit the head the cap always keeps; past that, the rest (the elision
- * marker and the tail, if the cap is reached) comes at the end. Joined, the
- * chunks are exactly {@linkcode renderDream}'s `text` for the same source and
- * options. The options are checked when it is called.
+ * Renders a session's dream text ({@linkcode Dream}`.text`) as a stream, for
+ * a caller that follows a live session (`render --follow`): the text starts
+ * with a front matter of facts known only when the source ends (the end, the
+ * turns, the digest of the body), so it is given out whole, in one chunk,
+ * once the source has ended; until then the renderer holds no more than the
+ * cap, as {@linkcode renderDream} does. Joined, the chunks are exactly
+ * {@linkcode renderDream}'s `text` for the same source and options. The
+ * options are checked when it is called.
  *
  * @param source One session's entries, e.g. a followed session.
- * @param options The cap and a signal.
+ * @param options The cap, the project and cwd where known, and a signal.
  * @returns The dream text's chunks.
  * @throws {RangeError} When `cap` is below {@linkcode DREAM_MIN_CAP}.
  *
@@ -314,7 +549,7 @@ function firstWords(text: string): { line: string; full: boolean; read: number }
  *   event: { id: `sevt_${i}`, type: i === 0 ? "user.message" : "agent.message", content: text },
  * }));
  * const chunks = await Array.fromAsync(streamDream(entries));
- * assert.ok(chunks.length > 1);
+ * assert.equal(chunks.length, 1);
  * assert.equal(chunks.join(""), (await renderDream(entries)).text);
  * ```
  */
@@ -322,24 +557,14 @@ export function streamDream(
   source: EntryIterable,
   options: DreamOptions = {},
 ): AsyncIterable<string> {
-  const cap = checkCap(options);
-  return streamCapped(dreamPieces(source, options, new DreamFacts()), new CappedText(cap));
+  checkCap(options);
+  return dreamChunks(source, options);
 }
 
-/** The dream's pieces: its heading, then each item, as they complete. */
-async function* dreamPieces(
-  source: EntryIterable,
-  options: DreamOptions,
-  facts: DreamFacts,
-): AsyncGenerator<string> {
-  const items = conversation(source, dreamView(facts, options.signal));
-  let headed = false;
-  for await (const item of items) {
-    if (!headed) yield facts.heading();
-    headed = true;
-    yield itemPiece(item);
-  }
-  if (!headed && facts.started) yield facts.heading();
+/** The dream's text, once its source has ended; nothing for an empty one. */
+async function* dreamChunks(source: EntryIterable, options: DreamOptions): AsyncGenerator<string> {
+  const { text } = await renderDream(source, options);
+  if (text !== "") yield text;
 }
 
 /**
@@ -412,20 +637,26 @@ function checkCap(options: DreamOptions): number {
  * assert.equal(dreamRenderer.folder?.indexName, "INDEX.md");
  * ```
  */
-export const dreamRenderer: Renderer<DreamOptions, "dream"> = {
+export const dreamRenderer: Renderer<DreamRendererOptions, "dream"> = {
   name: "dream",
-  optionNames: ["cap"],
+  // `previous` and `previousName` are the folder index's: the dream itself does not read them.
+  optionNames: ["cap", "previous", "previousName"],
   description: "Redacted, capped markdown of one session for a memory-consolidation run",
   extension: ".md",
   async render(source, options): Promise<string> {
     return (await renderDream(source, options)).text;
   },
   stream: streamDream,
-  // In a folder, each dream is a page whose front matter holds its INDEX.md row.
+  // In a folder, each dream is a page whose front matter holds its INDEX.md row, and where the
+  // session came from as the command knows it.
   folder: {
     ...dreamFolderIndex,
-    async page(source, options): Promise<string> {
-      return dreamPage(await renderDream(source, options));
+    async page(source, options, origin): Promise<string> {
+      const where = {
+        ...(origin?.project === undefined ? {} : { project: origin.project }),
+        ...(origin?.cwd === undefined ? {} : { cwd: origin.cwd }),
+      };
+      return dreamPage(await renderDream(source, { ...options, ...where }));
     },
   },
 };

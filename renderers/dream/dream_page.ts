@@ -2,78 +2,71 @@
 // This module is browser compatible.
 
 /**
- * A dream as a page of a folder: a front-matter block holding what its
- * INDEX.md row needs (redacted), then the dream's text unchanged; and the
- * read-back of such a page, so a folder's INDEX.md is rebuilt from the
- * folder itself.
+ * A dream's front matter, the dream as a page of a folder (its text, whose
+ * front matter holds what its INDEX.md row needs), and the read-back of such
+ * a page, so a folder's INDEX.md is rebuilt from the folder itself.
  *
  * @module
  */
 
-import { redact, utf8Length } from "../../kit/mod.ts";
+import { redact } from "../../kit/mod.ts";
 import type { FolderPage, PageHead, RendererFolder } from "../registry.ts";
-import { indexRow, indexText, type RowFields } from "./_index_row.ts";
+import { type FrontMatter, frontMatter, parsePage } from "./_front_matter.ts";
+import { isIndexHead, type RowFields } from "./_index_row.ts";
+import { previousRows, sessionsIndexText } from "./_previous_index.ts";
 
-/** A front-matter value: each is written as JSON, so it stays on its one line. */
-export type FrontMatterValue = string | number;
-
-/** The fields of a front-matter block, in the order written. */
-export type FrontMatter = Record<string, FrontMatterValue>;
-
-const FENCE = "---";
-
-/**
- * A front-matter block: `---`, one `key: value` line per field (the value as
- * JSON, which YAML reads too), `---`, each line ending in `\n`.
- */
-export function frontMatter(fields: FrontMatter): string {
-  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
-  return `${FENCE}\n${lines.join("\n")}\n${FENCE}\n`;
-}
-
-/** A page split into its front matter and the text after it. */
-export interface Page {
-  fields: FrontMatter;
-  body: string;
-}
-
-/** Reads a page written with {@linkcode frontMatter}; undefined when it has none. */
-export function parsePage(text: string): Page | undefined {
-  if (!text.startsWith(`${FENCE}\n`)) return undefined;
-  const end = text.indexOf(`\n${FENCE}\n`, FENCE.length);
-  if (end === -1) return undefined;
-  const fields: FrontMatter = {};
-  for (const line of text.slice(FENCE.length + 1, end).split("\n")) {
-    const colon = line.indexOf(": ");
-    if (colon <= 0) return undefined;
-    let value: unknown;
-    try {
-      value = JSON.parse(line.slice(colon + 2));
-    } catch {
-      return undefined;
-    }
-    if (typeof value !== "string" && typeof value !== "number") return undefined;
-    fields[line.slice(0, colon)] = value;
-  }
-  return { fields, body: text.slice(end + FENCE.length + 2) };
+/** The options the folder's index reads: the previous run's index (`PreviousIndexOptions`). */
+export interface PreviousIndex {
+  previous?: string;
+  previousName?: string;
 }
 
 /** The `renderer` field that marks a dream page. */
 const DREAM_PAGE = "dream";
 
+/** What a dream's front matter says of its session, beside its row's fields. */
+export interface FrontMatterFacts extends RowFields {
+  title: string;
+  project: string;
+  cwd: string;
+  models: readonly string[];
+  endedAt: string;
+  terminalState: string;
+  lastError: string;
+}
+
 /**
- * A dream as a page of a folder: its front matter (what its INDEX.md row
- * needs, redacted) and then its text, unchanged.
+ * The front matter a dream's text starts with, at most `budget` UTF-8 bytes
+ * where it can be (see {@linkcode frontMatter}): the session's facts, each
+ * string quoted and escaped so that no value leaves its scalar, the values
+ * redacted again (they are redacted when learnt; a second pass changes
+ * nothing then, and keeps a caller's value honest).
  */
-export function dreamPage(dream: RowFields & { text: string }): string {
+export function dreamFrontMatter(facts: FrontMatterFacts, budget: number): string {
   return frontMatter({
     renderer: DREAM_PAGE,
-    session_id: redact(dream.sessionId),
-    created_at: redact(dream.createdAt),
-    turns: dream.turns,
-    elided_bytes: dream.elidedBytes,
-    first_user: redact(dream.firstUser),
-  }) + dream.text;
+    session_id: redact(facts.sessionId),
+    title: redact(facts.title),
+    project: redact(facts.project),
+    cwd: redact(facts.cwd),
+    models: facts.models.map(redact),
+    start: redact(facts.createdAt),
+    end: redact(facts.endedAt),
+    turns: facts.turns,
+    terminal_state: redact(facts.terminalState),
+    last_error: redact(facts.lastError),
+    elided_bytes: facts.elidedBytes,
+    digest: facts.digest,
+    first_user: redact(facts.firstUser),
+  }, budget);
+}
+
+/**
+ * A dream as a page of a folder: its text, whose front matter holds what
+ * its INDEX.md row needs.
+ */
+export function dreamPage(dream: { text: string }): string {
+  return dream.text;
 }
 
 /** What a dream page's front matter says, and the size of the dream's text. */
@@ -82,8 +75,15 @@ export interface DreamPageSummary extends RowFields {
   bytes: number;
 }
 
-/** What a dream page's front matter says; undefined when the fields are not a dream page's. */
-export function pageFields(fields: FrontMatter): RowFields | undefined {
+/**
+ * What a dream page's front matter says, and whether the page is the dream's
+ * text itself (a page of this version, its front matter the dream's) or an
+ * earlier version's (a front matter of its own before the text, no digest);
+ * undefined when the fields are not a dream page's.
+ */
+export function pageFields(
+  fields: FrontMatter,
+): { row: RowFields; whole: boolean } | undefined {
   const text = (key: string): string | undefined =>
     typeof fields[key] === "string" ? fields[key] as string : undefined;
   const count = (key: string): number | undefined =>
@@ -91,8 +91,10 @@ export function pageFields(fields: FrontMatter): RowFields | undefined {
       ? fields[key] as number
       : undefined;
   if (fields.renderer !== DREAM_PAGE) return undefined;
+  const digest = text("digest");
+  const whole = digest !== undefined;
   const sessionId = text("session_id");
-  const createdAt = text("created_at");
+  const createdAt = text(whole ? "start" : "created_at");
   const firstUser = text("first_user");
   const turns = count("turns");
   const elidedBytes = count("elided_bytes");
@@ -102,7 +104,10 @@ export function pageFields(fields: FrontMatter): RowFields | undefined {
   ) {
     return undefined;
   }
-  return { sessionId, createdAt, turns, elidedBytes, firstUser };
+  return {
+    row: { sessionId, createdAt, turns, elidedBytes, firstUser, digest: digest ?? "" },
+    whole,
+  };
 }
 
 /** Orders strings by code unit, as the index sorts its rows. */
@@ -116,9 +121,10 @@ function compareStrings(a: string, b: string): number {
  * dream page in the folder, rows ordered by `created_at`, then `session_id`
  * (then file name, so the order is total), numbered from 1 in that order, so
  * an index rebuilt after an interrupted run is byte-identical to an
- * uninterrupted run's.
+ * uninterrupted run's; marked against the previous run's index when the
+ * options give one.
  */
-export const dreamFolderIndex: RendererFolder<unknown, DreamPageSummary> = {
+export const dreamFolderIndex: RendererFolder<PreviousIndex, DreamPageSummary> = {
   indexName: "INDEX.md",
   // Room for a front matter whose session id or timestamp is a few hundred kilobytes long.
   headBytes: 256 * 1024,
@@ -126,17 +132,21 @@ export const dreamFolderIndex: RendererFolder<unknown, DreamPageSummary> = {
     const page = parsePage(head);
     const fields = page === undefined ? undefined : pageFields(page.fields);
     if (page === undefined || fields === undefined) return undefined;
-    const bytes = size - utf8Length(head.slice(0, head.length - page.body.length));
-    return bytes < 0 ? undefined : { ...fields, bytes };
+    // An earlier version's page wrote its own front matter before the dream's text.
+    const bytes = fields.whole ? size : size - page.bytes;
+    return bytes < 0 ? undefined : { ...fields.row, bytes };
   },
   ownsIndex(head: string): boolean {
-    return head.startsWith(indexText([]));
+    return isIndexHead(head);
   },
-  buildIndex(pages: FolderPage<DreamPageSummary>[]): string {
+  buildIndex(pages: FolderPage<DreamPageSummary>[], options: PreviousIndex = {}): string {
+    // Read first: a malformed previous index fails the same with no pages.
+    const previous = previousRows(options);
     const sorted = [...pages].sort((a, b) =>
       compareStrings(a.summary.createdAt, b.summary.createdAt) ||
       compareStrings(a.summary.sessionId, b.summary.sessionId) || compareStrings(a.name, b.name)
     );
-    return indexText(sorted.map(({ summary }, i) => indexRow(i + 1, summary, summary.bytes)));
+    const sessions = sorted.map(({ summary }) => ({ fields: summary, bytes: summary.bytes }));
+    return sessionsIndexText(sessions, previous);
   },
 };

@@ -16,7 +16,7 @@ import {
 import { redact } from "../../redact/mod.ts";
 import { agent, entries, id, user } from "../../tests/_entries.ts";
 import { renderBounded } from "../../tests/_bounded.ts";
-import { markdownHeadings } from "../../tests/_transcript_parse.ts";
+import { markdownHeadings, splitFrontMatter } from "../../tests/_transcript_parse.ts";
 import { asEvent } from "../../events/fields.ts";
 
 const FIXTURES = new URL("../../fixtures/", import.meta.url);
@@ -155,10 +155,18 @@ Deno.test("renderDream() takes a first prompt of blank blocks as empty, whatever
 Deno.test("renderDream() of an empty source is empty", async () => {
   assert.deepEqual(await renderDream([]), {
     sessionId: "",
+    title: "",
+    project: "",
+    cwd: "",
+    models: [],
     createdAt: "",
+    endedAt: "",
+    terminalState: "",
+    lastError: "",
     text: "",
     turns: 0,
     elidedBytes: 0,
+    digest: "",
     firstUser: "",
   });
 });
@@ -202,21 +210,34 @@ Deno.test("renderDream() never lets a secret through, wherever the cuts fall", a
 });
 
 Deno.test("indexLine() writes the row, naming elided bytes inside the bytes column", () => {
+  const digest = `sha256:${"ab".repeat(32)}`;
   const dream = {
     sessionId: "sesn_1",
     createdAt: "2026-09-14T10:02:11Z",
     text: "ab€",
     turns: 2,
     elidedBytes: 0,
+    digest,
     firstUser: "a · b · c",
   };
-  assert.equal(indexLine(1, dream), "- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 · a · b · c");
+  assert.equal(
+    indexLine(1, dream),
+    `- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 · ${digest} · a · b · c`,
+  );
   assert.equal(
     indexLine(7, { ...dream, elidedBytes: 103_877 }),
-    "- 7 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 (+103877 elided) · a · b · c",
+    `- 7 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 (+103877 elided) · ${digest} · a · b · c`,
   );
   const columns = indexLine(1, dream).split(" · ");
-  assert.equal(columns.slice(0, 5).join(" · "), "- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5");
+  assert.equal(
+    columns.slice(0, 6).join(" · "),
+    `- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 · ${digest}`,
+  );
+  // A digest not known (or not a digest) reads as "-", never as text of its own.
+  assert.equal(
+    indexLine(1, { ...dream, digest: "x · y" }),
+    "- 1 · sesn_1 · 2026-09-14T10:02:11Z · 2 · 5 · - · a · b · c",
+  );
 });
 
 Deno.test("renderIndex() numbers the sessions of a batch from 1 in input order", async () => {
@@ -230,10 +251,10 @@ Deno.test("renderIndex() numbers the sessions of a batch from 1 in input order",
   assert.equal(lines[0], "# Index");
   assert.equal(
     lines[2],
-    "Columns: seq · session_id · created_at · turns · bytes · first user message",
+    "Columns: seq · session_id · created_at · turns · bytes · digest · first user message",
   );
-  assert.match(lines[4]!, /^- 1 · sesn_b · {2}· 1 · \d+ · Fix CI$/);
-  assert.match(lines[5]!, /^- 2 · sesn_a · {2}· 1 · \d+ · Ship · it$/);
+  assert.match(lines[4]!, /^- 1 · sesn_b · {2}· 1 · \d+ · sha256:[0-9a-f]{64} · Fix CI$/);
+  assert.match(lines[5]!, /^- 2 · sesn_a · {2}· 1 · \d+ · sha256:[0-9a-f]{64} · Ship · it$/);
 });
 
 Deno.test("renderDream() remembers only the latest tool calls, so its memory does not grow with the log", async () => {
@@ -292,7 +313,7 @@ Deno.test("renderDream() redacts every field, and no field can inject a row or a
     row,
     `- 1 · sesn_1\\n# Injected heading\\n- 9 · [REDACTED_SECRET] · 2026-09-14T10:00:00Z\\n- 10 · [REDACTED_SECRET] · 1 · ${
       utf8(dream.text)
-    } · hi\\x1b]0;pwn\\x07 [REDACTED_SECRET]`,
+    } · ${dream.digest} · hi\\x1b]0;pwn\\x07 [REDACTED_SECRET]`,
   );
 });
 
@@ -324,9 +345,10 @@ Deno.test("renderDream() takes the first prompt as firstUser: a slash command on
 });
 
 Deno.test("renderDream() keeps a body in its frame wherever a cut falls: only its own headings", async (t) => {
-  // As a CommonMark reader sees the dream: the session heading, then one heading per item.
+  // As a CommonMark reader with front matter sees the dream: the session heading, then one
+  // heading per item.
   const expectHeadings = (text: string, labels: string[]): void =>
-    assert.deepEqual(markdownHeadings(text), [
+    assert.deepEqual(markdownHeadings(splitFrontMatter(text).body), [
       { level: 1, text: "Session sesn_test" },
       ...labels.map((label) => ({ level: 3, text: label })),
     ]);
@@ -345,7 +367,7 @@ Deno.test("renderDream() keeps a body in its frame wherever a cut falls: only it
     assert.ok(dream.elidedBytes > 0);
     assert.ok(utf8(dream.text) <= 4_096);
     assert.match(dream.text, new RegExp(`\\[… ${dream.elidedBytes} bytes elided …\\]`));
-    const headings = markdownHeadings(dream.text);
+    const headings = markdownHeadings(splitFrontMatter(dream.text).body);
     assert.ok(headings.every((h) => h.level === 1 || (h.level === 3 && h.text === "agent")));
   });
 });
@@ -354,7 +376,8 @@ Deno.test("renderDream() remembers a bounded number of threads: 240 MiB of new t
   const run = await renderBounded("threads", "dream", 240, 24);
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.report!.streamedMiB, 240);
-  assert.equal(run.report!.head, "# Session sesn_hostile\n");
+  assert.match(run.report!.head, /^---\nrenderer: "dream"\nsession_id: "sesn_hostile"\n/);
+  assert.equal(run.report!.bodyHead, "# Session sesn_hostile\n");
 });
 
 Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240 MiB under a 24 MiB heap", async () => {
@@ -365,7 +388,7 @@ Deno.test("renderDream() of 4 MiB messages never copies or splits one whole: 240
   assert.equal(run.report!.leaked, false);
   assert.ok(run.report!.outputBytes <= DREAM_TRANSCRIPT_CAP);
   assert.match(
-    run.report!.head,
+    run.report!.bodyHead,
     /^# Session sesn_hostile\n\n### user\n\n {4}\[REDACTED_SECRET\] word word/,
   );
 });
@@ -378,7 +401,7 @@ Deno.test("renderDream() holds one message's text or value at a time, redacting 
   assert.equal(run.report!.streamedMiB, 240);
   assert.equal(run.report!.leaked, false);
   assert.match(
-    run.report!.head,
+    run.report!.bodyHead,
     /^# Session sesn_hostile\n\n### user\n\n {4}\[REDACTED_SECRET\] word word/,
   );
 });
