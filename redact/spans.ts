@@ -558,8 +558,9 @@ function valueStart(text: string, nameEnd: number): ValueStart | undefined {
   // before the `=`, one after it), then another pair.
   const emptyField = equals && at === i && start > end && stickyEnd(PAIR_AT, text, start) >= 0;
   if (emptyField) return undefined;
-  const flag = equals && !quoted && isFlagName(text, nameEnd);
-  return { start, colon, kind: flag ? "flag" : "value" };
+  if (!(equals && !quoted && isFlagName(text, nameEnd))) return { start, colon, kind: "value" };
+  // A blank after a flag's `=` ends the argument: `--password= app` is empty.
+  return start > end ? undefined : { start, colon, kind: "flag" };
 }
 
 // An attribute of a tag, with its value if it has one (`name="pw"`,
@@ -641,12 +642,20 @@ function elementContentStart(text: string, nameEnd: number): [number, Span] | un
   return [content, [j, nameEnd]];
 }
 
-// A `.netrc` password: the token after `password` (lower case, a word) when
-// the one or two before it are `machine h`, `login u`, `account a` or
-// `default` (`machine h login u password p`, on one line or several). Every
-// part of the look back is bounded.
-const NETRC_PASSWORD_AT =
-  /(?<=(?<![\w\-])(?:(?:machine|login|account)[ \t\r\n]{1,64}[^\s]{1,256}|default)[ \t\r\n]{1,64})password[ \t]{1,64}(?=[^\s])/y;
+// A `.netrc` password: the token after `password` (lower case, a word) in
+// an entry, `machine h` or `default`, then maybe `login u` and `account a`
+// (`machine h login u password p`, on one line or several, the line breaks
+// maybe written as JSON escapes, `\n`, at any depth), so that "your login and password"
+// stays. A token here holds no backslash, so a gap and a token never share a
+// character and the look back, bounded in every part, tries few ways.
+const NETRC_GAP = String.raw`(?:[ \t\r\n]|\\{1,7}[ntr]){1,32}`;
+const NETRC_TOKEN = String.raw`[^\s\\]{1,256}`;
+const NETRC_PASSWORD_AT = new RegExp(
+  String.raw`(?<=(?:(?<![\w\-])|(?<=\\[ntr]))(?:machine${NETRC_GAP}${NETRC_TOKEN}|default)` +
+    String.raw`(?:${NETRC_GAP}(?:login|account)${NETRC_GAP}${NETRC_TOKEN}){0,2}${NETRC_GAP})` +
+    String.raw`password[ \t]{1,64}(?=[^\s])`,
+  "y",
+);
 const NETRC_NAME = "password";
 
 /** Where the token after a `.netrc` `password` that ends at `nameEnd` starts, or -1. */
@@ -859,16 +868,16 @@ function closesElement(text: string, i: number, nameStart: number, nameEnd: numb
   return text[j] === ">";
 }
 
-// A `.netrc` token: up to a blank, a line break, a double quote, a backtick
-// or a backslash (which, in JSON text, starts an escape such as `\n`).
-const NETRC_TOKEN = /[^\s"`\\]*/y;
+// A `.netrc` password token: up to a blank, a line break, a double quote, a
+// backtick or a backslash (which, in JSON text, starts an escape such as `\n`).
+const NETRC_VALUE = /[^\s"`\\]*/y;
 
 /** The token after a `.netrc` `password`: quoted, or a run; it goes whatever it looks like. */
 function readNetrc(text: string, start: number): Value {
   if (quoteAt(text, start) !== undefined) return readQuoted(text, start);
-  NETRC_TOKEN.lastIndex = start;
-  NETRC_TOKEN.test(text);
-  const end = NETRC_TOKEN.lastIndex;
+  NETRC_VALUE.lastIndex = start;
+  NETRC_VALUE.test(text);
+  const end = NETRC_VALUE.lastIndex;
   const secret: Span | undefined = end === start || isPlaceholder(text, start, end)
     ? undefined
     : [start, end];
@@ -968,10 +977,10 @@ function unquotedRunEnd(text: string, start: number): number {
 
 // Commands: a MySQL or MariaDB client's `-p` option holds the password
 // joined to it (`mysql -u root -pS3cret db`, `mysqldump -p'…'`). The name is
-// a word (a path before it counts) and blanks follow it; its arguments are
-// then read up to the end of the command.
+// a word (a path or a JSON `\n` before it counts) and blanks follow it; its
+// arguments are then read up to the end of the command.
 const MYSQL_COMMAND =
-  /(?<![\w.\-])(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?=[ \t])/g;
+  /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?=[ \t])/g;
 
 function collectCommandPasswords(text: string, spans: Span[]): void {
   MYSQL_COMMAND.lastIndex = 0;
@@ -984,8 +993,8 @@ function collectCommandPasswords(text: string, spans: Span[]): void {
 
 /**
  * Whether the code unit at `i` ends a command: the end of the text, a line
- * break, a control operator, a redirection, a backtick, or a backslash that
- * starts a JSON `\n` or `\r`.
+ * break, a control operator, a redirection, a backtick, or backslashes that
+ * start a JSON `\n` or `\r`.
  */
 function endsCommand(text: string, i: number): boolean {
   if (i >= text.length) return true;
@@ -1002,8 +1011,10 @@ function endsCommand(text: string, i: number): boolean {
     case 0x60: // `
       return true;
     case BACKSLASH: {
-      const next = text[i + 1];
-      return next === "n" || next === "r";
+      // A JSON `\n` at any depth of escaping: only the last backslash counts.
+      let j = i + 1;
+      while (text.charCodeAt(j) === BACKSLASH && j - i < MAX_ESCAPES) j++;
+      return text[j] === "n" || text[j] === "r";
     }
     default:
       return false;
