@@ -869,8 +869,9 @@ function closesElement(text: string, i: number, nameStart: number, nameEnd: numb
 }
 
 // A `.netrc` password token: up to a blank, a line break, a double quote, a
-// backtick or a backslash (which, in JSON text, starts an escape such as `\n`).
-const NETRC_VALUE = /[^\s"`\\]*/y;
+// backtick, a backslash (which, in JSON text, starts an escape such as `\n`)
+// or a `[` (so that the marker is never read as one).
+const NETRC_VALUE = /[^\s"`\\[]*/y;
 
 /** The token after a `.netrc` `password`: quoted, or a run; it goes whatever it looks like. */
 function readNetrc(text: string, start: number): Value {
@@ -1049,8 +1050,9 @@ function argumentEnd(text: string, i: number): number {
 }
 
 // The password joined to `-p`, unquoted: up to a blank, the end of the
-// command, a quote or a backslash.
-const JOINED_PASSWORD = /[^\s"'`\\|;&()<>]*/y;
+// command, a quote, a backslash or a `[` (so that the marker is never read as
+// one, as for an assignment's unquoted value).
+const JOINED_PASSWORD = /[^\s"'`\\|;&()<>[]*/y;
 
 /**
  * Reads the arguments of a command from `i` to the end of the command,

@@ -381,6 +381,13 @@ Deno.test("the marker matches no shape, wherever it stands", async (t) => {
     "api_key%3D",
     "char API_KEY[] = ",
     '<add key="ApiKey" value="',
+    "<password>",
+    '<input type="password" name="pw" value="',
+    "AccountKey=",
+    "?sv=1&sig=",
+    "--password=",
+    "mysql -u root -p",
+    "machine h login u password ",
   ];
   for (const before of contexts) {
     // After an opening quote, the rest of the line is the value: only its
