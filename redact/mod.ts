@@ -142,10 +142,11 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  *    `mariadb`, the text joined to a `-p` argument (`-pS3cret`, `-p'…'`),
  *    up to the end of the command (a line break, `|`, `;`, `&`, a
  *    redirection). `-p` alone (a prompt) has none.
- * 15. **A `.netrc` password**: the token after `password` in an entry,
- *    `machine h` or `default`, then maybe `login u` and `account a`
- *    (`machine h login u password p`, on one line or several). "your login
- *    and password" stays.
+ * 15. **A `.netrc` password**: the token after `password` in an entry:
+ *    `machine h` or `default`, then `login u` or `account a` (or both), then
+ *    `password p`; or `machine h password p` and a `login` or `account`
+ *    after it. On one line or several. "your login and password" and "the
+ *    default password is" stay.
  *
  * **Placeholders stay.** A known prefix followed only by `x`, `X`, `*`, `.`,
  * `#`, `•` or `…` (at least three: `ghp_xxxx…`, `sk-proj-XXXX…`,
@@ -188,14 +189,14 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  * after it, an element's text that spans lines or holds a `<` (CDATA), tags
  * written as escapes (`\u003cpassword\u003e`), a MySQL password given as
  * `MYSQL_PWD=…` or in a `-p` cluster (`-upS3cret`), the part of a `-p` or
- * `.netrc` password after a `[`, a `.netrc` entry whose
- * tokens hold a backslash, and a URL key shorter than 20 characters or
- * without a digit.
+ * `.netrc` password after a `[`, a `.netrc` entry without a `login` or
+ * `account` or whose tokens hold a backslash, and a URL key shorter than 20
+ * characters or without a digit.
  * It errs toward removal the other way: a code reference such as
  * `api_key=api_key` or `token: CancellationToken` goes too, as does a
- * placeholder password in a URL (`postgres://user:password@host`) and the
+ * placeholder password in a URL (`postgres://user:password@host`), the
  * rest of an unquoted value (`token:ghs_…@github.com/org/repo` loses the
- * host too).
+ * host too) and a format string after a flag (`--password=%s`).
  *
  * @param text The text to redact.
  * @returns The text with every secret of these shapes replaced by

@@ -1116,6 +1116,11 @@ Deno.test("redact() replaces a .netrc password", async (t) => {
     "the machine password is rotated daily",
     "machine h login u password",
     "machine h login u Password p",
+    "machine h password p",
+    "the default password callback is used",
+    "the default password is admin",
+    "machine learning password managers",
+    "echo machine h login",
   ]);
 });
 
@@ -1337,9 +1342,14 @@ Deno.test("redact() reads the audit's triggers repeated over 1 MB, and long runs
     ],
     ["mysql -p then 8 MB", `mysql -p${fill("a", 8 * MB)}`, `mysql -p${R}`],
     [
+      ".netrc password, first, then 8 MB",
+      `machine h password ${fill("a", 8 * MB)} login u`,
+      `machine h password ${R} login u`,
+    ],
+    [
       ".netrc password then 8 MB",
-      `machine h password ${fill("a", 8 * MB)}`,
-      `machine h password ${R}`,
+      `machine h login u password ${fill("a", 8 * MB)}`,
+      `machine h login u password ${R}`,
     ],
     ["?sig= then 8 MB", `?sig=${fill("a1", 8 * MB)}`, `?sig=${R}`],
     ["a key user of 8 MB", `https://${fill("a1", 8 * MB)}@h`, `https://${R}@h`],

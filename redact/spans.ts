@@ -643,26 +643,43 @@ function elementContentStart(text: string, nameEnd: number): [number, Span] | un
 }
 
 // A `.netrc` password: the token after `password` (lower case, a word) in
-// an entry, `machine h` or `default`, then maybe `login u` and `account a`
-// (`machine h login u password p`, on one line or several, the line breaks
-// maybe written as JSON escapes, `\n`, at any depth), so that "your login and password"
-// stays. A token here holds no backslash, so a gap and a token never share a
-// character and the look back, bounded in every part, tries few ways.
+// an entry: `machine h` or `default`, then `login u` or `account a` (one or
+// both) before it (`machine h login u password p`), or `machine h` right
+// before it and a `login` or `account` right after its token
+// (`machine h password p login u`). The entry may span lines, the line
+// breaks maybe written as JSON escapes (`\n`, at any depth). Prose such as
+// "your login and password", "the default password is" or "machine learning
+// password managers" stays. A token here holds no backslash, so a gap and a
+// token never share a character, and the look back, bounded in every part,
+// tries few ways.
 const NETRC_GAP = String.raw`(?:[ \t\r\n]|\\{1,7}[ntr]){1,32}`;
 const NETRC_TOKEN = String.raw`[^\s\\]{1,256}`;
+const NETRC_ENTRY = String.raw`(?:(?<![\w\-])|(?<=\\[ntr]))`;
+const NETRC_PAIR = String.raw`${NETRC_GAP}(?:login|account)${NETRC_GAP}${NETRC_TOKEN}`;
 const NETRC_PASSWORD_AT = new RegExp(
-  String.raw`(?<=(?:(?<![\w\-])|(?<=\\[ntr]))(?:machine${NETRC_GAP}${NETRC_TOKEN}|default)` +
-    String.raw`(?:${NETRC_GAP}(?:login|account)${NETRC_GAP}${NETRC_TOKEN}){0,2}${NETRC_GAP})` +
+  String.raw`(?<=${NETRC_ENTRY}(?:machine${NETRC_GAP}${NETRC_TOKEN}|default)` +
+    String.raw`${NETRC_PAIR}(?:${NETRC_PAIR})?${NETRC_GAP})password[ \t]{1,64}(?=[^\s])`,
+  "y",
+);
+const NETRC_FIRST_PASSWORD_AT = new RegExp(
+  String.raw`(?<=${NETRC_ENTRY}machine${NETRC_GAP}${NETRC_TOKEN}${NETRC_GAP})` +
     String.raw`password[ \t]{1,64}(?=[^\s])`,
   "y",
 );
+const NETRC_PAIR_AT = new RegExp(`${NETRC_PAIR}`, "y");
 const NETRC_NAME = "password";
 
 /** Where the token after a `.netrc` `password` that ends at `nameEnd` starts, or -1. */
 function netrcValueStart(text: string, nameEnd: number): number {
   const start = nameEnd - NETRC_NAME.length;
   if (start < 0 || !text.startsWith(NETRC_NAME, start)) return -1;
-  return stickyEnd(NETRC_PASSWORD_AT, text, start);
+  const after = stickyEnd(NETRC_PASSWORD_AT, text, start);
+  if (after >= 0) return after;
+  const first = stickyEnd(NETRC_FIRST_PASSWORD_AT, text, start);
+  if (first < 0) return -1;
+  NETRC_VALUE.lastIndex = first;
+  NETRC_VALUE.test(text);
+  return stickyEnd(NETRC_PAIR_AT, text, NETRC_VALUE.lastIndex) >= 0 ? first : -1;
 }
 
 /** Where the sticky `pattern` ends when it matches at `i`, or -1. */
@@ -868,10 +885,10 @@ function closesElement(text: string, i: number, nameStart: number, nameEnd: numb
   return text[j] === ">";
 }
 
-// A `.netrc` password token: up to a blank, a line break, a double quote, a
-// backtick, a backslash (which, in JSON text, starts an escape such as `\n`)
-// or a `[` (so that the marker is never read as one).
-const NETRC_VALUE = /[^\s"`\\[]*/y;
+// A `.netrc` password token: up to a blank, a line break, a quote, a
+// backslash (which, in JSON text, starts an escape such as `\n`) or a `[` (so
+// that the marker is never read as one).
+const NETRC_VALUE = /[^\s"'`\\[]*/y;
 
 /** The token after a `.netrc` `password`: quoted, or a run; it goes whatever it looks like. */
 function readNetrc(text: string, start: number): Value {
