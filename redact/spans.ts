@@ -13,10 +13,12 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these words (in any case) or one of the
 // case-sensitive prefixes after them, so text without any (most text) costs
-// one scan and no allocation. Each alternative starts with a character that
-// prose seldom holds and looks back for the rest of its prefix, so that V8
-// tries few places: a word at its rarest letter (the index beside it), a
-// cased prefix at `_`, `-`, `:`, `I` or `J`.
+// one scan and no allocation (two with the signature's below). Each
+// alternative starts with a character that prose seldom holds and looks back
+// for the rest of its prefix, so that V8 tries few places: a word at its
+// rarest letter (the index beside it), a cased prefix at `_`, `-`, `:`, `I`,
+// `J`, `q` or `b`. V8 searches such a pattern fast only while few characters
+// can start it: a new shape's trigger starts with one already there.
 const TRIGGER_WORDS: [word: string, rarest: number][] = [
   ["sk-", 2],
   ["AKIA", 1],
@@ -28,27 +30,31 @@ const TRIGGER_WORDS: [word: string, rarest: number][] = [
   ["secret", 2],
   ["passw", 4],
   ["authorization", 7],
-  ["accountkey", 7],
-  ["accesskey", 6],
-  ["account_key", 8],
-  ["account-key", 8],
-  ["access_key", 7],
-  ["access-key", 7],
-  ["mysql", 3],
-  ["mariadb", 6],
 ];
+// Azure's key names (`AccountKey`, `SharedAccessKey`, `account_key`): what
+// comes before their `key`, as one alternative that starts at the `k`.
+const AZURE_KEY_WORDS = ["account", "access", "account_", "account-", "access_", "access-"];
 // A URL counts only with a password in its authority (a `:` with something
-// between it and an `@`, all of it of what `urlPassword` reads): most text
-// that holds a URL then costs this one scan, not every pass.
+// between it and an `@`, all of it of what `urlCredential` reads), or a key
+// as its user name (a Sentry DSN: see `isKeyUser`): most text that holds a
+// URL then costs this one scan, not every pass.
 const AUTHORITY_ENDS = String.raw`\x00-\x20\x7f/?#"'` + "`" + String.raw`\\<>`;
 const URL_WITH_PASSWORD = String.raw`:\/\/[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
-// A URL whose user name is a key (a Sentry DSN): see `urlUserKey`.
 const URL_WITH_KEY = String.raw`:\/\/[\w\-]{20}[\w\-]*@`;
-// A shared access signature's `sig=` query parameter.
-const SIGNATURE = String.raw`=(?<=(?:[?&;]|\\u0026)[Ss][Ii][Gg]=)`;
+// The MySQL and MariaDB clients, whose names are lower case.
+const CLIENT_COMMANDS = String.raw`q(?<=mysq)l|b(?<=mariadb)`;
 const CASED_TRIGGER = String
-  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|${URL_WITH_KEY}|${SIGNATURE}|Iza(?<=AIza)|J(?<=eyJ)`;
+  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|${URL_WITH_KEY}|Iza(?<=AIza)|J(?<=eyJ)|${CLIENT_COMMANDS}`;
 const TRIGGER = triggerPattern();
+// A shared access signature's `sig=` query parameter. Its `=` would start
+// no other alternative, and slows the search of all of them: it is
+// searched on its own.
+const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
+
+/** Whether `text` holds a trigger of any shape. */
+function hasTrigger(text: string): boolean {
+  return TRIGGER.test(text) || SIGNATURE_TRIGGER.test(text);
+}
 
 /**
  * The words and the prefixes as one pattern, so that a text is scanned once:
@@ -58,12 +64,21 @@ const TRIGGER = triggerPattern();
  */
 function triggerPattern(): RegExp {
   const words = (cased: (text: string) => string): string =>
-    TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)).join("|");
+    [
+      ...TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)),
+      azureKeyWords(cased),
+    ].join("|");
   try {
     return new RegExp(`(?i:${words((text) => text)})|${CASED_TRIGGER}`);
   } catch {
     return new RegExp(`${words(anyCase)}|${CASED_TRIGGER}`);
   }
+}
+
+/** Azure's key names as one alternative that starts at the `k` of their `key`. */
+function azureKeyWords(cased: (text: string) => string): string {
+  const before = AZURE_KEY_WORDS.map((word) => cased(`${word}k`).replaceAll("-", "\\-"));
+  return `${cased("k")}(?<=${before.join("|")})${cased("ey")}`;
 }
 
 /** `word` as a pattern that starts at its letter `at` and looks back for the letters before. */
@@ -84,7 +99,7 @@ const NO_SPANS: readonly Span[] = Object.freeze([]);
  * replacing its start) the rest of a secret of another shape.
  */
 export function secretSpans(text: string): readonly Span[] {
-  if (!TRIGGER.test(text)) return NO_SPANS;
+  if (!hasTrigger(text)) return NO_SPANS;
   // The lists are reused: a text that merely names a key or a token (many do) finds no
   // secret, and costs no allocation.
   const assignments = ASSIGNMENTS;
