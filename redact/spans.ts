@@ -501,12 +501,12 @@ const NAME =
   /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|authorization|(?:account|shared[_-]?access)[_-]?key|(?<=[?&;]|\\u0026)sig(?==)/gi;
 
 /**
- * How the value after a name is read: as an assignment's (`value`); as one
- * whatever it looks like, after a command-line flag (`--password=…`,
- * `flag`); as an XML element's text (`<password>…</password>`, `element`);
- * or as the token after a `.netrc` `password` (`netrc`).
+ * How the value after a name is read: as an assignment's (`value`; after a
+ * command-line flag, `--password=…`, whatever it looks like); as an XML
+ * element's text (`<password>…</password>`, `element`); or as the token
+ * after a `.netrc` `password` (`netrc`).
  */
-type ValueKind = "value" | "flag" | "element" | "netrc";
+type ValueKind = "value" | "element" | "netrc";
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
 interface ValueStart {
@@ -516,6 +516,8 @@ interface ValueStart {
   kind: ValueKind;
   /** For an element, the range of its name, which its closing tag repeats. */
   element?: Span;
+  /** Where the name ends, when it may be a command-line flag's (before an `=`). */
+  flagName?: number;
 }
 
 // C array brackets after a name (`char API_KEY[] = "…"`, `API_KEY[64]`).
@@ -573,9 +575,12 @@ function valueStart(text: string, nameEnd: number): ValueStart | undefined {
   // before the `=`, one after it), then another pair.
   const emptyField = equals && at === i && start > end && stickyEnd(PAIR_AT, text, start) >= 0;
   if (emptyField) return undefined;
-  if (!(equals && !quoted && isFlagName(text, nameEnd))) return { start, colon, kind: "value" };
+  if (!equals || quoted) return { start, colon, kind: "value" };
   // A blank after a flag's `=` ends the argument: `--password= app` is empty.
-  return start > end ? undefined : { start, colon, kind: "flag" };
+  // Whether the name is a flag's is looked at only when its value is read:
+  // a name inside a value already read (`token=token=…`) costs no more.
+  if (start > end && isFlagName(text, nameEnd)) return undefined;
+  return { start, colon, kind: "value", flagName: nameEnd };
 }
 
 // An attribute of a tag, with its value if it has one (`name="pw"`,
@@ -828,7 +833,9 @@ function readAssigned(text: string, found: ValueStart): Value {
   const { start, colon, kind } = found;
   if (kind === "element") return readElement(text, start, found.element!);
   if (kind === "netrc") return readNetrc(text, start);
-  if (kind === "flag") return readValue(text, skipAnsi(text, start), true);
+  if (found.flagName !== undefined && isFlagName(text, found.flagName)) {
+    return readValue(text, skipAnsi(text, start), true);
+  }
   if (colon) {
     const typed = typedValueStart(text, start);
     if (typed !== undefined) {
