@@ -1084,6 +1084,8 @@ Deno.test("redact() replaces the password joined to a MySQL client's -p", async 
     [`{"command":"mysql -uroot -pS3cret app"}`, `{"command":"mysql -uroot -p${R} app"}`],
     ["mysql -e 'use mysql' -pS3cret", `mysql -e 'use mysql' -p${R}`],
     ["mysql --password=letmein app", `mysql --password=${R} app`],
+    ["mysql --password=$DB_PASSWORD app", `mysql --password=${R} app`],
+    ['mysql --password="let me in" app', `mysql --password="${R}" app`],
     ["psql --db-password=letmein", `psql --db-password=${R}`],
   ]);
   await checkUnchanged(t, [
@@ -1097,6 +1099,8 @@ Deno.test("redact() replaces the password joined to a MySQL client's -p", async 
     "mysqlx -pfoo",
     "mysql --password= app",
     "mysql --password app",
+    "mysql --password=${DB_PASSWORD} app",
+    "mysql --password=$(cat pw) app",
   ]);
 });
 

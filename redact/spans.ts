@@ -1005,7 +1005,8 @@ function readUnquoted(text: string, start: number, always: boolean): Value {
 }
 
 function looksLikeCredential(text: string, start: number, end: number, always: boolean): boolean {
-  if (always) return end > start;
+  // A lone `$` is where a variable starts (`--password=${DB_PASSWORD}`): it stays.
+  if (always) return end > start && !(end === start + 1 && text[start] === "$");
   return end - start >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(text.slice(start, end));
 }
 
