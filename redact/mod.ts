@@ -94,9 +94,9 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  *    user info ends at its last `@`, and the password runs from the first
  *    `:` of the user info to that `@`. Only the password goes (`redis://:p@h`
  *    counts); `https://host:8080/`, `ssh://git@host` and `user@example.com`
- *    have none and stay. A user info without a `:` that is a key (at least
- *    20 of `A-Z a-z 0-9 _ -` holding a digit) goes too, as the public key of
- *    a Sentry DSN (`https://<key>@o1.ingest.sentry.io/2`).
+ *    have none and stay. A user name that is a key (up to the first `@`, at
+ *    least 20 of `A-Z a-z 0-9 _ -` holding a digit) goes too, as the public
+ *    key of a Sentry DSN (`https://<key>@o1.ingest.sentry.io/2`).
  * 12. **An assignment**: a name that ends in `api_key` (or `api-key`,
  *    `apikey`, `apiKey`), `token`, `secret` (or `secret_key`,
  *    `secret_access_key`), `password` or `passwd`, Azure's `AccountKey` or

@@ -748,6 +748,29 @@ const PIECES = [
   " value=",
   "&str",
   "0123456789ABCDEFabcdef",
+  // The shapes of the issue 30 audit.
+  "<password>",
+  "</password>",
+  "<",
+  ">",
+  'type="password" ',
+  'name="pw" ',
+  "AccountKey=",
+  "&sig=",
+  "?sig=",
+  "https://e3b0c44298fc1c149afbf4c8996fb924@",
+  "mysql ",
+  " -p",
+  "-p",
+  "--password=",
+  "machine h ",
+  "login u ",
+  "password ",
+  "default ",
+  "$",
+  "xxxxxxxx",
+  "\x1b[38:5:196m",
+  "\\u001b[38:5:196m",
 ];
 
 const pieces: fc.Arbitrary<string> = fc.array(fc.constantFrom(...PIECES), { maxLength: 12 })
@@ -1100,6 +1123,7 @@ Deno.test("redact() replaces the password joined to a MySQL client's -p", async 
     "mysql --password= app",
     "mysql --password app",
     "mysql --password=${DB_PASSWORD} app",
+    "x--password=letmein",
     "mysql --password=$(cat pw) app",
   ]);
 });

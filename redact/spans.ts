@@ -460,17 +460,20 @@ function urlCredential(text: string, at: number): Span | undefined {
   const lastAt = authority.lastIndexOf("@");
   const colon = authority.indexOf(":");
   if (colon >= 0 && colon + 1 < lastAt) return [from + colon + 1, from + lastAt];
-  const noPassword = colon < 0 || colon > lastAt;
-  return noPassword && isKeyUser(authority, lastAt) ? [from, from + lastAt] : undefined;
+  // A key ends at the first `@`, not the last: what a redaction changes after
+  // it (`https://<key>@token=@h`) cannot change what a second pass reads.
+  const firstAt = authority.indexOf("@");
+  return isKeyUser(authority, firstAt) ? [from, from + firstAt] : undefined;
 }
 
 const MIN_KEY_USER_LENGTH = 20;
 
 /**
- * Whether the user name `authority[0, end)` is a key rather than a name: at
- * least 20 of `A-Z a-z 0-9 _ -` holding a digit, as the public key of a
- * Sentry DSN (`https://<32 hex digits>@o1.ingest.sentry.io/2`) or a token
- * used as a user name. `git`, `anonymous` and `user` are names.
+ * Whether the user name `authority[0, end)` (`end` is -1 when there is
+ * none) is a key rather than a name: at least 20 of `A-Z a-z 0-9 _ -`
+ * holding a digit, as the public key of a Sentry DSN
+ * (`https://<32 hex digits>@o1.ingest.sentry.io/2`) or a token used as a
+ * user name. `git`, `anonymous` and `user` are names.
  */
 function isKeyUser(authority: string, end: number): boolean {
   if (end < MIN_KEY_USER_LENGTH) return false;
@@ -624,14 +627,19 @@ const MAX_FLAG_LENGTH = 64;
 /**
  * Whether the name that ends at `nameEnd` is a long command-line flag's
  * (`--password`, `--db-password`): a run of `A-Z a-z 0-9 _ -`, at most 64
- * long, that starts with exactly two dashes.
+ * long, that starts with exactly two dashes, at the start of the text or
+ * after a blank or a quote.
  */
 function isFlagName(text: string, nameEnd: number): boolean {
   const limit = Math.max(0, nameEnd - MAX_FLAG_LENGTH);
   let j = nameEnd;
   while (j > limit && isKeyChar(text, j - 1)) j--;
-  if (j > 0 && isKeyChar(text, j - 1)) return false;
-  return text.startsWith("--", j) && text[j + 2] !== "-";
+  // An argument starts the text or follows a blank or a quote (not the
+  // marker's `]`, so that a second pass reads the same).
+  const before = text[j - 1];
+  const starts = j === 0 || before === " " || before === "\t" || before === "\n" ||
+    before === "\r" || isQuoteChar(before);
+  return starts && text.startsWith("--", j) && text[j + 2] !== "-";
 }
 
 // An XML element's name up to the keyword (`<password>`, `<db:Password>`,
