@@ -57,7 +57,7 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  * 3. **A GitHub token**: `ghp_`, `gho_`, `ghu_`, `ghs_` or `ghr_`, then at
  *    least 36 letters or digits holding a digit or a capital; or
  *    `github_pat_`, then at least 22 of `A-Z a-z 0-9 _` holding a digit or a
- *    capital. (`ghp_xxxx…` placeholders stay.)
+ *    capital. (`ghp_xxxx…` placeholders stay: see below.)
  * 4. **A Slack token**: `xoxb-`, `xoxp-`, `xoxa-`, `xoxr-` or `xoxs-` (not
  *    after a `-`), then at least 10 of `A-Z a-z 0-9 -` holding a digit.
  *    (`xoxb-your-token` stays.)
@@ -94,14 +94,20 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  *    user info ends at its last `@`, and the password runs from the first
  *    `:` of the user info to that `@`. Only the password goes (`redis://:p@h`
  *    counts); `https://host:8080/`, `ssh://git@host` and `user@example.com`
- *    have none and stay.
+ *    have none and stay. A user name that is a key (up to the first `@`, at
+ *    least 20 of `A-Z a-z 0-9 _ -` holding a digit) goes too, as the public
+ *    key of a Sentry DSN (`https://<key>@o1.ingest.sentry.io/2`).
  * 12. **An assignment**: a name that ends in `api_key` (or `api-key`,
  *    `apikey`, `apiKey`), `token`, `secret` (or `secret_key`,
- *    `secret_access_key`), `password` or `passwd`, in any case, then an
+ *    `secret_access_key`), `password` or `passwd`, Azure's `AccountKey` or
+ *    `SharedAccessKey`, in any case, or a query parameter `sig` (a shared
+ *    access signature: after `?`, `&`, `;` or `\u0026`), then an
  *    optional closing quote (`"`, `'`, `` ` ``, `\"`, then maybe `]`) or C
  *    array brackets (`API_KEY[]`, `password[64]`), then `=`, `:`, `:=`, `=>`
  *    (but not `::` or `==`), `%3D` or `%3A`, or, after a quoted name, an
- *    attribute `value=` (`<add key="ApiKey" value="…"/>`). Spaces, tabs and
+ *    attribute `value=` (`<add key="ApiKey" value="…"/>`), the next attribute
+ *    or, after `type="password"`, one of the next eight
+ *    (`<input type="password" name="pw" value="…">`). Spaces, tabs and
  *    ANSI colour sequences may come around the separator (as `jq -C` colours
  *    JSON). The name, the separator and the quotes stay; only the value goes.
  *    After a `:`, a type, a space and an `=` (`api_key: SecretStr = "…"`,
@@ -121,17 +127,41 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  *      capital after its first character. So "the token: it expires" and
  *      `token: expired` stay, while `db_password: hunter2` goes.
  *      `max_tokens: 4096` and `token_count: 12` stay because the name does
- *      not end at the keyword.
+ *      not end at the keyword. After a long command-line flag
+ *      (`--password=`, `--db-password=`) it goes whatever it looks like;
+ *      `--password= app` is empty.
+ *    - an empty field before another pair stays empty: in
+ *      `password= user=admin` (no blank before the `=`, one after it, as
+ *      logfmt writes an empty field) `user=admin` is not the value.
+ * 13. **An XML element's text**: an element whose name ends in one of those
+ *    names (`<password>`, `<db:Password>`, `<AccountKey>`), its text up to
+ *    the next `<` on the line, when that is its closing tag
+ *    (`</password>`, or `<\/password>` in JSON). The tags stay.
+ * 14. **A MySQL or MariaDB client's `-p` password**: after the command
+ *    `mysql`, `mysqldump`, `mysqladmin` (and the other `mysql…` clients) or
+ *    `mariadb`, the text joined to a `-p` argument (`-pS3cret`, `-p'…'`),
+ *    up to the end of the command (a line break, `|`, `;`, `&`, a
+ *    redirection). `-p` alone (a prompt) has none.
+ * 15. **A `.netrc` password**: the token after `password` in an entry:
+ *    `machine h` or `default`, then `login u` or `account a` (or both), then
+ *    `password p`; or `machine h password p` and a `login` or `account`
+ *    after it. On one line or several. "your login and password" and "the
+ *    default password is" stay.
+ *
+ * **Placeholders stay.** A known prefix followed only by `x`, `X`, `*`, `.`,
+ * `#`, `•` or `…` (at least three: `ghp_xxxx…`, `sk-proj-XXXX…`,
+ * `AKIAXXXXXXXXXXXXXXXX`) is left as written, as a token and as a value.
  *
  * A word boundary before a token is also the end of an escape, so a secret
  * right after one is found: a JSON escape (`\n`, `\u003c` as Go writes `<`,
  * `a=1\u0026sk-…`) at any depth of escaping, a percent escape
  * (`q=%22sk-…%22`, `api_key%3Dsk-…`), or an ANSI colour sequence, raw (ESC
  * `[31m`) or written as an escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`,
- * `\e[31m`).
+ * `\e[31m`), its parameters split by `;` or `:` (`ESC[38:5:196m`).
  *
- * The marker matches none of the shapes and every shape is looked for in the
- * original text (a token inside another's run too), so `redact(redact(x))`
+ * The marker matches none of the shapes (an element's text that is only the
+ * marker is replaced by itself) and every shape is looked for in the original
+ * text (a token inside another's run too), so `redact(redact(x))`
  * equals `redact(x)` for every `x`. The time taken is linear in the length of
  * the text, and no input makes it throw: runs are read by loops, never by a
  * pattern that backtracks over them.
@@ -154,12 +184,19 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  * `const apiKey string = "…"`), a quote written as a `\u` or percent escape
  * (`\u0022…\u0022`, `api_key%22%3A%22…`), anything encoded (base64,
  * URL-encoded beyond the escapes above) and a secret split across lines,
- * events or a truncation made before redaction.
+ * events or a truncation made before redaction. Nor: an `<input>` whose
+ * `value` comes before its `type="password"` or more than eight attributes
+ * after it, an element's text that spans lines or holds a `<` (CDATA), tags
+ * written as escapes (`\u003cpassword\u003e`), a MySQL password given as
+ * `MYSQL_PWD=…` or in a `-p` cluster (`-upS3cret`), the part of a `-p` or
+ * `.netrc` password after a `[`, a `.netrc` entry without a `login` or
+ * `account` or whose tokens hold a backslash, and a URL key shorter than 20
+ * characters or without a digit.
  * It errs toward removal the other way: a code reference such as
  * `api_key=api_key` or `token: CancellationToken` goes too, as does a
- * placeholder password in a URL (`postgres://user:password@host`) and the
+ * placeholder password in a URL (`postgres://user:password@host`), the
  * rest of an unquoted value (`token:ghs_…@github.com/org/repo` loses the
- * host too).
+ * host too) and a format string after a flag (`--password=%s`).
  *
  * @param text The text to redact.
  * @returns The text with every secret of these shapes replaced by
@@ -210,6 +247,25 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  * assert.equal(redact("db_password: hunter2"), "db_password: [REDACTED_SECRET]");
  * assert.equal(redact('api_key: SecretStr = "abc"'), 'api_key: SecretStr = "[REDACTED_SECRET]"');
  * assert.equal(redact("password=abc&def123&next=1"), "password=[REDACTED_SECRET]&next=1");
+ * assert.equal(redact("AccountName=a;AccountKey=Eby8vd+M02==;"), "AccountName=a;AccountKey=[REDACTED_SECRET];");
+ * assert.equal(redact("password= user=admin"), "password= user=admin");
+ * ```
+ *
+ * @example Config files and command lines
+ * ```ts
+ * import { redact } from "@brigade/transcript/redact";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(redact("<password>hunter2</password>"), "<password>[REDACTED_SECRET]</password>");
+ * assert.equal(redact("mysql -u root -pS3cret app"), "mysql -u root -p[REDACTED_SECRET] app");
+ * assert.equal(
+ *   redact("machine example.com login me password hunter2"),
+ *   "machine example.com login me password [REDACTED_SECRET]",
+ * );
+ * assert.equal(
+ *   redact("https://e3b0c44298fc1c149afbf4c8996fb924@o1.ingest.sentry.io/2"),
+ *   "https://[REDACTED_SECRET]@o1.ingest.sentry.io/2",
+ * );
  * ```
  *
  * @example Prose stays
@@ -220,7 +276,8 @@ export const REDACTED_SECRET: "[REDACTED_SECRET]" = MARKER;
  * const prose = "use sk-learn; max_tokens: 4096; the token: it expires; use a Bearer token";
  * assert.equal(redact(prose), prose);
  * const lookAlikes = "ghp or eyJ or AIza in prose; sk_test; https://example.com:443/path; " +
- *   "user@example.com; 123e4567-e89b-12d3-a456-426614174000";
+ *   "user@example.com; 123e4567-e89b-12d3-a456-426614174000; " +
+ *   "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx; your login and password";
  * assert.equal(redact(lookAlikes), lookAlikes);
  * ```
  */

@@ -13,10 +13,12 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these words (in any case) or one of the
 // case-sensitive prefixes after them, so text without any (most text) costs
-// one scan and no allocation. Each alternative starts with a character that
-// prose seldom holds and looks back for the rest of its prefix, so that V8
-// tries few places: a word at its rarest letter (the index beside it), a
-// cased prefix at `_`, `-`, `:`, `I` or `J`.
+// one scan and no allocation (two with the signature's below). Each
+// alternative starts with a character that prose seldom holds and looks back
+// for the rest of its prefix, so that V8 tries few places: a word at its
+// rarest letter (the index beside it), a cased prefix at `_`, `-`, `:`, `I`,
+// `J`, `q` or `b`. V8 searches such a pattern fast only while few characters
+// can start it: a new shape's trigger starts with one already there.
 const TRIGGER_WORDS: [word: string, rarest: number][] = [
   ["sk-", 2],
   ["AKIA", 1],
@@ -29,14 +31,30 @@ const TRIGGER_WORDS: [word: string, rarest: number][] = [
   ["passw", 4],
   ["authorization", 7],
 ];
+// Azure's key names (`AccountKey`, `SharedAccessKey`, `account_key`): what
+// comes before their `key`, as one alternative that starts at the `k`.
+const AZURE_KEY_WORDS = ["account", "access", "account_", "account-", "access_", "access-"];
 // A URL counts only with a password in its authority (a `:` with something
-// between it and an `@`, all of it of what `urlPassword` reads): most text
-// that holds a URL then costs this one scan, not every pass.
+// between it and an `@`, all of it of what `urlCredential` reads), or a key
+// as its user name (a Sentry DSN: see `isKeyUser`): most text that holds a
+// URL then costs this one scan, not every pass.
 const AUTHORITY_ENDS = String.raw`\x00-\x20\x7f/?#"'` + "`" + String.raw`\\<>`;
 const URL_WITH_PASSWORD = String.raw`:\/\/[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
+const URL_WITH_KEY = String.raw`:\/\/[\w\-]{20}[\w\-]*@`;
+// The MySQL and MariaDB clients, whose names are lower case.
+const CLIENT_COMMANDS = String.raw`q(?<=mysq)l|b(?<=mariadb)`;
 const CASED_TRIGGER = String
-  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|Iza(?<=AIza)|J(?<=eyJ)`;
+  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|${URL_WITH_KEY}|Iza(?<=AIza)|J(?<=eyJ)|${CLIENT_COMMANDS}`;
 const TRIGGER = triggerPattern();
+// A shared access signature's `sig=` query parameter. Its `=` would start
+// no other alternative, and slows the search of all of them: it is
+// searched on its own.
+const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
+
+/** Whether `text` holds a trigger of any shape. */
+function hasTrigger(text: string): boolean {
+  return TRIGGER.test(text) || SIGNATURE_TRIGGER.test(text);
+}
 
 /**
  * The words and the prefixes as one pattern, so that a text is scanned once:
@@ -46,12 +64,21 @@ const TRIGGER = triggerPattern();
  */
 function triggerPattern(): RegExp {
   const words = (cased: (text: string) => string): string =>
-    TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)).join("|");
+    [
+      ...TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)),
+      azureKeyWords(cased),
+    ].join("|");
   try {
     return new RegExp(`(?i:${words((text) => text)})|${CASED_TRIGGER}`);
   } catch {
     return new RegExp(`${words(anyCase)}|${CASED_TRIGGER}`);
   }
+}
+
+/** Azure's key names as one alternative that starts at the `k` of their `key`. */
+function azureKeyWords(cased: (text: string) => string): string {
+  const before = AZURE_KEY_WORDS.map((word) => cased(`${word}k`).replaceAll("-", "\\-"));
+  return `${cased("k")}(?<=${before.join("|")})${cased("ey")}`;
 }
 
 /** `word` as a pattern that starts at its letter `at` and looks back for the letters before. */
@@ -72,26 +99,34 @@ const NO_SPANS: readonly Span[] = Object.freeze([]);
  * replacing its start) the rest of a secret of another shape.
  */
 export function secretSpans(text: string): readonly Span[] {
-  if (!TRIGGER.test(text)) return NO_SPANS;
+  if (!hasTrigger(text)) return NO_SPANS;
   // The lists are reused: a text that merely names a key or a token (many do) finds no
   // secret, and costs no allocation.
   const assignments = ASSIGNMENTS;
   const tokens = TOKENS;
+  const commands = COMMANDS;
   assignments.length = 0;
   tokens.length = 0;
+  commands.length = 0;
   try {
     collectAssignments(text, assignments);
     collectTokens(text, tokens);
-    if (assignments.length === 0 && tokens.length === 0) return NO_SPANS;
-    return mergeByStart(assignments.slice(), tokens.slice());
+    collectCommandPasswords(text, commands);
+    if (assignments.length === 0 && tokens.length === 0 && commands.length === 0) {
+      return NO_SPANS;
+    }
+    const merged = mergeByStart(assignments.slice(), tokens.slice());
+    return commands.length === 0 ? merged : mergeByStart(merged, commands.slice());
   } finally {
     assignments.length = 0;
     tokens.length = 0;
+    commands.length = 0;
   }
 }
 
 const ASSIGNMENTS: Span[] = [];
 const TOKENS: Span[] = [];
+const COMMANDS: Span[] = [];
 
 /**
  * Two lists of ranges as one, in order of their start. Each pass finds its
@@ -215,7 +250,8 @@ function blanksEnd(text: string, i: number): number {
 // (the letter or hex digit before it ends the escape, at any depth of
 // escaping since only the last backslash counts), a percent escape
 // (`%22sk-…`), or an ANSI colour sequence, raw (`\x1b[31m`) or written as an
-// escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`). Hence the nested
+// escape (`\u001b[31m`, `\x1b[31m`, `\033[31m`, `\e[31m`), its parameters
+// split by `;` or by `:` (the ITU form, `\x1b[38:5:196m`). Hence the nested
 // lookbehinds: the character before a prefix may be a body character only
 // when one of these ends with it. The patterns find only where a token
 // starts, and its body (a run) is read by `bodyEnd`: a failed candidate
@@ -223,7 +259,7 @@ function blanksEnd(text: string, i: number): number {
 // of a shape (the character before a prefix is never one of its body's; a
 // JWT's segment is read by at most three), so the pass stays linear.
 const ESCAPE_BEFORE = String.raw`\\|\\u[0-9A-Fa-f]{3}|%[0-9A-Fa-f]|` +
-  String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9;]{0,32}`;
+  String.raw`(?:\x1b|\\u001[Bb]|\\x1[Bb]|\\033|\\e)\[[0-9:;]{0,32}`;
 const BEARER = "[Bb][Ee][Aa][Rr][Ee][Rr]";
 
 /** `prefix`, not right after a character of `before` unless an escape ends there. */
@@ -270,9 +306,29 @@ function collectTokens(text: string, spans: Span[]): void {
       // run taken for a Bearer token may hold an `sk-` key that reaches past
       // it, and a URL's user name a GitHub token. The ranges are merged.
       const span = tokenAt(text, match.index, starts.lastIndex);
-      if (span !== undefined) spans.push(span);
+      if (span !== undefined && !isPlaceholder(text, span[0], span[1])) spans.push(span);
     }
   }
+}
+
+// A placeholder written where a key would be: a known prefix (`sk-` with up
+// to two lower-case words such as `proj-` after it), then only `x`, `X`, `*`,
+// `.`, `#`, `•` or `…`, at least three of them (`ghp_xxxx…`,
+// `sk-proj-XXXXXXXX`, `AKIAXXXXXXXXXXXXXXXX`). It stays as written, as a
+// token and as an assigned value alike.
+const PLACEHOLDER_PREFIX_AT =
+  /(?:gh[pousr]_|github_pat_|glpat-|xox[abprs]-|[rs]k_(?:live|test)_|sk-(?:[a-z0-9]{1,16}-){0,2}|AKIA|AIza)/y;
+const PLACEHOLDER_CHARS = "xX*.#•…";
+const MIN_PLACEHOLDER_RUN = 3;
+
+/** Whether `text[start, end)` is a known prefix and a placeholder run. */
+function isPlaceholder(text: string, start: number, end: number): boolean {
+  const from = stickyEnd(PLACEHOLDER_PREFIX_AT, text, start);
+  if (from < 0 || end - from < MIN_PLACEHOLDER_RUN) return false;
+  for (let i = from; i < end; i++) {
+    if (!PLACEHOLDER_CHARS.includes(text[i]!)) return false;
+  }
+  return true;
 }
 
 /** The span `[start, end)`, or none when `end` is -1. */
@@ -328,7 +384,7 @@ function tokenAt(text: string, start: number, end: number): Span | undefined {
     case "e":
       return spanTo(start, jwtEnd(text, start));
     default:
-      return urlPassword(text, start);
+      return urlCredential(text, start);
   }
 }
 
@@ -387,22 +443,47 @@ function skipBlanksAndAnsi(text: string, i: number): number {
 }
 
 /**
- * The password of a URL's user info, `scheme://user:password@host`: the
- * authority runs from the `://` (after a letter, a digit or one of `+ . -`,
- * as the pattern checked) to a space, a control character, one of
- * `/ ? # " ' \ < >` or a backtick; the user info ends at its last `@` and
- * the password starts after its first `:`. Only the password goes:
+ * The password of a URL's user info, `scheme://user:password@host`, or its
+ * user name when that is a key (see `isKeyUser`): the authority runs from
+ * the `://` (after a letter, a digit or one of `+ . -`, as the pattern
+ * checked) to a space, a control character, one of `/ ? # " ' \ < >` or a
+ * backtick; the user info ends at its last `@` and the password starts
+ * after its first `:`. Only the password (or the key) goes:
  * `https://host:8080/` and `ssh://git@host` have none. The authority holds
  * no `/`, so no two overlap and the pass stays linear.
  */
-function urlPassword(text: string, at: number): Span | undefined {
+function urlCredential(text: string, at: number): Span | undefined {
   const from = at + 3;
   AUTHORITY.lastIndex = from;
   AUTHORITY.test(text);
   const authority = text.slice(from, AUTHORITY.lastIndex);
   const lastAt = authority.lastIndexOf("@");
   const colon = authority.indexOf(":");
-  return colon >= 0 && colon + 1 < lastAt ? [from + colon + 1, from + lastAt] : undefined;
+  if (colon >= 0 && colon + 1 < lastAt) return [from + colon + 1, from + lastAt];
+  // A key ends at the first `@`, not the last: what a redaction changes after
+  // it (`https://<key>@token=@h`) cannot change what a second pass reads.
+  const firstAt = authority.indexOf("@");
+  return isKeyUser(authority, firstAt) ? [from, from + firstAt] : undefined;
+}
+
+const MIN_KEY_USER_LENGTH = 20;
+
+/**
+ * Whether the user name `authority[0, end)` (`end` is -1 when there is
+ * none) is a key rather than a name: at least 20 of `A-Z a-z 0-9 _ -`
+ * holding a digit, as the public key of a Sentry DSN
+ * (`https://<32 hex digits>@o1.ingest.sentry.io/2`) or a token used as a
+ * user name. `git`, `anonymous` and `user` are names.
+ */
+function isKeyUser(authority: string, end: number): boolean {
+  if (end < MIN_KEY_USER_LENGTH) return false;
+  let digit = false;
+  for (let i = 0; i < end; i++) {
+    if (!isKeyChar(authority, i)) return false;
+    const code = authority.charCodeAt(i);
+    digit ||= code >= 0x30 && code <= 0x39;
+  }
+  return digit;
 }
 
 // deno-lint-ignore no-control-regex -- a control character ends an authority
@@ -416,14 +497,30 @@ const AUTHORITY = /[^\x00-\x20\x7f/?#"'`\\<>]*/y;
 // allowed after a quote (`headers["x-api-key"] =`) or a `[` (`API_KEY[] =`)
 // so that the marker's own `SECRET]` never reads as a name. An
 // `Authorization` name is found here too, and read by
-// `authorizationCredential`.
-const NAME = /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|authorization/gi;
+// `authorizationCredential`. Azure's connection strings name their keys
+// `AccountKey` and `SharedAccessKey`; a shared access signature's `sig` counts
+// only as a query parameter (after `?`, `&`, `;` or `\u0026`, before `=`).
+const NAME =
+  /api[_-]?key|token|secret(?:[_-]?(?:access[_-]?)?key)?|passw(?:or)?d|authorization|(?:account|shared[_-]?access)[_-]?key|(?<=[?&;]|\\u0026)sig(?==)/gi;
+
+/**
+ * How the value after a name is read: as an assignment's (`value`; after a
+ * command-line flag, `--password=…`, whatever it looks like); as an XML
+ * element's text (`<password>…</password>`, `element`); or as the token
+ * after a `.netrc` `password` (`netrc`).
+ */
+type ValueKind = "value" | "element" | "netrc";
 
 /** Where a value starts: after a name's closing quote, its separator and blanks. */
 interface ValueStart {
   start: number;
   /** Whether the separator is `:`, after which a type may come. */
   colon: boolean;
+  kind: ValueKind;
+  /** For an element, the range of its name, which its closing tag repeats. */
+  element?: Span;
+  /** Where the name ends, when it may be a command-line flag's (before an `=`). */
+  flagName?: number;
 }
 
 // C array brackets after a name (`char API_KEY[] = "…"`, `API_KEY[64]`).
@@ -433,13 +530,23 @@ const ARRAY_AT = /\[[0-9]{0,8}\]/y;
 const VALUE_ATTRIBUTE_AT = /[Vv][Aa][Ll][Uu][Ee][ \t]{0,16}=(?!=)/y;
 // A separator written as a percent escape: `%3D` (`=`) or `%3A` (`:`).
 const ESCAPED_SEPARATOR_AT = /%3[AaDd]/y;
+// Another `name=` pair, with a value: after an empty `password= `, it is not
+// the value (`password= user=admin`, as logfmt writes an empty field).
+const PAIR_AT = /[A-Za-z_][\w.\-]{0,63}=[^=\s]/y;
 
 /**
- * The start of the value after the name that ends at `i`, if a separator
- * follows. Blanks and ANSI colour sequences may come before and after the
- * separator (as `jq -C` writes `"token"ESC[0mESC[1;39m:ESC[0m ESC[0;32m"…"`).
+ * The start of the value after the name that ends at `nameEnd`, if a
+ * separator follows. Blanks and ANSI colour sequences may come before and
+ * after the separator (as `jq -C` writes
+ * `"token"ESC[0mESC[1;39m:ESC[0m ESC[0;32m"…"`). Without a separator, the
+ * name may open an XML element or be a `.netrc` `password`.
  */
-function valueStart(text: string, i: number): ValueStart | undefined {
+function valueStart(text: string, nameEnd: number): ValueStart | undefined {
+  const content = elementContentStart(text, nameEnd);
+  if (content !== undefined) {
+    return { start: content[0], colon: false, kind: "element", element: content[1] };
+  }
+  let i = nameEnd;
   let j = i;
   while (text.charCodeAt(j) === BACKSLASH) j++;
   const quoted = isQuoteChar(text[j]);
@@ -455,13 +562,152 @@ function valueStart(text: string, i: number): ValueStart | undefined {
   const next = text[at + 1];
   let end;
   let colon = false;
+  let equals = false;
   if ((char === ":" && next === "=") || (char === "=" && next === ">")) end = at + 2;
   else if (char === ":" && next !== ":") [end, colon] = [at + 1, true];
-  else if (char === "=" && next !== "=") end = at + 1;
+  else if (char === "=" && next !== "=") [end, equals] = [at + 1, true];
   else if (char === "%" && stickyEnd(ESCAPED_SEPARATOR_AT, text, at) >= 0) end = at + 3;
-  else if (quoted && at > i) end = stickyEnd(VALUE_ATTRIBUTE_AT, text, at);
-  if (end === undefined || end < 0) return undefined;
-  return { start: skipBlanksAndAnsi(text, end), colon };
+  else if (quoted) end = attributeValueStart(text, nameEnd, i, at);
+  if (end === undefined) {
+    const netrc = quoted ? -1 : netrcValueStart(text, nameEnd);
+    return netrc < 0 ? undefined : { start: netrc, colon: false, kind: "netrc" };
+  }
+  if (end < 0) return undefined;
+  const start = skipBlanksAndAnsi(text, end);
+  // `password= user=admin`: an empty field, as logfmt writes one (no blank
+  // before the `=`, one after it), then another pair.
+  const emptyField = equals && at === i && start > end && stickyEnd(PAIR_AT, text, start) >= 0;
+  if (emptyField) return undefined;
+  if (!equals || quoted) return { start, colon, kind: "value" };
+  // A blank after a flag's `=` ends the argument: `--password= app` is empty.
+  // Whether the name is a flag's is looked at only when its value is read:
+  // a name inside a value already read (`token=token=…`) costs no more.
+  if (start > end && isFlagName(text, nameEnd)) return undefined;
+  return { start, colon, kind: "value", flagName: nameEnd };
+}
+
+// An attribute of a tag, with its value if it has one (`name="pw"`,
+// `required`), and the blanks after it. Every part is bounded, so trying it
+// costs a constant.
+const ATTRIBUTE_AT = new RegExp(
+  String.raw`[\w:.\-]{1,64}(?:[ \t]{0,16}=[ \t]{0,16}(?:\\{0,7}"[^"\r\n]{0,256}"|` +
+    String.raw`\\{0,7}'[^'\r\n]{0,256}'|[^\s"'=<>\x60]{1,256}))?[ \t\r\n]{1,16}`,
+  "y",
+);
+const LINE_BLANKS_AT = /[ \t\r\n]{0,16}/y;
+// The end of `type="password"` (any case, the quote maybe escaped).
+const PASSWORD_TYPE_BEFORE =
+  /(?<=(?<![\w\-])[Tt][Yy][Pp][Ee][ \t]{0,16}=[ \t]{0,16}\\{0,7}["'`][Pp][Aa][Ss][Ss][Ww][Oo][Rr][Dd])/y;
+const MAX_SKIPPED_ATTRIBUTES = 8;
+
+/**
+ * After a quoted name that ends at `nameEnd` (its closing quote ends at `i`,
+ * the blanks after it at `at`), the start of an attribute `value=` that
+ * holds its value: the next attribute (`<add key="ApiKey" value="…"/>`,
+ * `<input name="password" value="…">`), or after `type="password"` one of
+ * the next eight (`<input type="password" name="pw" value="…">`); -1 when
+ * there is none.
+ */
+function attributeValueStart(text: string, nameEnd: number, i: number, at: number): number {
+  const next = at > i ? stickyEnd(VALUE_ATTRIBUTE_AT, text, at) : -1;
+  if (next >= 0 || stickyEnd(PASSWORD_TYPE_BEFORE, text, nameEnd) < 0) return next;
+  let attribute = stickyEnd(LINE_BLANKS_AT, text, i);
+  if (attribute === i) return -1;
+  for (let k = 0; k <= MAX_SKIPPED_ATTRIBUTES; k++) {
+    const value = stickyEnd(VALUE_ATTRIBUTE_AT, text, attribute);
+    if (value >= 0) return value;
+    attribute = stickyEnd(ATTRIBUTE_AT, text, attribute);
+    if (attribute < 0) return -1;
+  }
+  return -1;
+}
+
+const MAX_FLAG_LENGTH = 64;
+
+/**
+ * Whether the name that ends at `nameEnd` is a long command-line flag's
+ * (`--password`, `--db-password`): a run of `A-Z a-z 0-9 _ -`, at most 64
+ * long, that starts with exactly two dashes, at the start of the text or
+ * after a blank or a quote.
+ */
+function isFlagName(text: string, nameEnd: number): boolean {
+  const limit = Math.max(0, nameEnd - MAX_FLAG_LENGTH);
+  let j = nameEnd;
+  while (j > limit && isKeyChar(text, j - 1)) j--;
+  // An argument starts the text or follows a blank or a quote (not the
+  // marker's `]`, so that a second pass reads the same).
+  const before = text[j - 1];
+  const starts = j === 0 || before === " " || before === "\t" || before === "\n" ||
+    before === "\r" || isQuoteChar(before);
+  return starts && text.startsWith("--", j) && text[j + 2] !== "-";
+}
+
+// An XML element's name up to the keyword (`<password>`, `<db:Password>`,
+// `<AccountKey>`): at most 64 of `A-Z a-z 0-9 _ . : -` after a `<`.
+const MAX_ELEMENT_NAME = 64;
+// The rest of an opening tag: `>`, or attributes and `>` (not `/>`).
+const ELEMENT_OPEN_AT = /(?:[ \t][^<>\r\n]{0,256})?>/y;
+
+/** Whether the code unit at `i` may be part of an XML element's name. */
+function isElementNameChar(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  return isKeyChar(text, i) || code === 0x2e || code === 0x3a;
+}
+
+/**
+ * When the name that ends at `nameEnd` is an XML element's, the start of its
+ * text and the range of the element's name; else none.
+ */
+function elementContentStart(text: string, nameEnd: number): [number, Span] | undefined {
+  const char = text[nameEnd];
+  if (char !== ">" && char !== " " && char !== "\t") return undefined;
+  const limit = Math.max(0, nameEnd - MAX_ELEMENT_NAME);
+  let j = nameEnd;
+  while (j > limit && isElementNameChar(text, j - 1)) j--;
+  if (text[j - 1] !== "<") return undefined;
+  const content = stickyEnd(ELEMENT_OPEN_AT, text, nameEnd);
+  if (content < 0 || text[content - 2] === "/") return undefined;
+  return [content, [j, nameEnd]];
+}
+
+// A `.netrc` password: the token after `password` (lower case, a word) in
+// an entry: `machine h` or `default`, then `login u` or `account a` (one or
+// both) before it (`machine h login u password p`), or `machine h` right
+// before it and a `login` or `account` right after its token
+// (`machine h password p login u`). The entry may span lines, the line
+// breaks maybe written as JSON escapes (`\n`, at any depth). Prose such as
+// "your login and password", "the default password is" or "machine learning
+// password managers" stays. A token here holds no backslash, so a gap and a
+// token never share a character, and the look back, bounded in every part,
+// tries few ways.
+const NETRC_GAP = String.raw`(?:[ \t\r\n]|\\{1,7}[ntr]){1,32}`;
+const NETRC_TOKEN = String.raw`[^\s\\]{1,256}`;
+const NETRC_ENTRY = String.raw`(?:(?<![\w\-])|(?<=\\[ntr]))`;
+const NETRC_PAIR = String.raw`${NETRC_GAP}(?:login|account)${NETRC_GAP}${NETRC_TOKEN}`;
+const NETRC_PASSWORD_AT = new RegExp(
+  String.raw`(?<=${NETRC_ENTRY}(?:machine${NETRC_GAP}${NETRC_TOKEN}|default)` +
+    String.raw`${NETRC_PAIR}(?:${NETRC_PAIR})?${NETRC_GAP})password[ \t]{1,64}(?=[^\s])`,
+  "y",
+);
+const NETRC_FIRST_PASSWORD_AT = new RegExp(
+  String.raw`(?<=${NETRC_ENTRY}machine${NETRC_GAP}${NETRC_TOKEN}${NETRC_GAP})` +
+    String.raw`password[ \t]{1,64}(?=[^\s])`,
+  "y",
+);
+const NETRC_PAIR_AT = new RegExp(`${NETRC_PAIR}`, "y");
+const NETRC_NAME = "password";
+
+/** Where the token after a `.netrc` `password` that ends at `nameEnd` starts, or -1. */
+function netrcValueStart(text: string, nameEnd: number): number {
+  const start = nameEnd - NETRC_NAME.length;
+  if (start < 0 || !text.startsWith(NETRC_NAME, start)) return -1;
+  const after = stickyEnd(NETRC_PASSWORD_AT, text, start);
+  if (after >= 0) return after;
+  const first = stickyEnd(NETRC_FIRST_PASSWORD_AT, text, start);
+  if (first < 0) return -1;
+  NETRC_VALUE.lastIndex = first;
+  NETRC_VALUE.test(text);
+  return stickyEnd(NETRC_PAIR_AT, text, NETRC_VALUE.lastIndex) >= 0 ? first : -1;
 }
 
 /** Where the sticky `pattern` ends when it matches at `i`, or -1. */
@@ -500,10 +746,10 @@ function typedValueStart(text: string, i: number): number | undefined {
 }
 
 // An ANSI colour sequence at the start of a value, raw or written as an
-// escape (at up to four levels of JSON escaping): it stays, and the value is
-// read after it.
+// escape (at up to four levels of JSON escaping), its parameters split by `;`
+// or `:`: it stays, and the value is read after it.
 // deno-lint-ignore no-control-regex -- ESC starts the sequence
-const ANSI_AT = /(?:\x1b|\\{1,15}(?:u001[Bb]|x1[Bb]|033|e))\[[0-9;]{0,32}[A-Za-z]/y;
+const ANSI_AT = /(?:\x1b|\\{1,15}(?:u001[Bb]|x1[Bb]|033|e))\[[0-9:;]{0,32}[A-Za-z]/y;
 
 // An unquoted value ends where prose or syntax resumes. `[` is excluded, so
 // the marker can never be read as a value; ESC, so a colour sequence after a
@@ -568,9 +814,9 @@ function collectAssignments(text: string, spans: Span[]): void {
     // where `exec` leaves it.
     const found = valueStart(text, NAME.lastIndex);
     if (found === undefined) continue;
-    const { start, colon } = found;
+    const { start } = found;
     if (start >= end) {
-      const value = readAssigned(text, start, colon);
+      const value = readAssigned(text, found);
       if (value.secret !== undefined) spans.push(value.secret);
       end = value.end;
       inQuoted = value.quoted && value.secret !== undefined;
@@ -591,7 +837,13 @@ function collectAssignments(text: string, spans: Span[]): void {
  * The marker after the `=` counts as a value, so a second pass reads the
  * same.
  */
-function readAssigned(text: string, start: number, colon: boolean): Value {
+function readAssigned(text: string, found: ValueStart): Value {
+  const { start, colon, kind } = found;
+  if (kind === "element") return readElement(text, start, found.element!);
+  if (kind === "netrc") return readNetrc(text, start);
+  if (found.flagName !== undefined && isFlagName(text, found.flagName)) {
+    return readValue(text, skipAnsi(text, start), true);
+  }
   if (colon) {
     const typed = typedValueStart(text, start);
     if (typed !== undefined) {
@@ -621,8 +873,63 @@ function readNested(text: string, start: number, end: number, spans: Span[]): nu
   return value.end;
 }
 
-function readValue(text: string, start: number): Value {
-  return quoteAt(text, start) === undefined ? readUnquoted(text, start) : readQuoted(text, start);
+/** A value, quoted or not; `always`: an unquoted one goes whatever it looks like. */
+function readValue(text: string, start: number, always = false): Value {
+  return quoteAt(text, start) === undefined
+    ? readUnquoted(text, start, always)
+    : readQuoted(text, start);
+}
+
+const ELEMENT_TEXT = /[^<\r\n]*/y;
+
+/**
+ * An XML element's text, from `start` to the next `<` on its line: it goes
+ * whole (unless empty or a placeholder) when the element's closing tag
+ * follows (`</password>`, or `<\/password>` as JSON writes it). Without one
+ * it is not a value, and nothing is read, so that a name inside it is
+ * looked at too.
+ */
+function readElement(text: string, start: number, [nameStart, nameEnd]: Span): Value {
+  ELEMENT_TEXT.lastIndex = start;
+  ELEMENT_TEXT.test(text);
+  const end = ELEMENT_TEXT.lastIndex;
+  if (!closesElement(text, end, nameStart, nameEnd)) {
+    return { end: start, secret: undefined, quoted: false, empty: true };
+  }
+  const secret: Span | undefined = end === start || isPlaceholder(text, start, end)
+    ? undefined
+    : [start, end];
+  return { end, secret, quoted: false, empty: end === start };
+}
+
+/** Whether the closing tag of the element named `text[nameStart, nameEnd)` is at `i`. */
+function closesElement(text: string, i: number, nameStart: number, nameEnd: number): boolean {
+  if (text[i] !== "<") return false;
+  let j = i + 1;
+  if (text.charCodeAt(j) === BACKSLASH) j++;
+  if (text[j] !== "/") return false;
+  j++;
+  for (let k = nameStart; k < nameEnd; k++, j++) {
+    if (text.charCodeAt(j) !== text.charCodeAt(k)) return false;
+  }
+  return text[j] === ">";
+}
+
+// A `.netrc` password token: up to a blank, a line break, a quote, a
+// backslash (which, in JSON text, starts an escape such as `\n`) or a `[` (so
+// that the marker is never read as one).
+const NETRC_VALUE = /[^\s"'`\\[]*/y;
+
+/** The token after a `.netrc` `password`: quoted, or a run; it goes whatever it looks like. */
+function readNetrc(text: string, start: number): Value {
+  if (quoteAt(text, start) !== undefined) return readQuoted(text, start);
+  NETRC_VALUE.lastIndex = start;
+  NETRC_VALUE.test(text);
+  const end = NETRC_VALUE.lastIndex;
+  const secret: Span | undefined = end === start || isPlaceholder(text, start, end)
+    ? undefined
+    : [start, end];
+  return { end, secret, quoted: false, empty: end === start };
 }
 
 /** The quote a value starts with, after at most `MAX_ESCAPES` backslashes. */
@@ -674,16 +981,19 @@ function readQuoted(text: string, start: number): Value {
     }
   }
   if (contentEnd < 0) [contentEnd, end] = [i, i];
-  const secret: Span | undefined = contentEnd === from ? undefined : [from, contentEnd];
+  const secret: Span | undefined = contentEnd === from || isPlaceholder(text, from, contentEnd)
+    ? undefined
+    : [from, contentEnd];
   return { end, secret, quoted: true, empty: contentEnd === from && !closed };
 }
 
 /**
  * An unquoted value: a run up to a character that ends it, going on through
  * an `&` that does not start another `name=` pair (`password=abc&def123` is
- * one value; `token=abc123&x=1` stops before `&x=1`).
+ * one value; `token=abc123&x=1` stops before `&x=1`). It goes when it looks
+ * like a credential, or `always` when it is not empty; a placeholder stays.
  */
-function readUnquoted(text: string, start: number): Value {
+function readUnquoted(text: string, start: number, always: boolean): Value {
   let end = unquotedRunEnd(text, start);
   while (text.charCodeAt(end) === 0x26) {
     PAIR_AFTER_AMPERSAND.lastIndex = end + 1;
@@ -692,8 +1002,8 @@ function readUnquoted(text: string, start: number): Value {
     if (next === end + 1) break; // nothing after the `&` to carry on with
     end = next;
   }
-  const value = text.slice(start, end);
-  const credential = value.length >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(value);
+  const credential = looksLikeCredential(text, start, end, always) &&
+    !isPlaceholder(text, start, end);
   return {
     end,
     secret: credential ? [start, end] : undefined,
@@ -702,8 +1012,122 @@ function readUnquoted(text: string, start: number): Value {
   };
 }
 
+function looksLikeCredential(text: string, start: number, end: number, always: boolean): boolean {
+  // A lone `$` is where a variable starts (`--password=${DB_PASSWORD}`): it stays.
+  if (always) return end > start && !(end === start + 1 && text[start] === "$");
+  return end - start >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(text.slice(start, end));
+}
+
 function unquotedRunEnd(text: string, start: number): number {
   UNQUOTED_VALUE.lastIndex = start;
   UNQUOTED_VALUE.test(text);
   return UNQUOTED_VALUE.lastIndex;
+}
+
+// Commands: a MySQL or MariaDB client's `-p` option holds the password
+// joined to it (`mysql -u root -pS3cret db`, `mysqldump -p'…'`). The name is
+// a word (a path or a JSON `\n` before it counts) and blanks follow it; its
+// arguments are then read up to the end of the command.
+const MYSQL_COMMAND =
+  /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?=[ \t])/g;
+
+function collectCommandPasswords(text: string, spans: Span[]): void {
+  MYSQL_COMMAND.lastIndex = 0;
+  while (MYSQL_COMMAND.test(text)) {
+    // The search goes on after the command's arguments: a name among them
+    // (`mysql -e "use mysql"`) is not read again, so the pass stays linear.
+    MYSQL_COMMAND.lastIndex = readArguments(text, MYSQL_COMMAND.lastIndex, spans);
+  }
+}
+
+/**
+ * Whether the code unit at `i` ends a command: the end of the text, a line
+ * break, a control operator, a redirection, a backtick, or backslashes that
+ * start a JSON `\n` or `\r`.
+ */
+function endsCommand(text: string, i: number): boolean {
+  if (i >= text.length) return true;
+  switch (text.charCodeAt(i)) {
+    case 0x0a: // \n
+    case 0x0d: // \r
+    case 0x7c: // |
+    case 0x3b: // ;
+    case 0x26: // &
+    case 0x28: // (
+    case 0x29: // )
+    case 0x3c: // <
+    case 0x3e: // >
+    case 0x60: // `
+      return true;
+    case BACKSLASH: {
+      // A JSON `\n` at any depth of escaping: only the last backslash counts.
+      let j = i + 1;
+      while (text.charCodeAt(j) === BACKSLASH && j - i < MAX_ESCAPES) j++;
+      return text[j] === "n" || text[j] === "r";
+    }
+    default:
+      return false;
+  }
+}
+
+/** Past the blanks at `i`, and any line continuation (a backslash before a line break). */
+function argumentGap(text: string, i: number): number {
+  for (;;) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || code === 0x09) i++;
+    else if (code === BACKSLASH && text[i + 1] === "\n") i += 2;
+    else if (code === BACKSLASH && text[i + 1] === "\r" && text[i + 2] === "\n") i += 3;
+    else return i;
+  }
+}
+
+/** The end of the argument at `i`: quoted parts are read to their quote, on the line. */
+function argumentEnd(text: string, i: number): number {
+  while (!endsCommand(text, i)) {
+    const char = text[i];
+    if (char === " " || char === "\t") return i;
+    if (char === '"' || char === "'") {
+      i++;
+      while (i < text.length && text[i] !== char && text[i] !== "\n" && text[i] !== "\r") i++;
+      if (text[i] === char) i++;
+    } else {
+      i += char === "\\" ? 2 : 1;
+    }
+  }
+  return Math.min(i, text.length);
+}
+
+// The password joined to `-p`, unquoted: up to a blank, the end of the
+// command, a quote, a backslash or a `[` (so that the marker is never read as
+// one, as for an assignment's unquoted value).
+const JOINED_PASSWORD = /[^\s"'`\\|;&()<>[]*/y;
+
+/**
+ * Reads the arguments of a command from `i` to the end of the command,
+ * pushing the password of each `-p…` argument; returns where they end.
+ */
+function readArguments(text: string, i: number, spans: Span[]): number {
+  for (;;) {
+    i = argumentGap(text, i);
+    if (endsCommand(text, i) || text[i] === "#") return Math.min(i, text.length);
+    if (text[i] === "-" && text[i + 1] === "p") {
+      const span = joinedPassword(text, i + 2);
+      if (span !== undefined) spans.push(span);
+    }
+    i = argumentEnd(text, i);
+  }
+}
+
+/** The password that starts at `start`, right after a `-p`: quoted, or a run. */
+function joinedPassword(text: string, start: number): Span | undefined {
+  const quote = text[start];
+  if (quote === '"' || quote === "'") {
+    let end = start + 1;
+    while (end < text.length && text[end] !== quote && text[end] !== "\n") end++;
+    return text[end] === quote && end > start + 1 ? [start + 1, end] : undefined;
+  }
+  JOINED_PASSWORD.lastIndex = start;
+  JOINED_PASSWORD.test(text);
+  const end = JOINED_PASSWORD.lastIndex;
+  return end > start && !isPlaceholder(text, start, end) ? [start, end] : undefined;
 }

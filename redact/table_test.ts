@@ -28,6 +28,10 @@ const JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibm
 const AWS_ID = "AKIAIOSFODNN7EXAMPLE";
 const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
 const ESC = "\x1b";
+const AZURE_KEY =
+  "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
+const SAS_SIG = "w8Ve2jK0%2B7QyTzq1lF3nRsXcB9dA4hPuMiE6oG5vNkY%3D";
+const SENTRY_KEY = "e3b0c44298fc1c149afbf4c8996fb924";
 
 /** A secret in context, and what redaction must make of it. */
 const SECRETS: [context: string, input: string, expected: string][] = [
@@ -193,6 +197,76 @@ const SECRETS: [context: string, input: string, expected: string][] = [
     `GET /search?q=%22${R}%22 HTTP/1.1`,
   ],
   ["URL-encoded", `POST body: api_key%3D${OPENAI}`, `POST body: api_key%3D${R}`],
+  // XML and HTML
+  [
+    "Maven settings.xml",
+    "    <server><id>repo</id><password>s3cr3t-maven</password></server>",
+    `    <server><id>repo</id><password>${R}</password></server>`,
+  ],
+  ["XML config", "<db:Password>hunter2</db:Password>", `<db:Password>${R}</db:Password>`],
+  ["HTML form", '<input type="password" value="hunter2">', `<input type="password" value="${R}">`],
+  [
+    "HTML form",
+    '<input type="password" name="pw" id="pw" required value="Sup3r">',
+    `<input type="password" name="pw" id="pw" required value="${R}">`,
+  ],
+  // Azure
+  [
+    "Azure storage connection string",
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${AZURE_KEY};EndpointSuffix=core.windows.net`,
+    `DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=${R};EndpointSuffix=core.windows.net`,
+  ],
+  [
+    "Azure Service Bus connection string",
+    `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${AZURE_KEY}`,
+    `Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${R}`,
+  ],
+  [
+    "Azure SAS URL",
+    `https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&se=2026-01-01T00:00:00Z&sig=${SAS_SIG}`,
+    `https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r&se=2026-01-01T00:00:00Z&sig=${R}`,
+  ],
+  // Sentry
+  [
+    ".env",
+    `SENTRY_DSN=https://${SENTRY_KEY}@o450123.ingest.sentry.io/5501234`,
+    `SENTRY_DSN=https://${R}@o450123.ingest.sentry.io/5501234`,
+  ],
+  [
+    "JavaScript",
+    `Sentry.init({ dsn: "https://${SENTRY_KEY}@o4505.ingest.us.sentry.io/4506" });`,
+    `Sentry.init({ dsn: "https://${R}@o4505.ingest.us.sentry.io/4506" });`,
+  ],
+  // command lines
+  ["mysql", "mysql -h db -u root -pS3cretPw app", `mysql -h db -u root -p${R} app`],
+  [
+    "mysqldump",
+    "mysqldump -uroot -p'S3cret Pw' --all-databases > all.sql",
+    `mysqldump -uroot -p'${R}' --all-databases > all.sql`,
+  ],
+  ["mysql", "mysql --user=root --password=letmein app", `mysql --user=root --password=${R} app`],
+  // .netrc
+  [
+    ".netrc",
+    "machine api.example.com login deploy password S3cretPw",
+    `machine api.example.com login deploy password ${R}`,
+  ],
+  [
+    ".netrc",
+    "machine github.com\n  login octocat\n  password hunter2\n",
+    `machine github.com\n  login octocat\n  password ${R}\n`,
+  ],
+  // colours written with colons
+  [
+    "log line, colon-form colour",
+    `${ESC}[38:5:196m${OPENAI}${ESC}[0m`,
+    `${ESC}[38:5:196m${R}${ESC}[0m`,
+  ],
+  [
+    "JSON, coloured with colon-form colours",
+    `"token"${ESC}[0m:${ESC}[38:2::0:128:0mabc123def${ESC}[0m`,
+    `"token"${ESC}[0m:${ESC}[38:2::0:128:0m${R}${ESC}[0m`,
+  ],
 ];
 
 /** Text that looks like a secret, or holds a prefix or a name, and must stay. */
@@ -230,6 +304,22 @@ const LOOK_ALIKES: [context: string, input: string][] = [
   ["placeholder", "password: ${DB_PASSWORD}"],
   ["placeholder", "GITLAB_TOKEN=glpat-xxxxxxxxxxxxxxxxxxxx"],
   ["placeholder", "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+  ["placeholder", "GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+  ["placeholder", 'GITHUB_TOKEN="ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX"'],
+  ["placeholder", "OPENAI_API_KEY=sk-proj-XXXXXXXXXXXXXXXXXXXXXXXX"],
+  ["placeholder", "STRIPE_SECRET_KEY=sk_live_****************"],
+  ["placeholder", "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX"],
+  ["placeholder", "mysql -u root -p app"],
+  ["placeholder", "<password></password>"],
+  ["logfmt", "password= user=admin"],
+  ["logfmt", 'level=warn password= user=admin msg="login failed"'],
+  ["prose", "Enter your login and password below."],
+  ["prose", "The <password> element holds the server's password."],
+  ["prose", "Run mysql -p and type the password when asked."],
+  ["Sentry", "https://o450123.ingest.sentry.io/api/5501234/envelope/"],
+  ["Azure", "SharedAccessKeyName=RootManageSharedAccessKey"],
+  ["query", "https://example.com/signup?sign=up&design=a1b2c3&signature_version=4"],
+  ["HTML form", '<input type="text" name="user" value="admin1">'],
   ["URL", "https://example.com:443/path"],
   ["URL", "http://localhost:8080/api/v1/tokens"],
   ["URL", "postgres://localhost/db"],
@@ -291,6 +381,13 @@ Deno.test("the marker matches no shape, wherever it stands", async (t) => {
     "api_key%3D",
     "char API_KEY[] = ",
     '<add key="ApiKey" value="',
+    "<password>",
+    '<input type="password" name="pw" value="',
+    "AccountKey=",
+    "?sv=1&sig=",
+    "--password=",
+    "mysql -u root -p",
+    "machine h login u password ",
   ];
   for (const before of contexts) {
     // After an opening quote, the rest of the line is the value: only its
