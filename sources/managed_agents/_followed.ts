@@ -14,12 +14,12 @@ import {
   type FollowedStream,
   followStream,
   raceStreams,
-  SeenEvents,
   SESSION_END_TYPES,
 } from "./_follow.ts";
 import { listError } from "./_http.ts";
 import { httpStream } from "./_http_stream.ts";
 import type { Item } from "./_pages.ts";
+import { SeenEvents } from "./_seen.ts";
 import type { Resolved } from "./_resolve.ts";
 import type { LogEntry } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";

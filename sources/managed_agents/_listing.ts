@@ -6,10 +6,11 @@
 // comes after them.
 
 import { followed } from "./_followed.ts";
-import { createdThread, SeenEvents, SESSION_END_TYPES } from "./_follow.ts";
+import { createdThread, SESSION_END_TYPES } from "./_follow.ts";
 import { childThreadIds, listsOf } from "./_lists.ts";
 import { mergeByTime } from "./_merge.ts";
 import type { Item } from "./_pages.ts";
+import { SeenEvents } from "./_seen.ts";
 import type { Resolved } from "./_resolve.ts";
 import type { LogEntry } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";
@@ -28,7 +29,7 @@ export async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
     options.signal?.throwIfAborted();
     const thread = stream === 0 ? null : threads[stream - 1]!;
     if (options.follow) {
-      if (seen[stream]!.check(item)) continue;
+      if (seen[stream]!.listed(item)) continue;
       if (stream === 0) {
         ended ||= SESSION_END_TYPES.has(item.type as string);
         const created = createdThread(item);

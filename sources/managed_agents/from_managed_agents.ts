@@ -5,7 +5,7 @@
 // names a caller uses with it. Each concern is in its own private file: the
 // options (_options.ts) and their checks (_resolve.ts, _base_url.ts), the
 // defaults (_defaults.ts), the listing (_listing.ts, _lists.ts, _pages.ts,
-// _merge.ts), the follow (_followed.ts, _follow.ts, _http_stream.ts,
+// _merge.ts), the follow (_followed.ts, _follow.ts, _seen.ts, _http_stream.ts,
 // _client_stream.ts, _sse.ts), the HTTP client (_http.ts, _fetch.ts,
 // _retry.ts, _scrub.ts, _targets.ts), the SDK-client adapter (_client.ts) and
 // the error (_error.ts).
@@ -56,8 +56,10 @@ export type { ManagedAgentsOptions } from "./_options.ts";
  * stream is open, what was stored since the listing is listed again and
  * what was already yielded skipped (the seam), then each new event is
  * yielded as it arrives, in the shape of a listing (`seq` goes on), each
- * once: by its id, every stream remembering its latest 4,096 ids and the
- * latest `processed_at` it saw. A stream that drops (it ends, fails, or
+ * once: every stream remembers its latest 4,096 ids, and an event that
+ * arrives on the open stream is new unless its id is remembered, whatever its
+ * `processed_at`; only a listing (the catch-up) also takes an event stamped
+ * no later than the newest one forgotten as seen. A stream that drops (it ends, fails, or
  * sends nothing within `timeoutMs`) is opened again with the listing's
  * back-off and caught up the same way; one that fails `maxRetries` + 1 times
  * in a row without a new event ends the iteration with a
