@@ -14,12 +14,6 @@ import { isDotSegment, type Item } from "./_pages.ts";
 import type { SeenEvents } from "./_seen.ts";
 import { SseFailure } from "./_sse.ts";
 
-/** The event types after which a session sends nothing more. */
-export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
-  "session.status_terminated",
-  "session.deleted",
-]);
-
 /** The types a stream sends that are previews, never stored: they are skipped. */
 export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
 

@@ -22,7 +22,7 @@ export {
   MANAGED_AGENTS_BETA,
   MANAGED_AGENTS_DEFAULTS,
 } from "./_defaults.ts";
-export type { ManagedAgentsOptions } from "./_options.ts";
+export type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
 
 /**
  * Lists a Managed Agents session's events straight from Anthropic's API, as
