@@ -41,6 +41,16 @@ export type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
  * first, and a tie goes to the primary, then to the children in the order the
  * API listed them. Cross-posted copies stay: the log is the truth.
  *
+ * The list lags the stream by a second or two, so a listing is made whole
+ * before it ends: when its last status event is not an idle or a
+ * termination (or a user message or agent event follows the idle), the
+ * session is read (`GET /v1/sessions/{id}`), and while it says `idle` or
+ * `terminated` and the events do not end on that status yet, the tail (what
+ * was processed since the newest `processed_at` listed, each event once) is
+ * listed again, at most {@linkcode ManagedAgentsOptions.settleTries} times,
+ * {@linkcode ManagedAgentsOptions.settleDelayMs} apart (3 s at most by
+ * default); see {@linkcode ManagedAgentsOptions.settleTries}.
+ *
  * With `client` (the official SDK's `client.beta.sessions`, or any
  * {@linkcode ManagedAgentsClient}) the same lists are read through the
  * client, which pages, authenticates and retries as it is configured; the
@@ -65,7 +75,9 @@ export type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
  * in a row without a new event ends the iteration with a
  * {@linkcode ManagedAgentsError}, as a listing does. The follow ends after
  * the session's `session.status_terminated` or `session.deleted` event (a
- * session whose listing holds one opens no stream), or when the signal
+ * session whose listing holds one opens no stream), with
+ * {@linkcode ManagedAgentsOptions.stopAt} `"idle"` after the idle that ends
+ * the turn, or when the signal
  * aborts; either way every connection is closed. It reads a stream only when
  * the consumer asks for the next entry, so a slow consumer holds the
  * connection back rather than filling memory. Stream-only previews
