@@ -5,7 +5,7 @@
 // re-exported by from_managed_agents.ts.
 
 import { API_VERSION, BETA } from "./_http.ts";
-import type { StopAt } from "./_options.ts";
+import type { ManagedAgentsStopAt } from "./_options.ts";
 import type { Scope } from "../../events/types.ts";
 
 /**
@@ -91,7 +91,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   timeoutMs: number;
   maxPageBytes: number;
   follow: boolean;
-  stopAt: StopAt;
+  stopAt: ManagedAgentsStopAt;
   settleTries: number;
   settleDelayMs: number;
 }> = Object.freeze({

@@ -22,9 +22,6 @@ import type { Scope } from "../../events/types.ts";
  */
 export type ManagedAgentsStopAt = "idle" | "terminated";
 
-/** The short name this module uses for {@linkcode ManagedAgentsStopAt}. */
-export type StopAt = ManagedAgentsStopAt;
-
 /**
  * Options for {@linkcode fromManagedAgents}.
  *

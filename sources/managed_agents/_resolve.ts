@@ -10,7 +10,7 @@ import type { ClientContext, ManagedAgentsClient } from "./_client.ts";
 import { MANAGED_AGENTS_DEFAULTS } from "./_defaults.ts";
 import { ManagedAgentsError } from "./_error.ts";
 import type { HttpContext } from "./_http.ts";
-import type { ManagedAgentsOptions, StopAt } from "./_options.ts";
+import type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
 import { isDotSegment } from "./_pages.ts";
 import { keyScrubber } from "./_scrub.ts";
 import { eventsTarget } from "./_targets.ts";
@@ -21,7 +21,7 @@ export interface Resolved {
   sessionId: string;
   scope: Scope;
   follow: boolean;
-  stopAt: StopAt;
+  stopAt: ManagedAgentsStopAt;
   settleTries: number;
   settleDelayMs: number;
   pageSize: number;
