@@ -52,7 +52,14 @@ export class Tail {
       return;
     }
     const ids = new Set(this.#ids);
+    // The API keeps only what was processed since; what else a client or proxy that ignores
+    // the filter sends is dropped here too: anything older, and an event with no time before
+    // the first one of the tail.
+    let inTail = false;
     for await (const item of lists.events(latest.text)) {
+      const key = timeKey(item.processed_at);
+      if (key !== undefined) inTail = compareKeys(key, latest.key) >= 0;
+      if (!inTail) continue;
       if (typeof item.id === "string" && ids.has(item.id)) continue;
       yield item;
     }

@@ -243,3 +243,28 @@ Deno.test("fromManagedAgents() refuses a settleTries, settleDelayMs or stopAt it
     assert.equal((error as { code?: string }).code, "invalid_option");
   }
 });
+
+Deno.test("fromManagedAgents() lists each event once through a client that ignores the time filter", async () => {
+  const session = turn();
+  const api = startFakeApi({ apiKey: KEY, sessions: [session], listLag: 1 });
+  try {
+    ending(api, session);
+    const sdk = new Anthropic({ apiKey: KEY, baseURL: api.baseUrl, maxRetries: 0 }).beta.sessions;
+    // A client of the shape that drops `created_at[gte]`: the whole list comes back.
+    const client: ManagedAgentsClient = {
+      retrieve: (id, params, options) => sdk.retrieve(id, params, options),
+      events: {
+        list: (id, { limit }, options) =>
+          sdk.events.list(id, limit === undefined ? {} : { limit }, options),
+      },
+      threads: sdk.threads,
+    };
+    const entries = await collect(
+      fromManagedAgents({ sessionId: session.id, client, settleDelayMs: 0 }),
+    );
+    assert.deepEqual(ids(entries), ["sevt_1", "sevt_2", "sevt_3", "sevt_4"]);
+    assert.equal(api.requests[2]!.params.get("created_at[gte]"), null);
+  } finally {
+    await api.shutdown();
+  }
+});
