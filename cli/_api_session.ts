@@ -7,7 +7,10 @@
  */
 
 import { excerpt } from "../redact/excerpt.ts";
-import { fromManagedAgents } from "../sources/managed_agents/from_managed_agents.ts";
+import {
+  fromManagedAgents,
+  type ManagedAgentsStopAt,
+} from "../sources/managed_agents/from_managed_agents.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import type { RendererFlags } from "./_args.ts";
@@ -24,6 +27,8 @@ export interface ApiSessionOptions {
   scope: Scope | undefined;
   /** `--follow`: go on reading as the session runs. */
   follow: boolean;
+  /** `--stop-at`: when the follow ends; the library's default (termination) when not given. */
+  stopAt?: ManagedAgentsStopAt | undefined;
   signal: AbortSignal;
 }
 
@@ -39,6 +44,7 @@ export function apiSession(
     scope: options.scope ?? "session",
     signal: options.signal,
     ...(options.follow ? { follow: true } : {}),
+    ...(options.follow && options.stopAt !== undefined ? { stopAt: options.stopAt } : {}),
     ...(baseUrl ? { baseUrl } : {}),
   });
 }

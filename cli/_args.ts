@@ -6,6 +6,7 @@
 
 import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
+import type { ManagedAgentsStopAt as StopAt } from "../sources/managed_agents/from_managed_agents.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
 import { type DateRange, dateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
@@ -136,6 +137,8 @@ export interface RenderCommand {
   session: string | undefined;
   /** `--follow`, `-f`: go on reading the `--session` as it runs, printing each item. */
   follow: boolean;
+  /** `--stop-at idle|terminated`: when a `--follow` ends; the library's default when not given. */
+  stopAt: StopAt | undefined;
   force: boolean;
   skipInvalid: boolean;
   format: "auto" | "log" | "claude-code";
@@ -214,6 +217,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     session: { type: "string" },
     // `-f` is `--follow`, as in `deno task facts`; `--force` has no short form.
     follow: { type: "boolean", short: "f" },
+    "stop-at": { type: "string" },
     force: { type: "boolean" },
     "skip-invalid": { type: "boolean" },
     format: { type: "string" },
@@ -274,6 +278,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
   }
   const unrendered = values.unrendered ?? false;
   if (unrendered) unrenderedProblem(values, positionals);
+  const stopAt = stopAtOption(values["stop-at"], follow);
   let range: DateRange | undefined;
   try {
     range = dateRange(values.since, values.until);
@@ -295,6 +300,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     scope,
     session: values.session,
     follow,
+    stopAt,
     force: values.force ?? false,
     skipInvalid: values["skip-invalid"] ?? false,
     format,
@@ -324,6 +330,21 @@ function unrenderedProblem(values: Record<string, unknown>, inputs: string[]): v
   if (inputs.length === 0 || inputs.includes("-")) {
     throw new UsageError("Option --unrendered needs a FILE or FOLDER of Claude Code transcripts");
   }
+}
+
+/** The end conditions `--stop-at` takes: those of the library's `stopAt`. */
+const STOP_AT: readonly StopAt[] = ["idle", "terminated"];
+
+/** `--stop-at`, checked: one of {@linkcode STOP_AT}, with `--follow` only. */
+function stopAtOption(value: string | undefined, follow: boolean): StopAt | undefined {
+  if (value === undefined) return undefined;
+  if (!STOP_AT.includes(value as StopAt)) {
+    throw new UsageError(
+      `Unknown --stop-at "${value}": use --stop-at idle or --stop-at terminated`,
+    );
+  }
+  if (!follow) throw new UsageError("Cannot use --stop-at without --follow: it ends a follow");
+  return value as StopAt;
 }
 
 /**

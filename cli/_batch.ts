@@ -209,11 +209,12 @@ export class RenderRun {
 
   /**
    * `--session ID --follow`: the session read as it runs, each item written to standard output
-   * as it completes, until the session ends or Ctrl-C.
+   * as it completes, until the session ends (its turn, with `--stop-at idle`) or Ctrl-C.
    */
   async #follow(sessionId: string): Promise<void> {
-    const { scope } = this.#command;
-    const source = apiSession(sessionId, { scope, follow: true, signal: this.#interrupt.signal });
+    const { scope, stopAt } = this.#command;
+    const signal = this.#interrupt.signal;
+    const source = apiSession(sessionId, { scope, follow: true, stopAt, signal });
     try {
       await writeAsItGoes(this.#renderer, source, this.#command.rendererOptions);
       this.#tally.counts.rendered++;

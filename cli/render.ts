@@ -83,6 +83,11 @@ Options:
   -f, --follow          with --session: go on reading the session as it runs,
                         printing each item on stdout as it completes (json:
                         one NDJSON line each), until it ends or Ctrl-C
+      --stop-at idle|terminated
+                        when --follow ends: when the session terminates
+                        ("terminated", the default) or when its turn ends
+                        ("idle": the first idle after the last user message
+                        that is not waiting on a tool confirmation)
       --scope SCOPE     "session" keeps the primary thread's rows only; "all"
                         keeps every thread (the default for files; --session
                         defaults to "session")

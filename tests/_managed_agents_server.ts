@@ -27,6 +27,13 @@ export interface FakeSession {
   id: string;
   events: FakeEvent[];
   threads?: FakeThread[];
+  /**
+   * The session resource's `status` (`GET /v1/sessions/{id}`); set it as the
+   * session goes idle or terminates.
+   *
+   * @default {"running"}
+   */
+  status?: "running" | "idle" | "rescheduling" | "terminated";
 }
 
 /** A request the fake API received. */
@@ -64,6 +71,15 @@ export interface FakeApiOptions {
    * does: `req_fake_{index}`, `index` counting requests from 0.
    */
   requestIds?: boolean;
+  /**
+   * How far the events list lags the stream, as the API's does: an event
+   * appended (by {@linkcode FakeApi.append}) is sent to the open streams at
+   * once but left out of the next `listLag` listings of its session's events
+   * (a listing: a request of the list without a `page` cursor).
+   *
+   * @default {0}
+   */
+  listLag?: number;
 }
 
 /** A running fake API. */
@@ -94,6 +110,8 @@ const DEFAULT_LIMIT = 1000;
 export function startFakeApi(options: FakeApiOptions): FakeApi {
   const requests: RecordedRequest[] = [];
   const streams = new Set<OpenStream>();
+  // The events appended and not listed yet, with how many more listings leave each out.
+  const lagging = new Map<FakeEvent, number>();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen(): void {} },
     async (request) => {
@@ -109,7 +127,7 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
       requests.push(recorded);
       const index = requests.length - 1;
       const intercepted = await options.intercept?.(recorded, index);
-      const response = intercepted ?? answer(options, recorded, streams);
+      const response = intercepted ?? answer(options, recorded, streams, lagging);
       if (options.requestIds && !response.headers.has("request-id")) {
         response.headers.set("request-id", `req_fake_${index}`);
       }
@@ -127,6 +145,7 @@ export function startFakeApi(options: FakeApiOptions): FakeApi {
         : session.threads?.find((candidate) => candidate.id === threadId);
       const child = thread !== undefined && thread.parent_thread_id !== null;
       (child ? thread.events : session.events).push(event);
+      if (!child && (options.listLag ?? 0) > 0) lagging.set(event, options.listLag!);
       for (const stream of streams) {
         if (stream.sessionId === sessionId && stream.threadId === (child ? threadId : null)) {
           stream.send(event);
@@ -213,6 +232,7 @@ function answer(
   options: FakeApiOptions,
   request: RecordedRequest,
   streams: Set<OpenStream>,
+  lagging: Map<FakeEvent, number>,
 ): Response {
   if (request.method !== "GET") {
     return apiError(405, "invalid_request_error", `${request.method} is not allowed`);
@@ -232,7 +252,7 @@ function answer(
     const child = thread !== undefined && thread.parent_thread_id !== null ? threadId : null;
     return openStream(streams, sessionId, child);
   }
-  return route(options, request);
+  return route(options, request, lagging);
 }
 
 const SESSION_STREAM = /^\/v1\/sessions\/([^/]+)\/events\/stream$/;
@@ -260,18 +280,63 @@ function checkHeaders(options: FakeApiOptions, headers: Headers): Response | und
 const SESSION_LIST = /^\/v1\/sessions\/([^/]+)\/(events|threads)$/;
 const THREAD_EVENTS = /^\/v1\/sessions\/([^/]+)\/threads\/([^/]+)\/events$/;
 
-function route(options: FakeApiOptions, request: RecordedRequest): Response {
+const SESSION = /^\/v1\/sessions\/([^/]+)$/;
+
+function route(
+  options: FakeApiOptions,
+  request: RecordedRequest,
+  lagging: Map<FakeEvent, number>,
+): Response {
   const list = SESSION_LIST.exec(request.rawPath);
   const threadEvents = THREAD_EVENTS.exec(request.rawPath);
-  const sessionId = decodeURIComponent((list ?? threadEvents)?.[1] ?? "");
+  const one = SESSION.exec(request.rawPath);
+  const sessionId = decodeURIComponent((list ?? threadEvents ?? one)?.[1] ?? "");
   const session = options.sessions.find((candidate) => candidate.id === sessionId);
   if (session === undefined) return apiError(404, "not_found_error", "session not found");
-  if (list?.[2] === "events") return page(session.events, request.params);
+  if (one !== null) return Response.json(sessionObject(session));
+  if (list?.[2] === "events") {
+    return page(listedEvents(session, request.params, lagging), request.params);
+  }
   if (list?.[2] === "threads") return page(threadObjects(session), request.params);
   const threadId = decodeURIComponent(threadEvents?.[2] ?? "");
   const thread = session.threads?.find((candidate) => candidate.id === threadId);
   if (thread === undefined) return apiError(404, "not_found_error", "thread not found");
   return page(thread.parent_thread_id === null ? session.events : thread.events, request.params);
+}
+
+/** The session resource, as `GET /v1/sessions/{id}` returns it (the fields tests read). */
+function sessionObject(session: FakeSession): Record<string, unknown> {
+  return { type: "session", id: session.id, status: session.status ?? "running", title: null };
+}
+
+/**
+ * The events a listing shows: those not lagging, and with `created_at[gte]` or `created_at[gt]`
+ * (compared with `processed_at`) those processed at or after (after) that time. A listing's
+ * first page counts one listing of each lagging event.
+ */
+function listedEvents(
+  session: FakeSession,
+  params: URLSearchParams,
+  lagging: Map<FakeEvent, number>,
+): FakeEvent[] {
+  const gte = params.get("created_at[gte]");
+  const gt = params.get("created_at[gt]");
+  const time = (event: FakeEvent): number =>
+    typeof event.processed_at === "string" ? Date.parse(event.processed_at) : NaN;
+  const listed = session.events.filter((event) =>
+    !lagging.has(event) &&
+    (gte === null || time(event) >= Date.parse(gte)) &&
+    (gt === null || time(event) > Date.parse(gt))
+  );
+  if (params.get("page") === null) {
+    for (const event of session.events) {
+      const left = lagging.get(event);
+      if (left === undefined) continue;
+      if (left <= 1) lagging.delete(event);
+      else lagging.set(event, left - 1);
+    }
+  }
+  return listed;
 }
 
 function threadObjects(session: FakeSession): FakeEvent[] {

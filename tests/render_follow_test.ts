@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { taskFrom, userEnv } from "./_command.ts";
-import { type FakeApi, startFakeApi } from "./_managed_agents_server.ts";
+import { type FakeApi, type FakeSession, startFakeApi } from "./_managed_agents_server.ts";
 
 const KEY = "sk-ant-api03-follow-test-key-000000000000";
 const POSIX = Deno.build.os !== "windows";
@@ -233,6 +233,116 @@ Deno.test("render --follow refuses --transcript-budget: no whole-session budget 
     );
     assert.equal(run.code, 2);
     assert.match(run.stderr, /Cannot follow within --transcript-budget/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** An event stamped on 2026-09-14 at 10:00 and `second` seconds, with a text when given. */
+function stamped(id: string, type: string, second: number, extra = {}): Record<string, unknown> {
+  return { id, type, processed_at: `2026-09-14T10:00:0${second}Z`, ...extra };
+}
+
+/** A session whose turn is under way: the user's message and the running status. */
+function running(id: string): FakeSession {
+  return {
+    id,
+    events: [
+      stamped("sevt_1", "user.message", 1, { content: [{ type: "text", text: "Start" }] }),
+      stamped("sevt_2", "session.status_running", 2),
+    ],
+  };
+}
+
+/** The end of the turn: the final reply and the idle. */
+function endTurn(api: FakeApi, session: FakeSession): void {
+  api.append(
+    session.id,
+    stamped("sevt_3", "agent.message", 3, { content: [{ type: "text", text: "Done" }] }),
+  );
+  api.append(
+    session.id,
+    stamped("sevt_4", "session.status_idle", 4, { stop_reason: { type: "end_turn" } }),
+  );
+  session.status = "idle";
+}
+
+Deno.test("render --session ID includes the final reply of a session that just went idle, though the list lags", async () => {
+  const session = running("sesn_lag");
+  // Each appended event is left out of the first listing after it, as the API's list lags.
+  const api = startFakeApi({ apiKey: KEY, sessions: [session], listLag: 1 });
+  const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+  try {
+    endTurn(api, session);
+    const child = await spawnPrinted(api, ["--session", "sesn_lag"], dir);
+    const [stdout, stderr, { code }] = await Promise.all([
+      new Response(child.stdout).text(),
+      new Response(child.stderr).text(),
+      child.status,
+    ]);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "[user]\n  Start\n\n[agent]\n  Done\n");
+    // The list, the session (idle), and the tail listed again.
+    const lists = api.requests.filter((request) => request.path === "/v1/sessions/sesn_lag/events");
+    assert.equal(lists.length, 2);
+  } finally {
+    await api.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render --session ID --follow --stop-at idle ends, exit 0, at the end of the turn", async () => {
+  const session = running("sesn_turn");
+  const api = startFakeApi({ apiKey: KEY, sessions: [session] });
+  const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+  try {
+    const child = await spawnPrinted(
+      api,
+      ["--session", "sesn_turn", "--follow", "--stop-at", "idle", "--renderer", "json"],
+      dir,
+    );
+    const stderr = new Response(child.stderr).text();
+    const lines = new Lines(child.stdout);
+    assert.equal(JSON.parse((await lines.next())!).text, "Start");
+    await until("the stream", () => api.openStreams() === 1);
+    endTurn(api, session);
+    const rest = await lines.rest();
+    const { code } = await child.status;
+    assert.equal(code, 0, await stderr);
+    assert.equal(await stderr, "");
+    assert.deepEqual(
+      rest.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).text),
+      ["Done"],
+    );
+    await until("the stream to close", () => api.openStreams() === 0);
+  } finally {
+    await api.shutdown();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("render --stop-at takes idle or terminated, with --follow, and exits 2 before any input otherwise", async (t) => {
+  const dir = await Deno.makeTempDir({ prefix: "transcript_follow_" });
+  try {
+    const cases: [string[], RegExp][] = [
+      [
+        ["--session", "sesn_1", "--follow", "--stop-at", "soon"],
+        /^render: Unknown --stop-at "soon": use --stop-at idle or --stop-at terminated\n/,
+      ],
+      [
+        ["--session", "sesn_1", "--stop-at", "idle"],
+        /^render: Cannot use --stop-at without --follow: it ends a follow\n/,
+      ],
+    ];
+    for (const [args, pattern] of cases) {
+      await t.step(args.join(" "), async () => {
+        // No key and no API: the command line is refused before anything is read.
+        const run = await taskFrom("render", args, { cwd: dir, env: {} });
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, pattern);
+        assert.equal(run.stdout, "");
+      });
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

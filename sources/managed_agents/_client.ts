@@ -60,12 +60,26 @@ export interface ManagedAgentsRequestOptions {
  * ```
  */
 export interface ManagedAgentsClient {
+  /**
+   * Reads the session (`GET /v1/sessions/{id}`) for its `status`, so that a
+   * listing of a session that is no longer running waits for its last
+   * events (see the `settleTries` option of `fromManagedAgents`). A
+   * client without it lists once, as the listing ends.
+   */
+  retrieve?(
+    sessionId: string,
+    params: Record<string, never>,
+    options: ManagedAgentsRequestOptions,
+  ): PromiseLike<unknown>;
   /** The session's events: the primary thread's. */
   events: {
-    /** Lists a session's events (`GET /v1/sessions/{id}/events`). */
+    /**
+     * Lists a session's events (`GET /v1/sessions/{id}/events`); with
+     * `created_at[gte]`, those processed at or after that time.
+     */
     list(
       sessionId: string,
-      params: { limit?: number },
+      params: { limit?: number; "created_at[gte]"?: string },
       options: ManagedAgentsRequestOptions,
     ): AsyncIterable<unknown>;
     /**

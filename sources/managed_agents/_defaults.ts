@@ -5,6 +5,7 @@
 // re-exported by from_managed_agents.ts.
 
 import { API_VERSION, BETA } from "./_http.ts";
+import type { ManagedAgentsStopAt } from "./_options.ts";
 import type { Scope } from "../../events/types.ts";
 
 /**
@@ -42,8 +43,11 @@ export const ANTHROPIC_API_VERSION: "2026-10-21" = API_VERSION;
  * What {@linkcode fromManagedAgents} uses for each of its
  * {@linkcode ManagedAgentsOptions} left out (or `undefined`): the API's base
  * URL, the API version, the page size, the scope, the retries and their
- * first wait, the deadline of an attempt, the cap on a page and whether to
- * follow the session as it runs. The source reads its defaults
+ * first wait, the deadline of an attempt, the cap on a page, whether to
+ * follow the session as it runs and when a follow ends, and how long a
+ * listing waits for the last events of a session that stopped running
+ * (`settleTries` re-listings of its tail, `settleDelayMs` apart: at most 3 s).
+ * The source reads its defaults
  * from this one frozen object, and the `@default` of each option names its
  * field here.
  *
@@ -87,6 +91,9 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   timeoutMs: number;
   maxPageBytes: number;
   follow: boolean;
+  stopAt: ManagedAgentsStopAt;
+  settleTries: number;
+  settleDelayMs: number;
 }> = Object.freeze({
   baseUrl: "https://api.anthropic.com",
   apiVersion: API_VERSION,
@@ -97,4 +104,7 @@ export const MANAGED_AGENTS_DEFAULTS: Readonly<{
   timeoutMs: 60_000,
   maxPageBytes: 64 * 1024 * 1024,
   follow: false,
+  stopAt: "terminated",
+  settleTries: 6,
+  settleDelayMs: 500,
 });

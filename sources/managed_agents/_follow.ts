@@ -5,23 +5,14 @@
 // and in scope "all" each thread's) is connected, caught up by listing what
 // was stored since (the seam), then read as it arrives; a dropped stream is
 // connected again and caught up again. Each event is yielded once, by id,
-// within a bounded memory of ids per stream.
+// within a bounded memory of ids per stream (_seen.ts).
 
 import { ManagedAgentsError } from "./_error.ts";
 import type { ListTarget } from "./_http.ts";
 import { backoffDelay, sleep } from "./_retry.ts";
-import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
 import { isDotSegment, type Item } from "./_pages.ts";
+import type { SeenEvents } from "./_seen.ts";
 import { SseFailure } from "./_sse.ts";
-
-/** How many ids each stream remembers; older events are told apart by their time. */
-export const FOLLOW_MEMORY = 4_096;
-
-/** The event types after which a session sends nothing more. */
-export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
-  "session.status_terminated",
-  "session.deleted",
-]);
 
 /** The types a stream sends that are previews, never stored: they are skipped. */
 export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
@@ -31,45 +22,6 @@ export function createdThread(item: Item): string | undefined {
   if (item.type !== "session.thread_created") return undefined;
   const id = item.session_thread_id;
   return typeof id === "string" && id !== "" && !isDotSegment(id) ? id : undefined;
-}
-
-/**
- * The ids of one stream's events seen so far: the latest
- * {@linkcode FOLLOW_MEMORY} ids, and the latest time seen. An event with an id
- * remembered, or one older than the latest time (its id forgotten), was seen.
- */
-export class SeenEvents {
-  #ids = new Set<string>();
-  #order: string[] = [];
-  #head = 0;
-  #latest: TimeKey | undefined;
-
-  /** Whether `item` was seen; if not, it is remembered now. */
-  check(item: Item): boolean {
-    const id = typeof item.id === "string" ? item.id : undefined;
-    if (id !== undefined && this.#ids.has(id)) return true;
-    const key = timeKey(item.processed_at);
-    if (key !== undefined && this.#latest !== undefined && compareKeys(key, this.#latest) < 0) {
-      // Older than what was seen, and not remembered: forgotten, so seen.
-      if (this.#order.length - this.#head >= FOLLOW_MEMORY) return true;
-    }
-    if (key !== undefined && (this.#latest === undefined || compareKeys(key, this.#latest) > 0)) {
-      this.#latest = key;
-    }
-    if (id !== undefined) {
-      this.#ids.add(id);
-      this.#order.push(id);
-      if (this.#order.length - this.#head > FOLLOW_MEMORY) {
-        this.#ids.delete(this.#order[this.#head]!);
-        this.#head++;
-        if (this.#head > FOLLOW_MEMORY) {
-          this.#order = this.#order.slice(this.#head);
-          this.#head = 0;
-        }
-      }
-    }
-    return false;
-  }
 }
 
 /** One stream of a session, as the follower reads it. */
@@ -119,7 +71,7 @@ export async function* followStream(
     try {
       connection = await stream.connect();
       for await (const item of stream.list()) {
-        if (seen.check(item)) continue;
+        if (seen.listed(item)) continue;
         fresh = true;
         yield item;
       }
@@ -128,7 +80,8 @@ export async function* followStream(
         if (next.done) break;
         const item = next.value;
         if (typeof item.type === "string" && PREVIEW_TYPES.has(item.type)) continue;
-        if (seen.check(item)) continue;
+        // On the open stream only the id tells: its time may be out of order.
+        if (seen.streamed(item)) continue;
         fresh = true;
         drops = 0;
         yield item;

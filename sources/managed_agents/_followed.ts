@@ -3,7 +3,7 @@
 
 // The follow after the listing: every stream of the session raced, threads
 // created while it runs followed too, `seq` going on, until the session ends
-// or the caller aborts.
+// (or, with `stopAt: "idle"`, its turn does) or the caller aborts.
 
 import { clientStream } from "./_client_stream.ts";
 import { MANAGED_AGENTS_DEFAULTS } from "./_defaults.ts";
@@ -14,12 +14,12 @@ import {
   type FollowedStream,
   followStream,
   raceStreams,
-  SeenEvents,
-  SESSION_END_TYPES,
 } from "./_follow.ts";
 import { listError } from "./_http.ts";
 import { httpStream } from "./_http_stream.ts";
 import type { Item } from "./_pages.ts";
+import { SeenEvents } from "./_seen.ts";
+import { endsTurn, SESSION_END_TYPES } from "./_state.ts";
 import type { Resolved } from "./_resolve.ts";
 import type { LogEntry } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";
@@ -57,6 +57,7 @@ export async function* followed(
     yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
     if (thread !== null) continue;
     if (SESSION_END_TYPES.has(item.type as string)) return;
+    if (options.stopAt === "idle" && endsTurn(item)) return;
     const created = createdThread(item);
     if (options.scope === "all" && created !== undefined && !known.has(created)) {
       known.add(created);

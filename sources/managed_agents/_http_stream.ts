@@ -56,6 +56,7 @@ function streamItems(
   const messages = sseMessages(body, {
     idleMs: http.timeoutMs,
     maxMessageBytes: http.maxPageBytes,
+    ...(http.signal === undefined ? {} : { signal: http.signal }),
   });
   // Each failure of the stream names the answer that opened it.
   const requestId = requestIdOf(response);

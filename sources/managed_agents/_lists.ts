@@ -1,19 +1,35 @@
 // Copyright 2026 the brigade authors. MIT license.
 // This module is browser compatible.
 
-// The three lists a session is read from, through the built-in client or the
-// caller's, in the one shape the listing and the follow consume.
+// The three lists a session is read from, and the session itself, through the
+// built-in client or the caller's, in the one shape the listing and the
+// follow consume.
 
-import { clientItems } from "./_client.ts";
+import { clientError, clientItems } from "./_client.ts";
+import { getJson } from "./_http.ts";
 import { checkEvent, checkThread, type Item, listItems } from "./_pages.ts";
 import type { Resolved } from "./_resolve.ts";
-import { eventsTarget, threadEventsTarget, threadsTarget } from "./_targets.ts";
+import { eventsTarget, sessionTarget, threadEventsTarget, threadsTarget } from "./_targets.ts";
 
-/** The three lists a listing reads, through either client. */
+/** The three lists a listing reads, and the session, through either client. */
 export interface Lists {
-  events(): AsyncIterable<Item>;
+  /**
+   * The session's events; with `since` (an RFC 3339 time), only those
+   * processed at or after it (`created_at[gte]`).
+   */
+  events(since?: string): AsyncIterable<Item>;
   threads(): AsyncIterable<Item>;
   threadEvents(threadId: string): AsyncIterable<Item>;
+  /**
+   * The session resource (`GET /v1/sessions/{id}`), as the API sent it;
+   * undefined when the caller's client has no `retrieve`.
+   */
+  session(): Promise<unknown>;
+}
+
+/** The query of a list of the session's events processed at or after `since`. */
+function sinceFilter(since: string | undefined): Record<string, string> {
+  return since === undefined ? {} : { "created_at[gte]": since };
 }
 
 /** The lists of a session, through the built-in client or the caller's. */
@@ -22,20 +38,24 @@ export function listsOf(options: Resolved): Lists {
   if ("http" in via) {
     const { http } = via;
     return {
-      events: () => listItems(http, eventsTarget(sessionId), pageSize, checkEvent),
+      events: (since) =>
+        listItems(http, eventsTarget(sessionId), pageSize, checkEvent, sinceFilter(since)),
       threads: () => listItems(http, threadsTarget(sessionId), pageSize, checkThread),
       threadEvents: (id) =>
         listItems(http, threadEventsTarget(sessionId, id), pageSize, checkEvent),
+      session: async () =>
+        (await getJson(http, sessionTarget(sessionId), new URLSearchParams())).body,
     };
   }
   const ctx = via.client;
   const { client } = ctx;
   return {
-    events: () =>
+    events: (since) =>
       clientItems(
         ctx,
         eventsTarget(sessionId),
-        (request) => client.events.list(sessionId, { limit: pageSize }, request),
+        (request) =>
+          client.events.list(sessionId, { limit: pageSize, ...sinceFilter(since) }, request),
         checkEvent,
       ),
     threads: () =>
@@ -53,6 +73,16 @@ export function listsOf(options: Resolved): Lists {
           client.threads.events.list(id, { session_id: sessionId, limit: pageSize }, request),
         checkEvent,
       ),
+    session: async () => {
+      if (typeof client.retrieve !== "function") return undefined;
+      try {
+        const request = ctx.signal === undefined ? {} : { signal: ctx.signal };
+        return await client.retrieve(sessionId, {}, request);
+      } catch (error) {
+        ctx.signal?.throwIfAborted();
+        throw clientError(sessionTarget(sessionId), error);
+      }
+    },
   };
 }
 

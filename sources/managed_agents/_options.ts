@@ -8,6 +8,21 @@ import type { ManagedAgentsClient } from "./_client.ts";
 import type { Scope } from "../../events/types.ts";
 
 /**
+ * When a follow ends (see {@linkcode ManagedAgentsOptions.stopAt}):
+ * `"terminated"` when the session does, `"idle"` when its turn does.
+ *
+ * @example Usage
+ * ```ts
+ * import type { ManagedAgentsStopAt } from "@brigade/transcript";
+ * import assert from "node:assert/strict";
+ *
+ * const stopAt: ManagedAgentsStopAt = "idle";
+ * assert.equal(stopAt, "idle");
+ * ```
+ */
+export type ManagedAgentsStopAt = "idle" | "terminated";
+
+/**
  * Options for {@linkcode fromManagedAgents}.
  *
  * @example Usage
@@ -147,4 +162,50 @@ export interface ManagedAgentsOptions {
    * @default {MANAGED_AGENTS_DEFAULTS.follow}
    */
   follow?: boolean;
+  /**
+   * When a follow ends (with `follow: true` only; given without it, it is
+   * refused). `"terminated"`: after the session's `session.status_terminated`
+   * or `session.deleted`. `"idle"`: after the first `session.status_idle`
+   * that ends a turn (its `stop_reason` is `end_turn`, `retries_exhausted`,
+   * `budget_reached` or `refusal`: the session waits for a user message;
+   * `requires_action` waits on the client mid-turn, and an unknown reason
+   * may not end it, so neither ends the follow) with no user message,
+   * outcome or status change after it; termination ends it too. A listing
+   * that already ends on such an idle opens no stream, unless the session
+   * says it is running again (then the follow waits for the next one).
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.stopAt}
+   */
+  stopAt?: ManagedAgentsStopAt;
+  /**
+   * How many times a listing lists the session's tail again when it ends on
+   * a session that is not running but the events listed do not yet show it.
+   * The API's list lags its stream by a second or two: a session read just
+   * after it went idle can list without its last `agent.message` and its
+   * `session.status_idle`. So when the listing ends, the session is read
+   * (`GET /v1/sessions/{id}`); when its `status` is `idle` (or `terminated`)
+   * and the last status event listed is not `session.status_idle` (or
+   * `session.status_terminated`), or a user message or agent event follows
+   * it, what came after the last event seen is listed again
+   * (`created_at[gte]` the newest `processed_at` seen, each event once), up
+   * to this many times, {@linkcode ManagedAgentsOptions.settleDelayMs}
+   * apart, until it does; then the listing ends as it is. A status
+   * `running` or `rescheduling` (or one this module does not know) waits
+   * for nothing: the listing is the session so far. A listing that ends on
+   * `session.status_terminated` or `session.deleted` reads nothing more.
+   * `0` reads nothing more ever (no session request), as before. With
+   * `client`, a client without `retrieve` lists once. In scope `"all"`,
+   * only the primary thread's tail is listed again (a thread's list has no
+   * time filter).
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.settleTries}
+   */
+  settleTries?: number;
+  /**
+   * The wait before each listing of the tail of
+   * {@linkcode ManagedAgentsOptions.settleTries}, in milliseconds.
+   *
+   * @default {MANAGED_AGENTS_DEFAULTS.settleDelayMs}
+   */
+  settleDelayMs?: number;
 }

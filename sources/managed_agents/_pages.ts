@@ -20,18 +20,20 @@ export type ItemCheck = (item: unknown, quote: Quote) => string | undefined;
  * one is used up. Follows `next_page` until it is null or absent; an empty
  * cursor or an empty page also ends the list, as in Anthropic's SDKs (a live session must
  * not page forever). A cursor sent before in the same list is an error: the
- * list would cycle (A → B → A) and never end.
+ * list would cycle (A → B → A) and never end. `filter` is sent with every
+ * page (`created_at[gte]`).
  */
 export async function* listItems(
   ctx: HttpContext,
   target: ListTarget,
   pageSize: number,
   check: ItemCheck,
+  filter: Readonly<Record<string, string>> = {},
 ): AsyncGenerator<Item> {
   const seen = new Set<string>();
   let cursor: string | null = null;
   do {
-    const params = new URLSearchParams({ limit: String(pageSize) });
+    const params = new URLSearchParams({ limit: String(pageSize), ...filter });
     if (cursor !== null) params.set("page", cursor);
     const { body, requestId } = await getJson(ctx, target, params);
     const page = checkPage(ctx, target, body, requestId, check);

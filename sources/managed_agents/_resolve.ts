@@ -10,7 +10,7 @@ import type { ClientContext, ManagedAgentsClient } from "./_client.ts";
 import { MANAGED_AGENTS_DEFAULTS } from "./_defaults.ts";
 import { ManagedAgentsError } from "./_error.ts";
 import type { HttpContext } from "./_http.ts";
-import type { ManagedAgentsOptions } from "./_options.ts";
+import type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
 import { isDotSegment } from "./_pages.ts";
 import { keyScrubber } from "./_scrub.ts";
 import { eventsTarget } from "./_targets.ts";
@@ -21,6 +21,9 @@ export interface Resolved {
   sessionId: string;
   scope: Scope;
   follow: boolean;
+  stopAt: ManagedAgentsStopAt;
+  settleTries: number;
+  settleDelayMs: number;
   pageSize: number;
   signal: AbortSignal | undefined;
   /** The built-in client, or the caller's. */
@@ -61,12 +64,20 @@ export function resolve(options: ManagedAgentsOptions): Resolved {
   if (typeof follow !== "boolean") {
     cannot(`"follow" must be a boolean: current value is ${JSON.stringify(follow)}`);
   }
+  const stopAt = options.stopAt ?? MANAGED_AGENTS_DEFAULTS.stopAt;
+  if (stopAt !== "idle" && stopAt !== "terminated") {
+    const shown = JSON.stringify(stopAt) ?? String(stopAt);
+    cannot(`"stopAt" must be "idle" or "terminated": current value is ${shown}`);
+  }
+  if (options.stopAt !== undefined && !follow) {
+    cannot(`"stopAt" ends a follow: it needs "follow: true"`);
+  }
+  const settleTries = integerOption(options, "settleTries", 0, cannot);
+  const settleDelayMs = delayOption(options, "settleDelayMs", cannot);
+  const common = { sessionId, scope, follow, stopAt, settleTries, settleDelayMs, pageSize };
   if (options.client !== undefined) {
     return {
-      sessionId,
-      scope,
-      follow,
-      pageSize,
+      ...common,
       signal: options.signal,
       via: { client: { client: clientOf(options, follow, cannot), signal: options.signal } },
     };
@@ -76,10 +87,7 @@ export function resolve(options: ManagedAgentsOptions): Resolved {
   const baseUrl = baseUrlOf(options.baseUrl ?? MANAGED_AGENTS_DEFAULTS.baseUrl, cannot);
   const apiKey = apiKeyOf(options.apiKey ?? envApiKey(cannot), cannot);
   return {
-    sessionId,
-    scope,
-    follow,
-    pageSize,
+    ...common,
     signal: options.signal,
     via: {
       http: {
@@ -90,7 +98,7 @@ export function resolve(options: ManagedAgentsOptions): Resolved {
         fetch: options.fetch ?? globalThis.fetch,
         signal: options.signal,
         maxRetries: integerOption(options, "maxRetries", 0, cannot),
-        retryBaseDelayMs: delayOption(options.retryBaseDelayMs, cannot),
+        retryBaseDelayMs: delayOption(options, "retryBaseDelayMs", cannot),
         timeoutMs: integerOption(options, "timeoutMs", 1, cannot),
         maxPageBytes: integerOption(options, "maxPageBytes", 1, cannot),
       },
@@ -150,7 +158,7 @@ function clientOf(
 type Cannot = (why: string) => never;
 
 /** The whole-number options; each has its default in {@linkcode MANAGED_AGENTS_DEFAULTS}. */
-type IntegerOption = "pageSize" | "maxRetries" | "timeoutMs" | "maxPageBytes";
+type IntegerOption = "pageSize" | "maxRetries" | "timeoutMs" | "maxPageBytes" | "settleTries";
 
 function integerOption(
   options: ManagedAgentsOptions,
@@ -166,10 +174,14 @@ function integerOption(
   return value;
 }
 
-function delayOption(value: number | undefined, cannot: Cannot): number {
-  if (value === undefined) return MANAGED_AGENTS_DEFAULTS.retryBaseDelayMs;
+/** The waits in milliseconds; each has its default in {@linkcode MANAGED_AGENTS_DEFAULTS}. */
+type DelayOption = "retryBaseDelayMs" | "settleDelayMs";
+
+function delayOption(options: ManagedAgentsOptions, name: DelayOption, cannot: Cannot): number {
+  const value = options[name];
+  if (value === undefined) return MANAGED_AGENTS_DEFAULTS[name];
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
-    cannot(`"retryBaseDelayMs" must be a finite number >= 0: current value is ${value}`);
+    cannot(`"${name}" must be a finite number >= 0: current value is ${value}`);
   }
   return value;
 }

@@ -30,6 +30,12 @@ export interface SseOptions {
   idleMs: number;
   /** The most bytes one message (its lines together) may have. */
   maxMessageBytes: number;
+  /**
+   * Stops the reading at once when it aborts, with its reason: the body's
+   * own abort (through the fetch's signal) is not always delivered, and a
+   * wait for the next bytes must not outlast the follow.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -55,7 +61,7 @@ export async function* sseMessages(
   let scanned = 0;
   try {
     for (;;) {
-      const chunk = await readWithin(reader, options.idleMs);
+      const chunk = await readWithin(reader, options.idleMs, options.signal);
       if (chunk === undefined) return;
       bytes += chunk.byteLength;
       buffer += decoder.decode(chunk, { stream: true });
@@ -120,23 +126,37 @@ function lineEnd(text: string, from: number): { at: number; length: number } | u
   return undefined;
 }
 
-/** The next chunk, undefined at the end; an {@linkcode SseFailure} past `ms` of silence. */
+/**
+ * The next chunk, undefined at the end; an {@linkcode SseFailure} past `ms` of
+ * silence; the signal's reason as soon as it aborts.
+ */
 function readWithin(
   reader: ReadableStreamDefaultReader<Uint8Array>,
   ms: number,
+  signal: AbortSignal | undefined,
 ): Promise<Uint8Array | undefined> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new SseFailure("idle", `the stream sent nothing for ${ms} ms ("timeoutMs")`)),
-      ms,
-    );
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const settle = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      reject(new SseFailure("idle", `the stream sent nothing for ${ms} ms ("timeoutMs")`));
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
     reader.read().then(
       (result) => {
-        clearTimeout(timer);
+        settle();
         resolve(result.done ? undefined : result.value);
       },
       (error) => {
-        clearTimeout(timer);
+        settle();
         reject(error);
       },
     );

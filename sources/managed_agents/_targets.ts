@@ -10,6 +10,12 @@ function sessionPath(sessionId: string): string {
   return `sessions/${encodeURIComponent(sessionId)}`;
 }
 
+/** The session itself (`GET /v1/sessions/{id}`), read for its `status`. */
+export function sessionTarget(sessionId: string): ListTarget {
+  const source = sessionPath(sessionId);
+  return { path: `/v1/${source}`, source, what: `session "${sessionId}" (its status)` };
+}
+
 /** The session's stored events: the primary thread's. */
 export function eventsTarget(sessionId: string): ListTarget {
   const source = `${sessionPath(sessionId)}/events`;

@@ -50,6 +50,9 @@ Deno.test("MANAGED_AGENTS_DEFAULTS is one frozen object, exported from . and ./m
     "timeoutMs",
     "maxPageBytes",
     "follow",
+    "stopAt",
+    "settleTries",
+    "settleDelayMs",
   ]);
 });
 

@@ -5,7 +5,7 @@
 // names a caller uses with it. Each concern is in its own private file: the
 // options (_options.ts) and their checks (_resolve.ts, _base_url.ts), the
 // defaults (_defaults.ts), the listing (_listing.ts, _lists.ts, _pages.ts,
-// _merge.ts), the follow (_followed.ts, _follow.ts, _http_stream.ts,
+// _merge.ts), the follow (_followed.ts, _follow.ts, _seen.ts, _http_stream.ts,
 // _client_stream.ts, _sse.ts), the HTTP client (_http.ts, _fetch.ts,
 // _retry.ts, _scrub.ts, _targets.ts), the SDK-client adapter (_client.ts) and
 // the error (_error.ts).
@@ -22,7 +22,7 @@ export {
   MANAGED_AGENTS_BETA,
   MANAGED_AGENTS_DEFAULTS,
 } from "./_defaults.ts";
-export type { ManagedAgentsOptions } from "./_options.ts";
+export type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
 
 /**
  * Lists a Managed Agents session's events straight from Anthropic's API, as
@@ -41,6 +41,16 @@ export type { ManagedAgentsOptions } from "./_options.ts";
  * first, and a tie goes to the primary, then to the children in the order the
  * API listed them. Cross-posted copies stay: the log is the truth.
  *
+ * The list lags the stream by a second or two, so a listing is made whole
+ * before it ends: when its last status event is not an idle or a
+ * termination (or a user message or agent event follows the idle), the
+ * session is read (`GET /v1/sessions/{id}`), and while it says `idle` or
+ * `terminated` and the events do not end on that status yet, the tail (what
+ * was processed since the newest `processed_at` listed, each event once) is
+ * listed again, at most {@linkcode ManagedAgentsOptions.settleTries} times,
+ * {@linkcode ManagedAgentsOptions.settleDelayMs} apart (3 s at most by
+ * default); see {@linkcode ManagedAgentsOptions.settleTries}.
+ *
  * With `client` (the official SDK's `client.beta.sessions`, or any
  * {@linkcode ManagedAgentsClient}) the same lists are read through the
  * client, which pages, authenticates and retries as it is configured; the
@@ -56,14 +66,18 @@ export type { ManagedAgentsOptions } from "./_options.ts";
  * stream is open, what was stored since the listing is listed again and
  * what was already yielded skipped (the seam), then each new event is
  * yielded as it arrives, in the shape of a listing (`seq` goes on), each
- * once: by its id, every stream remembering its latest 4,096 ids and the
- * latest `processed_at` it saw. A stream that drops (it ends, fails, or
+ * once: every stream remembers its latest 4,096 ids, and an event that
+ * arrives on the open stream is new unless its id is remembered, whatever its
+ * `processed_at`; only a listing (the catch-up) also takes an event stamped
+ * no later than the newest one forgotten as seen. A stream that drops (it ends, fails, or
  * sends nothing within `timeoutMs`) is opened again with the listing's
  * back-off and caught up the same way; one that fails `maxRetries` + 1 times
  * in a row without a new event ends the iteration with a
  * {@linkcode ManagedAgentsError}, as a listing does. The follow ends after
  * the session's `session.status_terminated` or `session.deleted` event (a
- * session whose listing holds one opens no stream), or when the signal
+ * session whose listing holds one opens no stream), with
+ * {@linkcode ManagedAgentsOptions.stopAt} `"idle"` after the idle that ends
+ * the turn, or when the signal
  * aborts; either way every connection is closed. It reads a stream only when
  * the consumer asks for the next entry, so a slow consumer holds the
  * connection back rather than filling memory. Stream-only previews

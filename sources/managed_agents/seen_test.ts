@@ -3,7 +3,7 @@
 // The follow's memory of the events it yielded: bounded, and still right about old events.
 
 import assert from "node:assert/strict";
-import { FOLLOW_MEMORY, SeenEvents } from "./_follow.ts";
+import { FOLLOW_MEMORY, SeenEvents } from "./_seen.ts";
 
 const at = (n: number): string => new Date(Date.UTC(2026, 8, 14) + n * 1_000).toISOString();
 
@@ -12,22 +12,70 @@ Deno.test("SeenEvents knows each event once, by id, and past its memory by time"
   const count = FOLLOW_MEMORY * 3;
   for (let n = 0; n < count; n++) {
     assert.equal(
-      seen.check({ id: `sevt_${n}`, type: "agent.message", processed_at: at(n) }),
+      seen.listed({ id: `sevt_${n}`, type: "agent.message", processed_at: at(n) }),
       false,
     );
   }
   // Remembered by id: the latest ones, even with no time.
   assert.equal(
-    seen.check({ id: `sevt_${count - 1}`, type: "agent.message", processed_at: null }),
+    seen.listed({ id: `sevt_${count - 1}`, type: "agent.message", processed_at: null }),
     true,
   );
   // Forgotten by id, but older than what was seen: a catch-up listing does not yield it again.
-  assert.equal(seen.check({ id: "sevt_0", type: "agent.message", processed_at: at(0) }), true);
+  assert.equal(seen.listed({ id: "sevt_0", type: "agent.message", processed_at: at(0) }), true);
   // New: a later time, or no time and an id never seen.
   assert.equal(
-    seen.check({ id: "sevt_new", type: "agent.message", processed_at: at(count) }),
+    seen.listed({ id: "sevt_new", type: "agent.message", processed_at: at(count) }),
     false,
   );
-  assert.equal(seen.check({ id: "sevt_queued", type: "user.message", processed_at: null }), false);
-  assert.equal(seen.check({ id: "sevt_queued", type: "user.message", processed_at: null }), true);
+  assert.equal(seen.listed({ id: "sevt_queued", type: "user.message", processed_at: null }), false);
+  assert.equal(seen.listed({ id: "sevt_queued", type: "user.message", processed_at: null }), true);
+});
+
+Deno.test("SeenEvents takes an event of the open stream as new unless its id is remembered", () => {
+  const seen = new SeenEvents();
+  // A far-future stamp first, then more events than the memory holds, each older than it.
+  assert.equal(
+    seen.streamed({ id: "sevt_future", type: "agent.message", processed_at: at(1e9) }),
+    false,
+  );
+  for (let n = 0; n < FOLLOW_MEMORY * 2; n++) {
+    const item = { id: `sevt_${n}`, type: "agent.message", processed_at: at(n) };
+    assert.equal(seen.streamed(item), false, `sevt_${n}`);
+  }
+  // And a step back, past the memory: still new.
+  assert.equal(
+    seen.streamed({ id: "sevt_back", type: "agent.message", processed_at: at(-1) }),
+    false,
+  );
+  // Each once: the same id again is seen, on the stream and in a listing.
+  assert.equal(
+    seen.streamed({ id: "sevt_back", type: "agent.message", processed_at: at(-1) }),
+    true,
+  );
+  assert.equal(
+    seen.listed({ id: `sevt_${FOLLOW_MEMORY * 2 - 1}`, type: "agent.message", processed_at: null }),
+    true,
+  );
+});
+
+Deno.test("SeenEvents, in a catch-up listing, knows the forgotten events by time and nothing newer", () => {
+  const seen = new SeenEvents();
+  const count = FOLLOW_MEMORY + 10;
+  for (let n = 0; n < count; n++) {
+    seen.streamed({ id: `sevt_${n}`, type: "agent.message", processed_at: at(n * 2) });
+  }
+  // The catch-up lists the whole history: the first ten (forgotten) are known by time, no later
+  // than the newest forgotten; the others by id.
+  for (let n = 0; n < count; n++) {
+    const item = { id: `sevt_${n}`, type: "agent.message", processed_at: at(n * 2) };
+    assert.equal(seen.listed(item), true, `sevt_${n}`);
+  }
+  // Stored while the stream was down: new, once, even one stamped before the newest remembered
+  // (a step back), as it is newer than anything forgotten.
+  const back = { id: "sevt_back", type: "agent.message", processed_at: at(count * 2 - 3) };
+  const stored = { id: "sevt_stored", type: "agent.message", processed_at: at(count * 2) };
+  assert.equal(seen.listed(back), false);
+  assert.equal(seen.listed(stored), false);
+  assert.equal(seen.listed(stored), true);
 });
