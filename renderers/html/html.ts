@@ -139,6 +139,8 @@ async function renderPage(
       processed_at?: unknown;
       command?: unknown;
       model_usage?: unknown;
+      session_thread_id?: unknown;
+      agent_name?: unknown;
     };
     const title = sessionTitle(entry.event);
     if (title !== undefined) page.title(title);
@@ -166,9 +168,15 @@ async function renderPage(
       return;
     }
     if (
-      event.type === "agent.tool_use" && typeof event.name === "string" &&
-      bodies.WHOLE_INPUT_TOOLS.has(event.name)
+      event.type === "session.thread_created" && typeof event.session_thread_id === "string" &&
+      typeof event.agent_name === "string"
     ) {
+      const thread = redact ? redactSecrets(event.session_thread_id) : event.session_thread_id;
+      page.threadStarted(thread, event.agent_name);
+    }
+    if (/tool_use$/.test(event.type) && typeof event.input === "object" && event.input !== null) {
+      const name = subagentName(event.name, event.input as Record<string, unknown>);
+      if (name !== undefined) page.subagentCall(entry.seq, name);
       inputs.set(entry.seq, event.input);
       // A call's item follows its entry closely: keep the latest few inputs only.
       if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
@@ -263,6 +271,20 @@ function usageItem(entry: LogEntry, recorded: unknown, redact: boolean): UsageIt
 function threadShown(entry: LogEntry, redact: boolean): string | null {
   if (entry.thread_id === null) return null;
   return redact ? redactSecrets(entry.thread_id) : entry.thread_id;
+}
+
+/**
+ * The thread a subagent call starts is named, as the Claude Code source names
+ * it: `<subagent_type> (<description>)`, or either alone; undefined for
+ * another tool.
+ */
+function subagentName(tool: unknown, input: Record<string, unknown>): string | undefined {
+  const type = typeof input.subagent_type === "string" ? input.subagent_type.trim() : "";
+  const description = typeof input.description === "string" ? input.description.trim() : "";
+  if (type === "" && tool !== "Task" && tool !== "Agent") return undefined;
+  return type !== "" && description !== ""
+    ? `${type} (${description})`
+    : type || description || "subagent";
 }
 
 /** How many slash commands' seqs are remembered until their item comes. */
