@@ -250,11 +250,15 @@ function editBody(input: Record<string, unknown>, settings: BodySettings): Body 
   let bytes = 0;
   let lines = 0;
   const hunks: Html[] = [];
+  const window = settings.itemBudget * COMPARED_BUDGETS;
+  let beyond = false;
   for (const edit of edits) {
-    // A text past the budget could not be shown whole anyway: it is diffed as far as it is kept.
-    const before = field(edit.old_string, settings, settings.itemBudget);
-    const after = field(edit.new_string, settings, settings.itemBudget);
+    // The texts are compared as far as many budgets, so that the count of the lines left out is
+    // the diff's own; past that, a note says the rest was not compared.
+    const before = field(edit.old_string, settings, window);
+    const after = field(edit.new_string, settings, window);
     cutBytes += before.cutBytes + after.cutBytes;
+    beyond ||= before.cutBytes + after.cutBytes > 0;
     for (const line of diffLines(before.text, after.text)) {
       const size = utf8Length(line) + 1;
       // Once a line does not fit, the diff stops: the head stays whole, the rest is counted.
@@ -279,11 +283,14 @@ function editBody(input: Record<string, unknown>, settings: BodySettings): Body 
   const rest = cutLines > 0 &&
     markup`<span class="diff-cut">[diff cut here: ${cutLines} more ${
       cutLines === 1 ? "line" : "lines"
-    } of it left out]</span>\n`;
+    } of it left out${beyond && `, and the texts past their first ${window} bytes`}]</span>\n`;
   const html =
     markup`<div class="diff"><p class="path">${path}</p><pre class="code"><code>${hunks}${rest}</code></pre></div>`;
   return { html, cutBytes, bytes, lines, preview: path };
 }
+
+/** How many item budgets of an edit's old and new text are compared (the rest is counted in bytes). */
+const COMPARED_BUDGETS = 64;
 
 /** A `Write`: the file's content in a code block named by its path. */
 function writeBody(input: Record<string, unknown>, settings: BodySettings): Body | undefined {
