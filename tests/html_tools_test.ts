@@ -449,7 +449,7 @@ Deno.test({
         async () => {
           const hits: string[] = [];
           const server = Deno.serve(
-            { hostname: "127.0.0.1", port: 0, onListen() {} },
+            { hostname: "127.0.0.1", port: 0, onListen(): void {} },
             (request) => {
               hits.push(request.url);
               return new Response("x");

@@ -362,7 +362,8 @@ export function toolResultBody(tool: string | undefined, text: string): Html | u
   const count = numbered.filter((match) => match !== null).length;
   // A result of other lines (an error, a note) among the numbered ones stays as it is.
   if (count === 0 || count < lines.length - 2) return undefined;
-  const width = Math.max(...numbered.map((match) => match?.[1]!.length ?? 0));
+  let width = 0;
+  for (const match of numbered) width = Math.max(width, match?.[1]?.length ?? 0);
   const rows = lines.map((line, i) => {
     const match = numbered[i];
     if (match === null || match === undefined) {

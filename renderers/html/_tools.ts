@@ -130,12 +130,9 @@ function namedBody(
   const html = markup`<div class="tool-call"><p class="path">${name}</p>${
     others !== undefined && markup`<pre class="code kv"><code>${others.text}</code></pre>`
   }</div>`;
-  return {
-    html,
-    cutBytes: others?.cutBytes ?? 0,
-    ...measure(others?.text ?? ""),
-    preview,
-  };
+  // The size the summary names is what the body shows: the name line and the fields below it.
+  const shown = others === undefined ? preview : `${preview}\n${others.text}`;
+  return { html, cutBytes: others?.cutBytes ?? 0, ...measure(shown), preview };
 }
 
 /** `Read`: the file's path, and the lines asked for. */

@@ -39,9 +39,14 @@ const WHAT = "render the html page";
  * sits in a monospace block labelled with its language. Tool calls and
  * results fold into `<details>` with the tool, a preview and their size in
  * the summary: an `Edit` or `MultiEdit` (Claude Code's) as a unified diff of
- * its old and new text, a `Write` as the file's content under its path, a
- * `Bash` call as its command line, other input as indented JSON, results in
- * monospace. The agent's thinking, where the log records its text, is folded
+ * its old and new text (a contiguous head when cut, with the count of lines
+ * left out), a `Write` as the file's content under its path, a `Bash` call as
+ * its command line, a `TodoWrite` as a checklist, a `Task`/`Agent` prompt,
+ * an `ExitPlanMode` plan and a subagent's report as Markdown, a `Read` by its
+ * path and its result's line numbers, `Grep`/`Glob` by their pattern,
+ * `WebFetch`/`WebSearch` by their URL or query, a `NotebookEdit` as a cell
+ * diff, any other input as key–value text; other results in monospace. A
+ * subagent's items fold, named, right after the call that started it. The agent's thinking, where the log records its text, is folded
  * where it happened; a compaction's summary is folded; an empty reply is left
  * out. A model request's tokens (input, output, cache read, cache write),
  * where the log records them (a `span.model_request_end`'s `model_usage`; a
