@@ -156,4 +156,6 @@ details.subagent { margin: -.2rem 0 0 1.25rem; border-left: 3px solid var(--c); 
 details.subagent > summary { padding: .3rem 0; }
 details.subagent > summary .agent-name { font-weight: 600; }
 .subagent-items { display: flex; flex-direction: column; gap: .6rem; padding: .3rem 0 .2rem; }
+/* The fold names its subagent: its items need not repeat it beside their time. */
+.subagent-items > .item .meta .thread { display: none; }
 `;
