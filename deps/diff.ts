@@ -5,4 +5,4 @@
 // resolves wherever it is imported from (by path, over http, from JSR) with no import map of the
 // user's. A caret range, so a project that uses diff too shares one copy.
 
-export { structuredPatch } from "npm:diff@^9.0.0";
+export { diffArrays } from "npm:diff@^9.0.0";

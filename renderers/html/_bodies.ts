@@ -23,6 +23,8 @@ export interface Body {
   /** The size the summary of a folded block names (bytes of the shown text, lines). */
   bytes: number;
   lines: number;
+  /** What the folded block's summary previews, when not the call's text (a path, a pattern). */
+  preview?: string;
 }
 
 /** The body builders the page calls (`_body.ts` is one). */
@@ -31,13 +33,32 @@ export interface Bodies {
   sizeOf(text: string): { bytes: number; lines: number };
   /** A message as HTML (Markdown). */
   markdownHtml(text: string): Html;
-  /** A tool call's body from its whole input, for the tools of {@linkcode WHOLE_INPUT_TOOLS}. */
+  /** A tool call's body from its whole input (an object), for any tool. */
   toolCallBody(tool: string, input: unknown, settings: BodySettings): Body | undefined;
+  /** A tool result's body, for the tools whose output reads better otherwise (Read, Agent). */
+  toolResultBody(tool: string | undefined, text: string): Html | undefined;
   /** A tool call's input as the kit gives it (JSON), indented when it is whole JSON. */
   inputText(tool: string | undefined, text: string, whole: boolean): string;
   /** A monospace block of text. */
   codeBlock(text: string): Html;
 }
 
-/** The tools whose whole input `toolCallBody` reads. */
-export const WHOLE_INPUT_TOOLS: ReadonlySet<string> = new Set(["Edit", "MultiEdit", "Write"]);
+/**
+ * The tools `toolCallBody` has a body of its own for; any other tool's whole
+ * input is shown as key–value text.
+ */
+export const WHOLE_INPUT_TOOLS: ReadonlySet<string> = new Set([
+  "Edit",
+  "MultiEdit",
+  "Write",
+  "TodoWrite",
+  "Task",
+  "Agent",
+  "ExitPlanMode",
+  "Read",
+  "Grep",
+  "Glob",
+  "WebFetch",
+  "WebSearch",
+  "NotebookEdit",
+]);

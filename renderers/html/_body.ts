@@ -10,13 +10,9 @@
 // no third-party code until a page is rendered.
 
 import { MarkdownIt } from "../../deps/markdown_it.ts";
-import { structuredPatch } from "../../deps/diff.ts";
-import {
-  cutBodyParts,
-  redact as redactSecrets,
-  utf8Length,
-  visibleControls,
-} from "../../kit/mod.ts";
+import { utf8Length, visibleControls } from "../../kit/mod.ts";
+import { diffLines } from "./_diff.ts";
+import { otherBody, shownField, TOOL_BODIES } from "./_tools.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import { type Body, type BodySettings, WHOLE_INPUT_TOOLS } from "./_bodies.ts";
 
@@ -229,15 +225,14 @@ function field(value: unknown, settings: BodySettings, budget = settings.itemBud
   text: string;
   cutBytes: number;
 } {
-  const raw = typeof value === "string" ? value : "";
-  const shown = visibleControls(
-    (settings.redact ? redactSecrets(raw) : raw).replace(/\r\n?/g, "\n"),
-  );
-  const { head, cutBytes } = cutBodyParts(shown, budget);
-  return { text: head, cutBytes };
+  return shownField(value, settings, budget);
 }
 
-/** `Edit` and `MultiEdit` inputs as one unified diff per edit. */
+/**
+ * `Edit` and `MultiEdit` inputs as one unified diff per edit. A diff longer
+ * than the item budget keeps its head, whole lines up to the budget, and
+ * ends with a line saying how many lines of it were left out.
+ */
 function editBody(input: Record<string, unknown>, settings: BodySettings): Body | undefined {
   const edits = Array.isArray(input.edits)
     ? input.edits.filter((e): e is Record<string, unknown> => typeof e === "object" && e !== null)
@@ -251,38 +246,25 @@ function editBody(input: Record<string, unknown>, settings: BodySettings): Body 
   const path = field(input.file_path, settings, 1_000).text;
   let left = settings.itemBudget;
   let cutBytes = 0;
+  let cutLines = 0;
   let bytes = 0;
   let lines = 0;
   const hunks: Html[] = [];
+  const window = settings.itemBudget * COMPARED_BUDGETS;
+  let beyond = false;
   for (const edit of edits) {
-    const before = field(edit.old_string, settings, Math.max(1, left));
-    const after = field(edit.new_string, settings, Math.max(1, left));
-    if (left <= 0) {
-      cutBytes += utf8Length(before.text) + utf8Length(after.text) + before.cutBytes +
-        after.cutBytes;
-      continue;
-    }
+    // The texts are compared as far as many budgets, so that the count of the lines left out is
+    // the diff's own; past that, a note says the rest was not compared.
+    const before = field(edit.old_string, settings, window);
+    const after = field(edit.new_string, settings, window);
     cutBytes += before.cutBytes + after.cutBytes;
-    // The diff's work grows with the lines changed: past MAX_EDIT_LENGTH it gives up, and the
-    // edit shows as the old lines removed, then the new added (same output on every machine).
-    const patch = structuredPatch(path, path, withEnd(before.text), withEnd(after.text), "", "", {
-      context: 3,
-      maxEditLength: MAX_EDIT_LENGTH,
-    });
-    const diffLines: string[] = patch === undefined
-      ? [
-        "@@ (too many changes to align: the old text, then the new) @@",
-        ...before.text.split("\n").map((l) => `-${l}`),
-        ...after.text.split("\n").map((l) => `+${l}`),
-      ]
-      : patch.hunks.flatMap((h) => [
-        `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
-        ...h.lines.filter((l) => !l.startsWith("\\")),
-      ]);
-    for (const line of diffLines) {
+    beyond ||= before.cutBytes + after.cutBytes > 0;
+    for (const line of diffLines(before.text, after.text)) {
       const size = utf8Length(line) + 1;
-      if (left - size < 0) {
+      // Once a line does not fit, the diff stops: the head stays whole, the rest is counted.
+      if (cutLines > 0 || left - size < 0) {
         cutBytes += size;
+        cutLines++;
         continue;
       }
       left -= size;
@@ -298,20 +280,17 @@ function editBody(input: Record<string, unknown>, settings: BodySettings): Body 
       hunks.push(markup`<span class="${kind}">${line}</span>\n`);
     }
   }
+  const rest = cutLines > 0 &&
+    markup`<span class="diff-cut">[diff cut here: ${cutLines} more ${
+      cutLines === 1 ? "line" : "lines"
+    } of it left out${beyond && `, and the texts past their first ${window} bytes`}]</span>\n`;
   const html =
-    markup`<div class="diff"><p class="path">${path}</p><pre class="code"><code>${hunks}</code></pre></div>`;
-  return { html, cutBytes, bytes, lines };
+    markup`<div class="diff"><p class="path">${path}</p><pre class="code"><code>${hunks}${rest}</code></pre></div>`;
+  return { html, cutBytes, bytes, lines, preview: path };
 }
 
-/**
- * The most lines added and removed the diff aligns: a worst case (8 kB of short lines, all
- * different) takes some 10 ms here, against more than a second at 4,000.
- */
-const MAX_EDIT_LENGTH = 200;
-
-function withEnd(text: string): string {
-  return text.endsWith("\n") ? text : `${text}\n`;
-}
+/** How many item budgets of an edit's old and new text are compared (the rest is counted in bytes). */
+const COMPARED_BUDGETS = 64;
 
 /** A `Write`: the file's content in a code block named by its path. */
 function writeBody(input: Record<string, unknown>, settings: BodySettings): Body | undefined {
@@ -337,11 +316,13 @@ export function sizeOf(text: string): { bytes: number; lines: number } {
 }
 
 /**
- * A tool call's body from its whole input, when the tool is one a person
- * reads better otherwise: an edit as a diff, a write as the file. Undefined
- * for any other tool (its input is shown as the kit's JSON).
+ * A tool call's body from its whole input: an edit as a diff, a write as the
+ * file, Claude Code's other tools as they read best (see `_tools.ts`), any
+ * other tool's input as key–value text. Undefined when the input is not an
+ * object, or a known tool's input lacks what its body shows (the kit's JSON
+ * is shown then), and for `Bash` (its command line, by {@linkcode inputText}).
  *
- * @param tool The tool's name (Claude Code's: `Edit`, `MultiEdit`, `Write`).
+ * @param tool The tool's name (Claude Code's: `Edit`, `MultiEdit`, `Write`, `TodoWrite`…).
  * @param input The call's input, as the log has it.
  */
 export function toolCallBody(
@@ -353,7 +334,44 @@ export function toolCallBody(
   const fields = input as Record<string, unknown>;
   if (tool === "Edit" || tool === "MultiEdit") return editBody(fields, settings);
   if (tool === "Write") return writeBody(fields, settings);
-  return undefined;
+  if (tool === "Bash" && typeof fields.command === "string") return undefined;
+  const kit = { markdown: markdownHtml, settings };
+  const own = TOOL_BODIES.get(tool);
+  if (own !== undefined) return own(fields, kit);
+  return otherBody(fields, kit);
+}
+
+/** A `Read` result line as Claude Code writes it (`cat -n`): the number, an arrow or a tab, the line. */
+const NUMBERED = /^ *(\d+)(?:\u2192|\t)(.*)$/;
+
+/**
+ * A tool result's body when it reads better than monospace: a `Read`'s
+ * numbered lines with their numbers in a column of their own, aligned; a
+ * subagent's report (`Agent`, `Task`) as Markdown. Undefined otherwise.
+ *
+ * @param tool The tool of the call the result answers.
+ * @param text The result's text as the page shows it.
+ */
+export function toolResultBody(tool: string | undefined, text: string): Html | undefined {
+  if (tool === "Agent" || tool === "Task") {
+    return markup`<div class="report">${markdownHtml(text)}</div>`;
+  }
+  if (tool !== "Read") return undefined;
+  const lines = text.split("\n");
+  const numbered = lines.map((line) => NUMBERED.exec(line));
+  const count = numbered.filter((match) => match !== null).length;
+  // A result of other lines (an error, a note) among the numbered ones stays as it is.
+  if (count === 0 || count < lines.length - 2) return undefined;
+  let width = 0;
+  for (const match of numbered) width = Math.max(width, match?.[1]?.length ?? 0);
+  const rows = lines.map((line, i) => {
+    const match = numbered[i];
+    if (match === null || match === undefined) {
+      return markup`<span class="ln" aria-hidden="true">${" ".repeat(width)}</span> ${line}\n`;
+    }
+    return markup`<span class="ln">${match[1]!.padStart(width)}</span> ${match[2]}\n`;
+  });
+  return markup`<pre class="code numbered"><code>${rows}</code></pre>`;
 }
 
 /**

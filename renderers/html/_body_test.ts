@@ -166,7 +166,9 @@ Deno.test("toolCallBody() shows each edit of a MultiEdit, a Write's file, and ke
   assert.match(whole, /too many changes to align/);
   assert.equal(whole.match(/class="del"/g)?.length, 1_000);
   assert.equal(toolCallBody("Edit", { file_path: "x" }, settings), undefined);
-  assert.equal(toolCallBody("Read", { file_path: "x" }, settings), undefined);
+  // Read is shown by its path now (issue 27); a Bash call keeps its command line.
+  assert.match(toolCallBody("Read", { file_path: "x" }, settings)!.html.toString(), /"path">x</);
+  assert.equal(toolCallBody("Bash", { command: "ls" }, settings), undefined);
 });
 
 Deno.test("inputText() indents whole JSON, shows Bash as a command line, controls visible", () => {

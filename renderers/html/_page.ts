@@ -13,7 +13,8 @@ import {
   utf8Length,
   visibleControls,
 } from "../../kit/mod.ts";
-import { type Bodies, WHOLE_INPUT_TOOLS } from "./_bodies.ts";
+import type { Bodies } from "./_bodies.ts";
+import { attach, type Flow, flowHtml, type Fold, FOLD_FRAME_BYTES, newFlow } from "./_folds.ts";
 import { PAGE_STYLE } from "./_style.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import type { PageOrigin } from "../registry.ts";
@@ -159,7 +160,14 @@ ${meta}<title>${title}</title>
  */
 export class PageBuilder {
   #settings: PageSettings;
-  #parts: Html[] = [];
+  /** The page's blocks; a subagent's are in its fold, after the call that started it. */
+  #flow: Flow = newFlow();
+  /** Subagent thread key → its fold. */
+  #folds = new Map<string, Fold>();
+  /** Subagent thread key → its name, as its `session.thread_created` gave it, until its first item. */
+  #announced = new Map<string, string>();
+  /** The latest subagent calls (`Agent`, `Task`): their seq, the name of the thread they start, where their block is. */
+  #calls: Array<{ seq: number; name: string; flow?: Flow; part?: number; taken?: boolean }> = [];
   #used = 0;
   #items = 0;
   #turns = 0;
@@ -172,7 +180,7 @@ export class PageBuilder {
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
   /** Thread key → the latest reply of the agent on it whose usage is not shown yet. */
-  #replies = new Map<string, { part: number; seq: number }>();
+  #replies = new Map<string, { flow: Flow; part: number; seq: number }>();
   /** The tokens of every request whose usage is on the page; undefined before the first. */
   #tokens: Usage | undefined;
 
@@ -198,8 +206,10 @@ export class PageBuilder {
     const thread = this.#thread(item);
     const lastDay = this.#lastDay;
     const block = this.#block(item, text, thread, this.#items + 1);
-    // Every byte of the block counts: label, names and markup, not only the text.
-    const size = utf8Length(block.toString());
+    const fold = this.#foldOf(item, thread.slot);
+    // Every byte of the block counts: label, names and markup, not only the text (and a new fold's frame).
+    const size = utf8Length(block.toString()) +
+      (fold?.items === 0 ? FOLD_FRAME_BYTES + utf8Length(fold.name) : 0);
     if (this.#used + size > this.#settings.transcriptBudget) {
       if (!known) this.#threads.delete(item.thread ?? "");
       this.#lastDay = lastDay;
@@ -217,11 +227,77 @@ export class PageBuilder {
         this.#firstIsCommand = command;
       }
     }
-    this.#parts.push(block);
-    if (isReply(item)) {
-      this.#replies.set(item.thread ?? "", { part: this.#parts.length - 1, seq: item.seq });
+    const flow = fold?.flow ?? this.#flow;
+    if (fold !== undefined) {
+      if (fold.items === 0) this.#placeFold(fold);
+      fold.items++;
     }
+    flow.parts.push(block);
+    const part = flow.parts.length - 1;
+    const call = item.kind === "tool_call"
+      ? this.#calls.find((c) => c.seq === item.seq)
+      : undefined;
+    if (call !== undefined) Object.assign(call, { flow, part });
+    if (isReply(item)) this.#replies.set(item.thread ?? "", { flow, part, seq: item.seq });
     return true;
+  }
+
+  /**
+   * Notes a subagent call (Claude Code's `Agent` or `Task`) and the name of
+   * the thread it starts (`<subagent_type> (<description>)`), before its item.
+   */
+  subagentCall(seq: number, name: string): void {
+    this.#calls.push({ seq, name: shortName(shownText(name, this.#settings.redact)) });
+    if (this.#calls.length > CALLS_KEPT) this.#calls.shift();
+  }
+
+  /**
+   * Notes that a subagent's thread starts (its `session.thread_created`):
+   * its items fold under the call that started it.
+   *
+   * @param thread The thread's id, as the items name it (redacted when the page is).
+   * @param name Its agent's name.
+   */
+  threadStarted(thread: string, name: string): void {
+    if (this.#folds.has(thread)) return;
+    this.#announced.set(thread, shortName(shownText(name, this.#settings.redact)));
+    if (this.#announced.size > CALLS_KEPT) {
+      this.#announced.delete(this.#announced.keys().next().value!);
+    }
+  }
+
+  /**
+   * The fold of an item's thread, made on its first item when the thread was
+   * announced and a call on the page can have started it: the latest by the
+   * same name, else the earliest not yet matched.
+   */
+  #foldOf(item: PageItem, slot: number): Fold | undefined {
+    const key = item.thread;
+    if (key === null) return undefined;
+    const known = this.#folds.get(key);
+    if (known !== undefined) return known;
+    const name = this.#announced.get(key);
+    if (name === undefined) return undefined;
+    const placed = this.#calls.filter((c) => c.flow !== undefined && c.taken !== true);
+    const call = placed.findLast((c) => c.name === name) ?? placed[0];
+    if (call === undefined) return undefined;
+    this.#announced.delete(key);
+    const fold: Fold = { name, slot, items: 0, flow: newFlow() };
+    this.#folds.set(key, fold);
+    this.#pendingFolds.set(fold, call);
+    return fold;
+  }
+
+  /** Folds made whose first item is not on the page yet → the call they go after. */
+  #pendingFolds = new Map<Fold, { flow?: Flow; part?: number; taken?: boolean }>();
+
+  /** Puts a fold after its call, once its first item is on the page. */
+  #placeFold(fold: Fold): void {
+    const call = this.#pendingFolds.get(fold);
+    if (call === undefined) return;
+    this.#pendingFolds.delete(fold);
+    call.taken = true;
+    attach(call.flow!, call.part!, fold);
   }
 
   /**
@@ -242,9 +318,9 @@ export class PageBuilder {
     const key = item.thread ?? "";
     const reply = this.#replies.get(key);
     if (reply !== undefined && reply.seq < item.seq) {
-      this.#parts[reply.part] = markup`${this.#parts[reply.part]}${note}`;
+      reply.flow.parts[reply.part] = markup`${reply.flow.parts[reply.part]}${note}`;
     } else {
-      this.#parts.push(note);
+      (this.#folds.get(key)?.flow ?? this.#flow).parts.push(note);
     }
     this.#replies.delete(key);
     const total = this.#tokens ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
@@ -295,7 +371,7 @@ export class PageBuilder {
       }">All sessions</a></nav>\n`;
     const page = markup`${await pageHead(title, meta)}<body>
 ${up}${this.#header(summary)}<main>
-${this.#parts}${empty}${note}</main>
+${flowHtml(this.#flow)}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
     } · no scripts, no remote loads</p></footer>
@@ -418,22 +494,22 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
         return { html: bodies.markdownHtml(text.kept), cutBytes: text.cutBytes };
       case "tool_call": {
         const tool = item.tool ?? "";
-        if (WHOLE_INPUT_TOOLS.has(tool)) {
-          const input = this.#settings.inputOf?.(item.seq);
-          const whole = bodies.toolCallBody(tool, input, {
-            redact: this.#settings.redact,
-            itemBudget: this.#settings.itemBudget,
-          });
-          if (whole !== undefined) {
-            return { ...whole, folded: previewOf(input, this.#settings.redact) ?? text.kept };
-          }
+        const input = this.#settings.inputOf?.(item.seq);
+        const whole = bodies.toolCallBody(tool, input, {
+          redact: this.#settings.redact,
+          itemBudget: this.#settings.itemBudget,
+        });
+        if (whole !== undefined) {
+          return { ...whole, folded: whole.preview ?? text.kept };
         }
         const shown = bodies.inputText(item.tool, text.kept, text.cutBytes === 0);
         // The summary previews the call on one line: the kit's JSON, or Bash's command line.
         return foldedBody(bodies.codeBlock(shown), tool === "Bash" ? shown : text.kept, shown);
       }
-      case "tool_result":
-        return foldedBody(bodies.codeBlock(text.kept), text.kept, text.kept);
+      case "tool_result": {
+        const shown = bodies.toolResultBody(item.tool, text.kept) ?? bodies.codeBlock(text.kept);
+        return foldedBody(shown, text.kept, text.kept);
+      }
       case "thinking":
         return foldedBody(bodies.markdownHtml(text.kept), text.kept, text.kept);
       case "rewound":
@@ -536,11 +612,8 @@ function sizeText(bytes: number, lines: number): string {
   return `${lines} ${lines === 1 ? "line" : "lines"}, ${size}`;
 }
 
-/** The path an edit or a write names, for its summary. */
-function previewOf(input: unknown, redact: boolean): string | undefined {
-  const path = (input as { file_path?: unknown } | null)?.file_path;
-  return typeof path === "string" ? shownText(path, redact) : undefined;
-}
+/** How many subagent calls and announced threads are remembered until their items come. */
+const CALLS_KEPT = 1_024;
 
 function shortName(name: string): string {
   const points = [...name];

@@ -139,4 +139,23 @@ th, td { padding: .45rem .7rem; border-bottom: 1px solid var(--line); text-align
 th { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 a { color: var(--t0); }
+/* tool bodies and subagent folds (issue 27) */
+.todos { margin: .35rem 0; padding: 0; list-style: none; }
+.todo { display: flex; gap: .45rem; align-items: baseline; }
+.todo .mark { font-size: 1.05em; width: 1.1rem; }
+.todo .state { color: var(--muted); font-size: .8rem; }
+.s-completed .todo-text { text-decoration: line-through; color: var(--muted); }
+.s-in-progress .todo-text { font-weight: 600; }
+.task-call .prose, .plan .prose { padding: .35rem .65rem; border: 1px solid var(--line); border-radius: 0 0 4px 4px; }
+.tool-call .path + pre.code { border-radius: 0 0 4px 4px; }
+.tool-call > .path:only-child { border-bottom: 1px solid var(--line); border-radius: 4px; }
+.pattern { font-weight: 600; }
+pre.numbered .ln { color: var(--muted); user-select: none; }
+.diff .diff-cut { display: inline-block; width: 100%; color: var(--muted); font-style: italic; }
+details.subagent { margin: -.2rem 0 0 1.25rem; border-left: 3px solid var(--c); padding-left: .6rem; }
+details.subagent > summary { padding: .3rem 0; }
+details.subagent > summary .agent-name { font-weight: 600; }
+.subagent-items { display: flex; flex-direction: column; gap: .6rem; padding: .3rem 0 .2rem; }
+/* The fold names its subagent: its items need not repeat it beside their time. */
+.subagent-items > .item .meta .thread { display: none; }
 `;

@@ -39,9 +39,14 @@ const WHAT = "render the html page";
  * sits in a monospace block labelled with its language. Tool calls and
  * results fold into `<details>` with the tool, a preview and their size in
  * the summary: an `Edit` or `MultiEdit` (Claude Code's) as a unified diff of
- * its old and new text, a `Write` as the file's content under its path, a
- * `Bash` call as its command line, other input as indented JSON, results in
- * monospace. The agent's thinking, where the log records its text, is folded
+ * its old and new text (a contiguous head when cut, with the count of lines
+ * left out), a `Write` as the file's content under its path, a `Bash` call as
+ * its command line, a `TodoWrite` as a checklist, a `Task`/`Agent` prompt,
+ * an `ExitPlanMode` plan and a subagent's report as Markdown, a `Read` by its
+ * path and its result's line numbers, `Grep`/`Glob` by their pattern,
+ * `WebFetch`/`WebSearch` by their URL or query, a `NotebookEdit` as a cell
+ * diff, any other input as key–value text; other results in monospace. A
+ * subagent's items fold, named, right after the call that started it. The agent's thinking, where the log records its text, is folded
  * where it happened; a compaction's summary is folded; an empty reply is left
  * out. A model request's tokens (input, output, cache read, cache write),
  * where the log records them (a `span.model_request_end`'s `model_usage`; a
@@ -139,6 +144,8 @@ async function renderPage(
       processed_at?: unknown;
       command?: unknown;
       model_usage?: unknown;
+      session_thread_id?: unknown;
+      agent_name?: unknown;
     };
     const title = sessionTitle(entry.event);
     if (title !== undefined) page.title(title);
@@ -166,9 +173,15 @@ async function renderPage(
       return;
     }
     if (
-      event.type === "agent.tool_use" && typeof event.name === "string" &&
-      bodies.WHOLE_INPUT_TOOLS.has(event.name)
+      event.type === "session.thread_created" && typeof event.session_thread_id === "string" &&
+      typeof event.agent_name === "string"
     ) {
+      const thread = redact ? redactSecrets(event.session_thread_id) : event.session_thread_id;
+      page.threadStarted(thread, event.agent_name);
+    }
+    if (/tool_use$/.test(event.type) && typeof event.input === "object" && event.input !== null) {
+      const name = subagentName(event.name, event.input as Record<string, unknown>);
+      if (name !== undefined) page.subagentCall(entry.seq, name);
       inputs.set(entry.seq, event.input);
       // A call's item follows its entry closely: keep the latest few inputs only.
       if (inputs.size > INPUTS_KEPT) inputs.delete(inputs.keys().next().value!);
@@ -263,6 +276,20 @@ function usageItem(entry: LogEntry, recorded: unknown, redact: boolean): UsageIt
 function threadShown(entry: LogEntry, redact: boolean): string | null {
   if (entry.thread_id === null) return null;
   return redact ? redactSecrets(entry.thread_id) : entry.thread_id;
+}
+
+/**
+ * The thread a subagent call starts is named, as the Claude Code source names
+ * it: `<subagent_type> (<description>)`, or either alone; undefined for
+ * another tool.
+ */
+function subagentName(tool: unknown, input: Record<string, unknown>): string | undefined {
+  const type = typeof input.subagent_type === "string" ? input.subagent_type.trim() : "";
+  const description = typeof input.description === "string" ? input.description.trim() : "";
+  if (type === "" && tool !== "Task" && tool !== "Agent") return undefined;
+  return type !== "" && description !== ""
+    ? `${type} (${description})`
+    : type || description || "subagent";
 }
 
 /** How many slash commands' seqs are remembered until their item comes. */
