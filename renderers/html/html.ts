@@ -297,7 +297,8 @@ function noteSession(session: { id: string; startedAt: string }, entry: LogEntry
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
   optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
-  description: "A self-contained HTML page of the session for people (redacted, no scripts)",
+  description:
+    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
   extension: ".html",
   render: renderHtml,
   // In a folder, each page carries its summary in a <meta>, read back for index.html.

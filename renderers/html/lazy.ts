@@ -98,7 +98,8 @@ export async function renderHtml(
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
   optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
-  description: "A self-contained HTML page of the session for people (redacted, no scripts)",
+  description:
+    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
   extension: ".html",
   render: renderHtml,
   folder: {
