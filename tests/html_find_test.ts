@@ -29,7 +29,10 @@ const chromium = await findChromium();
 const inCi = Deno.env.get("CI") === "true";
 
 /** Runs `body` in a browser; skipped without Chromium, failing under CI=true. */
-function browserTest(name: string, body: (browser: Browser, t: Deno.TestContext) => Promise<void>) {
+function browserTest(
+  name: string,
+  body: (browser: Browser, t: Deno.TestContext) => Promise<void>,
+): void {
   Deno.test({
     name,
     ignore: chromium === undefined && !inCi,
@@ -253,7 +256,9 @@ Deno.test("the page's policy names its one script by hash: no unsafe-inline, no 
 });
 
 /** A loopback server counting the requests it gets: a second witness of anything leaving. */
-async function withLoopback(body: (origin: string, hits: string[]) => Promise<void>) {
+async function withLoopback(
+  body: (origin: string, hits: string[]) => Promise<void>,
+): Promise<void> {
   const hits: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen(): void {} }, (request) => {
     hits.push(new URL(request.url).pathname);
