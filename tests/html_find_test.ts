@@ -117,6 +117,12 @@ browserTest(
       );
       assert.equal(await page.evaluate(`document.getElementById("find").hidden`), false);
       assert.equal(await status(page), "17 items");
+      // A box for each kind the page holds, and for the subagents' threads.
+      assert.deepEqual(
+        await page.evaluate(`[...document.querySelectorAll("#find input[data-show]")]
+        .map((box) => box.dataset.show)`),
+        ["prompt", "reply", "tool", "result", "subagent"],
+      );
 
       await t.step("typing words shows only the items holding them all, any case", async () => {
         await type(page, "find-q", "UNIT  tests");

@@ -83,12 +83,17 @@ export function tocNav(turns: readonly TocTurn[], total: number): Html | false {
 }
 
 /**
- * The search bar: a search box, a box per kind, and the thread choice when
- * there are several threads. It is `hidden`: only the page's script (which
- * makes it work) shows it, so a page read without scripts has no dead control.
+ * The search bar: a search box, a box per kind the page holds (and one for
+ * the subagents' items when a thread other than the primary has any), and
+ * the thread choice when there are several threads. It is `hidden`: only the
+ * page's script (which makes it work) shows it, so a page read without
+ * scripts has no dead control.
  */
-export function findBar(threads: ReadonlyArray<{ id: string; name: string }>): Html {
-  const boxes = SHOWN.map(([kind, name]) =>
+export function findBar(
+  threads: ReadonlyArray<{ id: string; name: string }>,
+  kinds: ReadonlySet<FindKind | "subagent">,
+): Html {
+  const boxes = SHOWN.filter(([kind]) => kinds.has(kind)).map(([kind, name]) =>
     markup`<label><input type="checkbox" data-show="${kind}" checked> ${name}</label>`
   );
   const offered = threads.slice(0, THREADS_OFFERED);
@@ -96,7 +101,9 @@ export function findBar(threads: ReadonlyArray<{ id: string; name: string }>): H
     markup`<label class="find-thread">Thread <select id="find-thread"><option value="">All threads</option>${
       offered.map(({ id, name }) => markup`<option value="${id}">${name}</option>`)
     }</select></label>`;
-  return markup`<div class="find" id="find" role="search" aria-label="Find and filter" hidden><label class="find-q" for="find-q">Find</label><input type="search" id="find-q" placeholder="Words in the items (press /)" autocomplete="off"><fieldset class="kinds"><legend>Show</legend>${boxes}</fieldset>${choice}<p class="find-status" id="find-status" role="status" aria-live="polite"></p></div>\n`;
+  return markup`<div class="find" id="find" role="search" aria-label="Find and filter" hidden><label class="find-q" for="find-q">Find</label><input type="search" id="find-q" placeholder="Words in the items (press /)" autocomplete="off">${
+    boxes.length > 0 && markup`<fieldset class="kinds"><legend>Show</legend>${boxes}</fieldset>`
+  }${choice}<p class="find-status" id="find-status" role="status" aria-live="polite"></p></div>\n`;
 }
 
 /** The most UTF-8 bytes of words a page gives the site's search. */

@@ -19,6 +19,7 @@ import { PAGE_STYLE } from "./_style.ts";
 import { PAGE_SCRIPT } from "./_script.ts";
 import {
   findBar,
+  type FindKind,
   findKind,
   PageWords,
   TOC_TURNS,
@@ -206,6 +207,8 @@ export class PageBuilder {
   #toc: TocTurn[] = [];
   /** The words of the page for the site's search (a page of a folder carries them). */
   #words: PageWords;
+  /** The kinds of the items on the page (and `subagent`, once a thread but the primary has one). */
+  #kinds = new Set<FindKind | "subagent">();
 
   /** @param settings Budgets and redaction. */
   constructor(settings: PageSettings) {
@@ -241,6 +244,8 @@ export class PageBuilder {
     this.#used += size;
     this.#items++;
     this.#words.add(text.kept);
+    this.#kinds.add(findKind(item.kind, item.from));
+    if ((item.thread ?? "") !== "") this.#kinds.add("subagent");
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
       if (this.#toc.length < TOC_TURNS) {
@@ -335,7 +340,7 @@ export class PageBuilder {
       }">All sessions</a></nav>\n`;
     const page = markup`${await pageHead(title, meta)}<body>
 ${up}${this.#header(summary)}${tocNav(this.#toc, this.#turns)}${
-      findBar(this.#filterThreads())
+      findBar(this.#filterThreads(), this.#kinds)
     }<main>
 ${this.#parts}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
