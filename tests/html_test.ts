@@ -12,6 +12,7 @@ import {
   type SessionEvent,
 } from "../mod.ts";
 import { HTML_TRANSCRIPT_BUDGET } from "../renderers/html/options.ts";
+import { PAGE_SCRIPT } from "../renderers/html/_script.ts";
 import { asEvent } from "../events/fields.ts";
 import { visibleControls } from "../redact/excerpt.ts";
 
@@ -36,7 +37,12 @@ Deno.test("renderHtml() escapes every text and forbids scripts and remote loads"
     },
   ]));
   assert.match(page, /^<!DOCTYPE html>\n<html lang="en">/);
-  assert.doesNotMatch(page, /<script|<img|<\/details><\/details>/);
+  // The page's one script (find and filter), which its policy names by hash, is its only one.
+  assert.equal(page.split(`<script>${PAGE_SCRIPT}</script>`).length, 2);
+  assert.doesNotMatch(
+    page.replace(`<script>${PAGE_SCRIPT}</script>`, ""),
+    /<script|<img|<\/details><\/details>/,
+  );
   assert.match(
     page,
     /&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;quotes&quot; (?:'|&#39;)too(?:'|&#39;)/,
@@ -198,7 +204,7 @@ Deno.test("renderHtml() folds the agent's thinking where it happened; thinking: 
   assert.deepEqual(blocks, ["message", "thinking", "message"]);
   assert.match(
     page,
-    /<details class="item k-thinking t0" id="item-2"><summary><span class="who">agent thinking<\/span>/,
+    /<details class="item k-thinking t0" id="item-2" data-kind="thinking" data-thread="0"><summary><span class="who">agent thinking<\/span>/,
   );
   assert.match(page, /<p>The <em>bug<\/em> is here. \[REDACTED_SECRET\]<\/p>/);
   assert.match(page, /<dt>Items<\/dt><dd>3<\/dd>/);

@@ -17,6 +17,7 @@ import {
   withBrowser,
 } from "./_browser.ts";
 import { seriousViolations } from "./_axe.ts";
+import { PAGE_SCRIPT } from "../renderers/html/_script.ts";
 
 const ROOT = new URL("../", import.meta.url);
 const SUBAGENTS = new URL(
@@ -458,7 +459,12 @@ Deno.test({
           try {
             const origin = `http://127.0.0.1:${server.addr.port}`;
             const html = await renderHtml(hostileToolsSession(origin));
-            assert.doesNotMatch(html, /<img|<script/i);
+            // The page's one script of its own (find and filter) aside, no markup of the input's.
+            assert.equal(html.split(`<script>${PAGE_SCRIPT}</script>`).length, 2);
+            assert.doesNotMatch(
+              html.replace(`<script>${PAGE_SCRIPT}</script>`, ""),
+              /<img|<script/i,
+            );
             await withPage(browser, html, async (page, url) => {
               await page.evaluate(
                 `for (const d of document.querySelectorAll("details")) d.open = true; true`,
@@ -469,7 +475,9 @@ Deno.test({
               assert.deepEqual(
                 await page.evaluate(`({
                 pwned: typeof window.__pwned === "undefined" ? null : String(window.__pwned),
-                scripts: document.scripts.length,
+                scripts: [...document.scripts].filter((s) => s.textContent !== ${
+                  JSON.stringify(PAGE_SCRIPT)
+                }).length,
                 loads: document.querySelectorAll("img, iframe, link, svg, [style]").length,
                 handlers: [...document.querySelectorAll("*")].filter((el) =>
                   [...el.attributes].some((a) => a.name.startsWith("on"))).length,

@@ -14,6 +14,17 @@ import { inTempDir, spawnTask, task } from "./_cli.ts";
 import { MANIFEST_NAME } from "../cli/_manifest.ts";
 import { fromClaudeCode, renderGrader } from "../mod.ts";
 import { type Browser, findChromium, requestsThatLeft, withBrowser } from "./_browser.ts";
+import { PAGE_SCRIPT } from "../renderers/html/_script.ts";
+
+/** A page without its own script (find and filter) and the index's inert data block of words. */
+function withoutOwnScripts(html: string): string {
+  return html.replace(`<script>${PAGE_SCRIPT}</script>`, "")
+    .replace(/<script type="application\/json" id="site-words">[^<]*<\/script>/, "");
+}
+
+/** The scripts of the live page but its own one and the index's data block, which never runs. */
+const FOREIGN_SCRIPTS = `[...document.scripts].filter((s) =>
+  s.textContent !== ${JSON.stringify(PAGE_SCRIPT)} && s.type !== "application/json").length`;
 
 const SECRET = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -225,7 +236,7 @@ Deno.test("render --renderer html --out site/ PROJECTS: a page per session, an i
 
     await t.step("the agent's thinking is on the pages, folded", async () => {
       const page = await Deno.readTextFile(join(site, "-home-me-lib%2Fs-lib-1.html"));
-      assert.match(page, /<details class="item k-thinking[^"]*" id="item-2">/);
+      assert.match(page, /<details class="item k-thinking[^"]*" id="item-2"[^>]*>/);
       assert.match(page, /THOUGHT about Write the lib/);
     });
 
@@ -497,7 +508,7 @@ Deno.test("render --out site/: a hostile project folder and cwd stay text in the
     assert.equal(page, "%3Cimg%20src%3Dx%20onerror%3D%22window%2E__pwned%3D1%22%3E%2Fs.html");
     for (const name of ["index.html", page!]) {
       const html = await Deno.readTextFile(join(dir, "site", name));
-      assert.doesNotMatch(html, /<img|<script/, name);
+      assert.doesNotMatch(withoutOwnScripts(html), /<img|<script/, name);
       assert.ok(!html.includes("\u202e") && !html.includes(SECRET), name);
       assert.match(
         html,
@@ -627,7 +638,7 @@ Deno.test({
             },
           );
           await t.step("no script, no request but the page's own", async () => {
-            assert.equal(await page.evaluate("document.scripts.length"), 0);
+            assert.equal(await page.evaluate(FOREIGN_SCRIPTS), 0);
             assert.deepEqual(requestsThatLeft(page, url), []);
             assert.deepEqual(page.requests.filter((r) => r.url !== url), []);
           });
@@ -655,7 +666,7 @@ Deno.test({
               await first.evaluate(`document.querySelector("nav.up a").href`),
               url,
             );
-            assert.equal(await first.evaluate("document.scripts.length"), 0);
+            assert.equal(await first.evaluate(FOREIGN_SCRIPTS), 0);
             assert.deepEqual(await seriousViolations(first), []);
           } finally {
             await first.close();

@@ -2,9 +2,10 @@
 // This module is browser compatible.
 
 // The HTML page of one session: markup, escaping and the page's policy. The
-// page is one file with its style inline, no script and no remote load of any
-// kind; its Content-Security-Policy allows only its own stylesheet (by hash),
-// so even a tag that escaped the escaping could neither run nor fetch.
+// page is one file with its style and its one script inline, and no remote
+// load of any kind; its Content-Security-Policy allows only its own stylesheet
+// and its own script (each by hash), so even a tag that escaped the escaping
+// could neither run nor fetch.
 
 import {
   type ConversationItem,
@@ -16,6 +17,18 @@ import {
 import type { Bodies } from "./_bodies.ts";
 import { attach, type Flow, flowHtml, type Fold, FOLD_FRAME_BYTES, newFlow } from "./_folds.ts";
 import { PAGE_STYLE } from "./_style.ts";
+import { PAGE_SCRIPT } from "./_script.ts";
+import {
+  findBar,
+  type FindKind,
+  findKind,
+  PageWords,
+  TOC_TURNS,
+  tocLine,
+  tocNav,
+  type TocTurn,
+  WORDS_META,
+} from "./_find.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import type { PageOrigin } from "../registry.ts";
 
@@ -121,19 +134,32 @@ export function shownText(text: string, redact: boolean): string {
 
 let policy: Promise<string> | undefined;
 
+/** The SHA-256 of a text, as a policy names it (`sha256-…`, base64). */
+async function hashSource(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
+}
+
 /**
  * The page's Content-Security-Policy: nothing may load or run but the page's
- * own stylesheet, named by its SHA-256 hash (inline `style=""` attributes and
- * any other `<style>` stay inert).
+ * own stylesheet and its own script, each named by its SHA-256 hash (inline
+ * `style=""` attributes, event handler attributes and any other `<style>` or
+ * `<script>` stay inert; no `eval`). Trusted Types are required with no
+ * policy allowed: no string can ever become markup or code, even in our script.
  */
 export function contentSecurityPolicy(): Promise<string> {
-  policy ??= crypto.subtle.digest("SHA-256", new TextEncoder().encode(PAGE_STYLE)).then(
-    (digest) => {
-      const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
-      return `default-src 'none'; style-src 'sha256-${hash}'; base-uri 'none'; form-action 'none'`;
-    },
+  policy ??= Promise.all([hashSource(PAGE_STYLE), hashSource(PAGE_SCRIPT)]).then(
+    ([style, script]) =>
+      `default-src 'none'; style-src ${style}; base-uri 'none'; form-action 'none'; ` +
+      `script-src ${script}; require-trusted-types-for 'script'; trusted-types 'none'`,
   );
   return policy;
+}
+
+/** The page's one script, which its policy names by hash, at the end of its body. */
+export function pageScript(): Html {
+  return markup`<script>${trusted(PAGE_SCRIPT)}</script>
+`;
 }
 
 /** The head of every page: charset, policy, no referrer, the title, the stylesheet. */
@@ -183,10 +209,19 @@ export class PageBuilder {
   #replies = new Map<string, { flow: Flow; part: number; seq: number }>();
   /** The tokens of every request whose usage is on the page; undefined before the first. */
   #tokens: Usage | undefined;
+  /** Thread key → the number the filter knows it by (`data-thread`): the primary's is 0. */
+  #threadIds = new Map<string, number>([["", 0]]);
+  /** The table of contents: the first prompts' anchors and lines. */
+  #toc: TocTurn[] = [];
+  /** The words of the page for the site's search (a page of a folder carries them). */
+  #words: PageWords;
+  /** The kinds of the items on the page (and `subagent`, once a thread but the primary has one). */
+  #kinds = new Set<FindKind | "subagent">();
 
   /** @param settings Budgets and redaction. */
   constructor(settings: PageSettings) {
     this.#settings = settings;
+    this.#words = new PageWords(settings.redact);
   }
 
   /** Whether the transcript budget is full: no further item is shown. */
@@ -218,8 +253,14 @@ export class PageBuilder {
     }
     this.#used += size;
     this.#items++;
+    this.#words.add(text.kept);
+    this.#kinds.add(findKind(item.kind, item.from));
+    if ((item.thread ?? "") !== "") this.#kinds.add("subagent");
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
+      if (this.#toc.length < TOC_TURNS) {
+        this.#toc.push({ id: `item-${this.#items}`, text: tocLine(text.kept) });
+      }
       // The first prompt says what a session was about; a command (`/model`) does not.
       const command = this.#settings.isCommand?.(item.seq) === true;
       if (this.#turns === 1 || (this.#firstIsCommand && !command)) {
@@ -358,7 +399,11 @@ export class PageBuilder {
       ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
       ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
-    const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
+    const words = folder !== undefined &&
+      markup`<meta name="${WORDS_META}" content="${this.#words.text()}">\n`;
+    const meta = markup`<meta name="${SUMMARY_META}" content="${
+      JSON.stringify(summary)
+    }">\n${words}`;
     const title = summary.title ??
       (summary.sessionId === "" ? "Empty session" : `Session ${summary.sessionId}`);
     const note = this.#cut &&
@@ -370,12 +415,14 @@ export class PageBuilder {
         encodeURIComponent(folder.indexName)
       }">All sessions</a></nav>\n`;
     const page = markup`${await pageHead(title, meta)}<body>
-${up}${this.#header(summary)}<main>
+${up}${this.#header(summary)}${tocNav(this.#toc, this.#turns)}${
+      findBar(this.#filterThreads(), this.#kinds)
+    }<main>
 ${flowHtml(this.#flow)}${empty}${note}</main>
 <footer><p>Rendered by @brigade/transcript · ${
       this.#settings.redact ? "secrets redacted" : "not redacted"
-    } · no scripts, no remote loads</p></footer>
-</body>
+    } · no remote loads · one script of its own, to find and filter</p></footer>
+${pageScript()}</body>
 </html>
 `;
     return page.toString();
@@ -407,6 +454,24 @@ ${flowHtml(this.#flow)}${empty}${note}</main>
     }</dl>
 ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${threads}</ul>\n`}</header>
 `;
+  }
+
+  /** The page's threads as the filter offers them: its number and name, first seen first. */
+  #filterThreads(): Array<{ id: string; name: string }> {
+    return [...this.#threads].map(([key, { name }]) => ({
+      id: String(this.#threadIds.get(key) ?? 0),
+      name,
+    }));
+  }
+
+  /** The number the filter knows a thread by: the primary's is 0, the others' in order seen. */
+  #threadId(key: string): number {
+    let id = this.#threadIds.get(key);
+    if (id === undefined) {
+      id = this.#threadIds.size;
+      this.#threadIds.set(key, id);
+    }
+    return id;
   }
 
   /** The thread's palette slot, learning its name from the item when it tells one. */
@@ -444,6 +509,10 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     const badge = error && markup`<span class="badge">error</span>`;
     const when = item.processedAt ? this.#timeTag(shownText(item.processedAt, false)) : "";
     const id = `item-${number}`;
+    // What the filter reads: the item's kind and its thread's number.
+    const data = markup` data-kind="${findKind(item.kind, item.from)}" data-thread="${
+      this.#threadId(item.thread ?? "")
+    }"`;
     const body = this.#body(item, text);
     const seq = `entry seq ${item.seq}`;
     // A summary is a control: a link inside it would be a control in a control.
@@ -458,11 +527,11 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     if (body.folded !== undefined) {
       const preview = previewLine(body.folded);
       const size = markup`<span class="size">${sizeText(body.bytes ?? 0, body.lines ?? 0)}</span>`;
-      return markup`<details class="${classes}" id="${id}"${
+      return markup`<details class="${classes}" id="${id}"${data}${
         error && markup` open`
       }><summary><span class="who">${label}</span>${badge}<span class="preview">${preview}</span>${size}${meta}</summary><div class="text">${body.html}</div>${note}</details>\n`;
     }
-    return markup`<article class="${classes}" id="${id}"><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2><div class="text${
+    return markup`<article class="${classes}" id="${id}"${data}><h2 class="head"><span class="who">${label}</span>${badge}${meta}</h2><div class="text${
       body.plain ? " plain" : ""
     }">${body.html}</div>${note}</article>\n`;
   }

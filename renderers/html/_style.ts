@@ -158,4 +158,28 @@ details.subagent > summary .agent-name { font-weight: 600; }
 .subagent-items { display: flex; flex-direction: column; gap: .6rem; padding: .3rem 0 .2rem; }
 /* The fold names its subagent: its items need not repeat it beside their time. */
 .subagent-items > .item .meta .thread { display: none; }
+[hidden] { display: none !important; }
+.toc { margin: 0 0 1rem; font-size: .85rem; }
+.toc h2 { margin: 0 0 .3rem; color: var(--muted); font-size: .75rem; letter-spacing: .05em; text-transform: uppercase; }
+.toc ol {
+  max-height: 11rem; overflow-y: auto; margin: 0; padding: .35rem .85rem .35rem 2.6rem;
+  background: var(--card); border: 1px solid var(--line); border-radius: 6px;
+}
+.toc li { overflow-wrap: anywhere; }
+.toc li::marker { color: var(--muted); font-variant-numeric: tabular-nums; }
+.find {
+  position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; align-items: center;
+  gap: .35rem .8rem; margin: 0 0 .8rem; padding: .5rem .1rem; background: var(--bg);
+  border-bottom: 1px solid var(--line); font-size: .85rem;
+}
+.find-q { font-weight: 600; }
+.find input[type="search"] {
+  flex: 1 1 14rem; min-width: 0; max-width: 26rem; padding: .3rem .5rem; font: inherit; color: var(--fg);
+  background: var(--card); border: 1px solid var(--muted); border-radius: 4px;
+}
+.find select { font: inherit; color: var(--fg); background: var(--card); border: 1px solid var(--muted); border-radius: 4px; }
+.kinds { display: flex; flex-wrap: wrap; gap: .2rem .7rem; margin: 0; padding: 0; border: 0; }
+.kinds legend { float: left; margin-right: .4rem; padding: 0; color: var(--muted); }
+.kinds label, .find-thread { white-space: nowrap; }
+.find-status { margin: 0 0 0 auto; color: var(--muted); font-variant-numeric: tabular-nums; }
 `;

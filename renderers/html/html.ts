@@ -56,13 +56,21 @@ const WHAT = "render the html page";
  *
  * Safe to share and to open: secrets are redacted unless `redact: false`;
  * every text from the log is escaped (the page is built only through an
- * escaping template), with control characters made visible; the page has no
- * script and its Content-Security-Policy forbids scripts and every remote
- * load, so a `<script>`, an `<img onerror>` or a `javascript:` link in a
- * message stays inert. Its style is inline and uses system fonts: the page
+ * escaping template), with control characters made visible; the page's
+ * Content-Security-Policy allows its one script and its stylesheet by hash and
+ * forbids every other script and every remote load, so a `<script>`, an
+ * `<img onerror>` or a `javascript:` link in a message stays inert. Its style
+ * is inline and uses system fonts: the page
  * reads the same offline. The Markdown parser and the diff library come with
  * this module (`@brigade/transcript/html`); `.`'s {@linkcode renderHtml} is
  * this renderer, loading them with the first page it renders.
+ *
+ * Find and filter: a table of contents lists the person's prompts, each a
+ * link to its item; a search bar (shown by the page's one script, which
+ * reads the items' text and only hides and shows them) hides the items
+ * without the words typed, and the kinds (prompts, replies, tool calls,
+ * results, thinking, events, subagents) or threads unticked. With scripts
+ * off, everything is shown and the bar is not.
  *
  * The page carries its header facts as JSON in a
  * `<meta name="brigade-transcript-session">`, for a folder index to read back.
@@ -87,7 +95,9 @@ const WHAT = "render the html page";
  * }]);
  * assert.match(page, /^<!DOCTYPE html>/);
  * assert.match(page, /&lt;script&gt;alert\(1\)&lt;\/script&gt;/);
- * assert.doesNotMatch(page, /<script/);
+ * // One script, the page's own (find and filter), which its policy names by hash.
+ * assert.equal(page.match(/<script/g)?.length, 1);
+ * assert.match(page, /script-src 'sha256-[^']+'/);
  * ```
  */
 export async function renderHtml(
@@ -324,7 +334,8 @@ function noteSession(session: { id: string; startedAt: string }, entry: LogEntry
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
   name: "html",
   optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
-  description: "A self-contained HTML page of the session for people (redacted, no scripts)",
+  description:
+    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
   extension: ".html",
   render: renderHtml,
   // In a folder, each page carries its summary in a <meta>, read back for index.html.

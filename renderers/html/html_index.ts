@@ -12,16 +12,38 @@
  * @module
  */
 
-import { pageHead, type PageSummary, readableTime, SUMMARY_META } from "./_page.ts";
+import { pageHead, pageScript, type PageSummary, readableTime, SUMMARY_META } from "./_page.ts";
 import { type Html, markup } from "./_html.ts";
+import { readWords, WORDS_META } from "./_find.ts";
+import { siteSearch } from "./_site_search.ts";
 import { redact, visibleControls } from "../../kit/mod.ts";
 import type { FolderPage, PageHead, RendererFolder } from "../registry.ts";
+
+/** What a page of the folder says of itself: its summary, and its words for the site's search. */
+export type IndexedSummary = PageSummary & {
+  /** The page's words (its `<meta name="brigade-transcript-words">`), read back as untrusted. */
+  words?: string;
+};
 
 /** A page of the folder and what its meta says. */
 export interface IndexedPage {
   /** The page's file name in the folder. */
   name: string;
-  summary: PageSummary;
+  summary: IndexedSummary;
+}
+
+/**
+ * A page's summary and its words for the site's search, read back from its
+ * head; undefined when the text is not a session page of ours (see
+ * {@linkcode pageSummary}). Its words are kept to word characters and spaces
+ * and cut to the page's bound.
+ */
+export function indexedSummary(html: string): IndexedSummary | undefined {
+  const summary = pageSummary(html);
+  if (summary === undefined) return undefined;
+  const head = html.slice(0, html.indexOf("</head>") >>> 0);
+  const words = head.match(new RegExp(`<meta name="${WORDS_META}" content="([^"]*)">`))?.[1];
+  return words === undefined ? summary : { ...summary, words: readWords(words) };
 }
 
 const ENTITIES: Record<string, string> = {
@@ -228,16 +250,17 @@ export async function indexPage(pages: IndexedPage[]): Promise<string> {
     }</ul></nav>\n`;
   const fact = (name: string, value: number): Html =>
     markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
+  const search = pages.length > 0 && siteSearch(pages);
   const page = markup`${await pageHead(INDEX_TITLE)}<body>
 <header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
 <dl class="facts">${projects > 0 && fact("Projects", projects)}${
     fact("Sessions", pages.length)
   }</dl>
 ${nav}</header>
-<main>
+${search}<main>
 ${body}</main>
-<footer><p>Rendered by @brigade/transcript · no scripts, no remote loads</p></footer>
-</body>
+<footer><p>Rendered by @brigade/transcript · no remote loads · one script of its own, to search every session</p></footer>
+${pageScript()}</body>
 </html>
 `;
   return page.toString();
@@ -248,14 +271,14 @@ ${body}</main>
  * `<meta>`, and the folder's `index.html`, its pages grouped by project,
  * newest first (see {@linkcode indexPage}).
  */
-export const htmlFolderIndex: RendererFolder<unknown, PageSummary> = {
+export const htmlFolderIndex: RendererFolder<unknown, IndexedSummary> = {
   indexName: "index.html",
   // The summary is in the head, before the style: a page's body (up to a megabyte) is not read.
   headBytes: 256 * 1024,
-  summary: ({ head }: PageHead): PageSummary | undefined => pageSummary(head),
+  summary: ({ head }: PageHead): IndexedSummary | undefined => indexedSummary(head),
   ownsIndex: (head: string): boolean =>
     head.startsWith(INDEX_START) && head.includes(INDEX_TITLE_LINE),
-  async buildIndex(pages: FolderPage<PageSummary>[]): Promise<string> {
+  async buildIndex(pages: FolderPage<IndexedSummary>[]): Promise<string> {
     return await indexPage(pages);
   },
 };
