@@ -49,6 +49,7 @@ import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
 import { printUnrendered } from "./_unrendered.ts";
+import { watchInto } from "./_watch.ts";
 
 const HELP = `Render agent-session logs as text a model reads.
 
@@ -288,6 +289,12 @@ async function run(
   }
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
+  if (command.watch) {
+    if (target.kind !== "dir") {
+      throw new UsageError("Option --watch writes into a folder: give --out DIR/ (a trailing /)");
+    }
+    return await watchInto({ renderer, command, dir: target.path, stderr, interrupt });
+  }
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
 }
 
