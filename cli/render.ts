@@ -58,6 +58,8 @@ Usage:
   deno task render -r html -o site/ [--since DATE] [--until DATE] FOLDER
   deno task render [-r NAME] [-o PATH] --session sesn_... [--scope all]
   deno task render [-r NAME] --session sesn_... --follow [--scope all]
+  deno task render [-r NAME] --follow FILE
+  deno task render -r html --watch -o site/ FOLDER|FILE...
   deno task render --unrendered FILE|FOLDER...
 
 With no FILE, renders the bundled example session through the grader to stdout.
@@ -83,7 +85,17 @@ Options:
                         allowed: a missing permission prints the command)
   -f, --follow          with --session: go on reading the session as it runs,
                         printing each item on stdout as it completes (json:
-                        one NDJSON line each), until it ends or Ctrl-C
+                        one NDJSON line each), until it ends or Ctrl-C; with
+                        one FILE: read it as it grows (tail -f), until Ctrl-C
+                        or the file is truncated, replaced or deleted
+      --watch           with --out DIR: keep the folder in step with each
+                        FILE or FOLDER until Ctrl-C: polled every second, a
+                        change rendered once still for 0.5 s (at most 3 s
+                        late); only the sessions that changed and the index
+                        are written again; a page of a session changed in the
+                        last 5 minutes says so and reloads itself every 3 s;
+                        a page whose transcript was deleted is kept, marked
+                        in the index
       --scope SCOPE     "session" keeps the primary thread's rows only; "all"
                         keeps every thread (the default for files; --session
                         defaults to "session")

@@ -235,7 +235,7 @@ Deno.test("render --follow FILE prints the items appended to a Claude Code trans
       child.kill("SIGINT");
     }
     assert.equal((await child.status).code, 130, output.stderr());
-    assert.match(output.stdout(), /\[user\]\n  After start\n/);
+    assert.match(output.stdout(), /\[user\]\n {2}After start\n/);
     assert.equal(output.stdout().match(/After start/g)?.length, 2);
   });
 });
@@ -315,4 +315,22 @@ Deno.test({
       assert.equal((await child.status).code, 130, output.stderr());
     });
   },
+});
+
+Deno.test("render --follow FILE ends when the file is truncated: what was printed no longer describes it", async () => {
+  await inTempDir(async (dir) => {
+    const path = join(dir, "s.jsonl");
+    await Deno.writeTextFile(path, exchange("s-t", "/w", 0, "Hello"));
+    const child = spawnTask("render", ["--follow", "s.jsonl"], { cwd: dir });
+    const output = drained(child);
+    try {
+      await until("the items", () => Promise.resolve(output.stdout().includes("Done: Hello")));
+      await Deno.truncate(path, 0);
+    } catch (error) {
+      child.kill("SIGINT");
+      throw error;
+    }
+    assert.equal((await child.status).code, 1, output.stderr());
+    assert.match(output.stderr(), /s\.jsonl was truncated while followed/);
+  });
 });
