@@ -135,10 +135,15 @@ export interface RenderCommand {
   out: string | undefined;
   scope: Scope | undefined;
   session: string | undefined;
-  /** `--follow`, `-f`: go on reading the `--session` as it runs, printing each item. */
+  /**
+   * `--follow`, `-f`: go on reading the `--session` (or the one FILE, as it grows) as it runs,
+   * printing each item.
+   */
   follow: boolean;
   /** `--stop-at idle|terminated`: when a `--follow` ends; the library's default when not given. */
   stopAt: StopAt | undefined;
+  /** `--watch`: keep the `--out` folder in step with the inputs, until Ctrl-C. */
+  watch: boolean;
   force: boolean;
   skipInvalid: boolean;
   format: "auto" | "log" | "claude-code";
@@ -218,6 +223,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     // `-f` is `--follow`, as in `deno task facts`; `--force` has no short form.
     follow: { type: "boolean", short: "f" },
     "stop-at": { type: "string" },
+    watch: { type: "boolean" },
     force: { type: "boolean" },
     "skip-invalid": { type: "boolean" },
     format: { type: "string" },
@@ -256,9 +262,18 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     throw new UsageError("Cannot read files and --session at once: pass one or the other");
   }
   const follow = values.follow ?? false;
-  if (follow && values.session === undefined) {
+  if (follow && values.session === undefined && positionals.length === 0) {
     throw new UsageError("Cannot follow without a session: --follow takes --session ID");
   }
+  if (
+    follow && values.session === undefined && (positionals.length > 1 || positionals[0] === "-")
+  ) {
+    throw new UsageError(
+      "Cannot follow more than one FILE: --follow takes --session ID, or one FILE that grows",
+    );
+  }
+  const watch = values.watch ?? false;
+  if (watch) watchProblem(values, positionals);
   if (follow && values.out !== undefined) {
     throw new UsageError(
       "Cannot follow into --out: --follow prints each item on standard output (redirect it)",
@@ -301,6 +316,7 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     session: values.session,
     follow,
     stopAt,
+    watch,
     force: values.force ?? false,
     skipInvalid: values["skip-invalid"] ?? false,
     format,
@@ -314,6 +330,25 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
     unrendered,
     previous: values.previous,
   };
+}
+
+/** `--watch` keeps a folder in step with files and folders: what it needs and cannot go with. */
+function watchProblem(values: Record<string, unknown>, inputs: string[]): void {
+  const others = ["session", "follow", "unrendered", "since", "until", "previous"]
+    .filter((name) => values[name] !== undefined);
+  if (others.length > 0) {
+    throw new UsageError(
+      `Cannot use --watch with --${
+        others[0]
+      }: it keeps an --out folder in step with FILE or FOLDER`,
+    );
+  }
+  if (values.out === undefined) {
+    throw new UsageError("Option --watch needs --out DIR: the folder kept in step");
+  }
+  if (inputs.length === 0 || inputs.includes("-")) {
+    throw new UsageError("Option --watch needs a FILE or FOLDER to watch (not standard input)");
+  }
 }
 
 /** `--unrendered` reads files and folders and renders nothing: what it cannot go with. */

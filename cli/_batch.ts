@@ -29,6 +29,7 @@ import {
 } from "./_input_source.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import { fileStamp } from "./_file_stamp.ts";
+import { followFile } from "./_follow_file.ts";
 import { Manifest } from "./_manifest.ts";
 import { removeStaleTemporaries } from "./_output.ts";
 import { BadLines } from "./_reporter.ts";
@@ -53,6 +54,18 @@ export interface RenderRunOptions {
   inputs: Input[];
   stderr: Stderr;
   interrupt: Interrupt;
+  /** `--watch`: one round of the watch, what it tells the run and learns from it. */
+  watch?: WatchRound;
+}
+
+/** What a round of `render --watch` tells a run into a folder, and learns from it. */
+export interface WatchRound {
+  /** Whether an input's session is still growing: its page says so and reloads itself. */
+  live(input: Input): boolean;
+  /** The pages an input has in the folder, written or found current by this round. */
+  outputs(input: Input, names: readonly string[]): void;
+  /** The options the folder's index is built with: the renderer's, and the watch's. */
+  indexOptions: unknown;
 }
 
 /** One invocation's work: every input, every session, the outcomes counted. */
@@ -82,6 +95,7 @@ export class RenderRun {
    * says it takes a `thinking` option, unless `--no-thinking`.
    */
   readonly #thinking: boolean;
+  readonly #watch: WatchRound | undefined;
 
   /**
    * Constructs a new instance.
@@ -94,6 +108,7 @@ export class RenderRun {
     this.#target = options.target;
     this.#inputs = options.inputs;
     this.#interrupt = options.interrupt;
+    this.#watch = options.watch;
     this.#tally = new RunTally({
       stderr: options.stderr,
       interrupt: options.interrupt,
@@ -165,7 +180,7 @@ export class RenderRun {
       force: this.#command.force,
       manifest: this.#manifest,
       tally: this.#tally,
-      rendererOptions: this.#command.rendererOptions,
+      rendererOptions: this.#watch?.indexOptions ?? this.#command.rendererOptions,
     });
     if (!files) return;
     const found = await expandFolders(this.#inputs, {
@@ -182,6 +197,7 @@ export class RenderRun {
     const session = this.#command.session;
     if (session !== undefined && this.#command.follow) return await this.#follow(session);
     if (session !== undefined) return await this.#session(session);
+    if (this.#command.follow) return await this.#followFile(this.#inputs[0]!);
     if (this.#renderer.batch !== undefined) return await this.#index();
     for (const input of this.#inputs) {
       if (this.#stopped) break;
@@ -225,6 +241,37 @@ export class RenderRun {
   }
 
   /**
+   * `--follow FILE`: the file read as it grows, each item written to standard output as it
+   * completes, until Ctrl-C (or the file is truncated or replaced).
+   */
+  async #followFile(input: Input): Promise<void> {
+    if (this.#renderer.stream === undefined) {
+      throw new UsageError(
+        `The ${this.#renderer.name} renderer does not stream: --follow prints each item as it completes (use grader, json or one that streams)`,
+      );
+    }
+    const name = inputName(input);
+    const bad = new BadLines(name, { say: this.#tally.say });
+    const source = followFile(input, {
+      command: this.#command,
+      thinking: this.#thinking,
+      signal: this.#interrupt.signal,
+      bad,
+    });
+    try {
+      await writeAsItGoes(this.#renderer, this.#entries(source, bad, { entries: 0 }, undefined), {
+        ...this.#command.rendererOptions,
+      });
+      this.#tally.counts.rendered++;
+    } catch (error) {
+      if (error instanceof UsageError || error instanceof ClosedOutputError) throw error;
+      if (!this.#stopped) this.#tally.fail(describe(error, name));
+    } finally {
+      bad.finish();
+    }
+  }
+
+  /**
    * Reads one input: its format, its sessions, its bad lines. Into a folder, an input file
    * whose outputs the folder's record says are current is not read at all.
    */
@@ -236,11 +283,14 @@ export class RenderRun {
       : undefined;
     // A page carries its project, and is named after it: a project is part of the fingerprint.
     const project = this.#projects.get(input);
-    const key = project === undefined ? this.#key : JSON.stringify([this.#key, project]);
+    const projected = project === undefined ? this.#key : JSON.stringify([this.#key, project]);
+    // A live page (it reloads itself) is another output than the finished one: its own key.
+    const key = this.#watch?.live(input) === true ? JSON.stringify([projected, "live"]) : projected;
     if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
       const outputs = await manifest.unchanged(input, key);
       if (outputs !== undefined && this.#folder!.claim(outputs, name)) {
         this.#tally.counts.unchanged += outputs.length;
+        this.#watch?.outputs(input, outputs);
         return;
       }
     }
@@ -252,6 +302,7 @@ export class RenderRun {
     if (manifest === undefined || stamp === undefined || this.#stopped) return;
     if (this.#tally.counts.failed === failed) {
       await manifest.record(input, key, stamp, reading.outputs);
+      this.#watch?.outputs(input, reading.outputs.map((output) => output.name));
     } else {
       manifest.forget(input);
     }
@@ -264,6 +315,9 @@ export class RenderRun {
       this.#origin = this.#target.kind === "dir"
         ? await inputOrigin(input, format, this.#projects.get(input))
         : undefined;
+      if (this.#origin !== undefined && this.#watch?.live(input) === true) {
+        this.#origin = { ...this.#origin, live: true };
+      }
       const entries = this.#entries(source, bad, tally, format === "log" ? name : undefined);
       if (format === "claude-code") {
         // A transcript is one session: rendering it stops reading once the renderer stops.

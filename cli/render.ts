@@ -49,6 +49,7 @@ import { EXAMPLE_INPUT } from "./_example.ts";
 import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
 import { printUnrendered } from "./_unrendered.ts";
+import { watchInto } from "./_watch.ts";
 
 const HELP = `Render agent-session logs as text a model reads.
 
@@ -57,6 +58,8 @@ Usage:
   deno task render -r html -o site/ [--since DATE] [--until DATE] FOLDER
   deno task render [-r NAME] [-o PATH] --session sesn_... [--scope all]
   deno task render [-r NAME] --session sesn_... --follow [--scope all]
+  deno task render [-r NAME] --follow FILE
+  deno task render -r html --watch -o site/ FOLDER|FILE...
   deno task render --unrendered FILE|FOLDER...
 
 With no FILE, renders the bundled example session through the grader to stdout.
@@ -82,12 +85,22 @@ Options:
                         allowed: a missing permission prints the command)
   -f, --follow          with --session: go on reading the session as it runs,
                         printing each item on stdout as it completes (json:
-                        one NDJSON line each), until it ends or Ctrl-C
+                        one NDJSON line each), until it ends or Ctrl-C; with
+                        one FILE: read it as it grows (tail -f), until Ctrl-C
+                        or the file is truncated, replaced or deleted
       --stop-at idle|terminated
                         when --follow ends: when the session terminates
                         ("terminated", the default) or when its turn ends
                         ("idle": the first idle after the last user message
                         that is not waiting on a tool confirmation)
+      --watch           with --out DIR: keep the folder in step with each
+                        FILE or FOLDER until Ctrl-C: polled every second, a
+                        change rendered once still for 0.5 s (at most 3 s
+                        late); only the sessions that changed and the index
+                        are written again; a page of a session changed in the
+                        last 5 minutes says so and reloads itself every 3 s;
+                        a page whose transcript was deleted is kept, marked
+                        in the index
       --scope SCOPE     "session" keeps the primary thread's rows only; "all"
                         keeps every thread (the default for files; --session
                         defaults to "session")
@@ -293,6 +306,12 @@ async function run(
   }
   const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
   using interrupt = new Interrupt();
+  if (command.watch) {
+    if (target.kind !== "dir") {
+      throw new UsageError("Option --watch writes into a folder: give --out DIR/ (a trailing /)");
+    }
+    return await watchInto({ renderer, command, dir: target.path, stderr, interrupt });
+  }
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
 }
 

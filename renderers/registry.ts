@@ -134,6 +134,12 @@ export interface PageOrigin {
   readonly cwd?: string;
   /** The input's size in bytes (a log of several sessions: the whole log's). */
   readonly bytes?: number;
+  /**
+   * The session is still growing (`render --watch`): the page says so and
+   * reloads itself every few seconds (a `<meta http-equiv="refresh">`, no
+   * script). Undefined or false for a finished session: no reload.
+   */
+  readonly live?: boolean;
 }
 
 /** A page of a folder and the summary read back from it. */

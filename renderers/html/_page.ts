@@ -162,8 +162,18 @@ export function pageScript(): Html {
 `;
 }
 
-/** The head of every page: charset, policy, no referrer, the title, the stylesheet. */
-export async function pageHead(title: string, meta?: Html): Promise<Html> {
+/**
+ * How often a live page (a session still growing, an index while `--watch` runs) reloads itself,
+ * in seconds: a `<meta http-equiv="refresh">` names no other address, so it asks for the page
+ * itself only, and runs no script.
+ */
+export const LIVE_REFRESH_SECONDS = 3;
+
+/**
+ * The head of every page: charset, policy, no referrer, the title, the stylesheet; a live page's
+ * reload.
+ */
+export async function pageHead(title: string, meta?: Html, live = false): Promise<Html> {
   // The policy and the stylesheet are this module's own fixed text (quotes and all).
   return markup`<!DOCTYPE html>
 <html lang="en">
@@ -173,7 +183,9 @@ export async function pageHead(title: string, meta?: Html): Promise<Html> {
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-${meta}<title>${title}</title>
+${
+    live && markup`<meta http-equiv="refresh" content="${LIVE_REFRESH_SECONDS}">\n`
+  }${meta}<title>${title}</title>
 <style>${trusted(PAGE_STYLE)}</style>
 </head>
 `;
@@ -414,8 +426,10 @@ export class PageBuilder {
       markup`<nav class="up" aria-label="Site"><a href="${
         encodeURIComponent(folder.indexName)
       }">All sessions</a></nav>\n`;
-    const page = markup`${await pageHead(title, meta)}<body>
-${up}${this.#header(summary)}${tocNav(this.#toc, this.#turns)}${
+    const live = origin.live === true &&
+      markup`<p class="note live" role="status">Live: this session is still growing; the page reloads every ${LIVE_REFRESH_SECONDS} seconds</p>\n`;
+    const page = markup`${await pageHead(title, meta, origin.live === true)}<body>
+${up}${this.#header(summary)}${live}${tocNav(this.#toc, this.#turns)}${
       findBar(this.#filterThreads(), this.#kinds)
     }<main>
 ${flowHtml(this.#flow)}${empty}${note}</main>

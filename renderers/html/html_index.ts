@@ -185,7 +185,36 @@ function sizeText(bytes: number): string {
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-function sessionRow({ name, summary }: IndexedPage): Html {
+/**
+ * What a folder's index is told by `render --watch`: whether it is live (it reloads itself while
+ * the watch runs), and the pages whose transcript is gone (kept, marked).
+ */
+export interface SiteIndexOptions {
+  /**
+   * The watch is running: the index reloads itself every few seconds.
+   *
+   * @default {false}
+   */
+  live?: boolean;
+  /**
+   * The file names of the pages whose transcript was deleted: each is kept, and its row says so.
+   *
+   * @default {[]}
+   */
+  gone?: readonly string[];
+}
+
+/** The index's options read from a renderer's options, whatever else they hold. */
+function siteOptions(options: unknown): { live: boolean; gone: ReadonlySet<string> } {
+  const given = (typeof options === "object" && options !== null ? options : {}) as Record<
+    string,
+    unknown
+  >;
+  const gone = Array.isArray(given.gone) ? given.gone.filter((x) => typeof x === "string") : [];
+  return { live: given.live === true, gone: new Set(gone) };
+}
+
+function sessionRow({ name, summary }: IndexedPage, gone: ReadonlySet<string>): Html {
   const when = summary.startedAt === ""
     ? "no start time"
     : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
@@ -195,21 +224,27 @@ function sessionRow({ name, summary }: IndexedPage): Html {
     encodeURIComponent(name)
   }">${when}</a></td><td class="num">${summary.turns}</td><td class="num">${size}${
     summary.cut ? " (page cut)" : ""
+  }${
+    gone.has(name) && markup` <span class="gone">(transcript gone)</span>`
   }</td><td class="prompt">${
     summary.title ?? summary.firstUser
   }</td><td class="id">${id}</td></tr>\n`;
 }
 
-function sessionTable(pages: IndexedPage[], caption: Html | false): Html {
+function sessionTable(
+  pages: IndexedPage[],
+  caption: Html | false,
+  gone: ReadonlySet<string>,
+): Html {
   return markup`<table>
 ${caption}<thead><tr><th scope="col">Started</th><th scope="col">Turns</th><th scope="col">Size</th><th scope="col">First prompt</th><th scope="col">Session</th></tr></thead>
 <tbody>
-${pages.map(sessionRow)}</tbody>
+${pages.map((page) => sessionRow(page, gone))}</tbody>
 </table>
 `;
 }
 
-function projectSection(group: ProjectGroup, number: number): Html {
+function projectSection(group: ProjectGroup, number: number, gone: ReadonlySet<string>): Html {
   const name = projectName(group);
   const count = `${group.pages.length} ${group.pages.length === 1 ? "session" : "sessions"}`;
   const where = group.project !== undefined && group.project !== name
@@ -218,7 +253,7 @@ function projectSection(group: ProjectGroup, number: number): Html {
   return markup`<section class="project" aria-labelledby="project-${number}">
 <h2 id="project-${number}">${name}</h2>
 <p class="where">${where}</p>
-${sessionTable(group.pages, false)}</section>
+${sessionTable(group.pages, false, gone)}</section>
 `;
 }
 
@@ -227,18 +262,27 @@ ${sessionTable(group.pages, false)}</section>
  * directory its sessions ran in, else by its folder), projects and sessions
  * newest first, each row linking to its page with its start, turns, size and
  * first prompt. The sessions of no project (inputs named on their own) come
- * last, in one table.
+ * last, in one table. While `render --watch` runs, the index reloads itself and marks the pages
+ * whose transcript is gone (see {@linkcode SiteIndexOptions}).
  */
-export async function indexPage(pages: IndexedPage[]): Promise<string> {
+export async function indexPage(
+  pages: IndexedPage[],
+  options: SiteIndexOptions = {},
+): Promise<string> {
+  const { live, gone } = siteOptions(options);
   const groups = byProject(pages);
   const projects = groups.filter((group) => group.project !== undefined).length;
   let body: Html;
   if (pages.length === 0) {
     body = markup`<p class="note">No session pages in this folder.</p>\n`;
   } else if (projects === 0) {
-    body = sessionTable(groups[0]!.pages, markup`<caption class="kicker">Sessions</caption>\n`);
+    body = sessionTable(
+      groups[0]!.pages,
+      markup`<caption class="kicker">Sessions</caption>\n`,
+      gone,
+    );
   } else {
-    body = markup`${groups.map((group, i) => projectSection(group, i + 1))}`;
+    body = markup`${groups.map((group, i) => projectSection(group, i + 1, gone))}`;
   }
   const nav = projects > 1 &&
     markup`<nav aria-label="Projects"><ul class="projects">${
@@ -251,7 +295,7 @@ export async function indexPage(pages: IndexedPage[]): Promise<string> {
   const fact = (name: string, value: number): Html =>
     markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
   const search = pages.length > 0 && siteSearch(pages);
-  const page = markup`${await pageHead(INDEX_TITLE)}<body>
+  const page = markup`${await pageHead(INDEX_TITLE, undefined, live)}<body>
 <header class="top"><p class="kicker">Agent sessions</p><h1>Index</h1>
 <dl class="facts">${projects > 0 && fact("Projects", projects)}${
     fact("Sessions", pages.length)
@@ -278,7 +322,7 @@ export const htmlFolderIndex: RendererFolder<unknown, IndexedSummary> = {
   summary: ({ head }: PageHead): IndexedSummary | undefined => indexedSummary(head),
   ownsIndex: (head: string): boolean =>
     head.startsWith(INDEX_START) && head.includes(INDEX_TITLE_LINE),
-  async buildIndex(pages: FolderPage<IndexedSummary>[]): Promise<string> {
-    return await indexPage(pages);
+  async buildIndex(pages: FolderPage<IndexedSummary>[], options?: unknown): Promise<string> {
+    return await indexPage(pages, (options ?? {}) as SiteIndexOptions);
   },
 };
