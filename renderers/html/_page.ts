@@ -15,6 +15,7 @@ import {
 } from "../../kit/mod.ts";
 import { type Bodies, WHOLE_INPUT_TOOLS } from "./_bodies.ts";
 import { PAGE_STYLE } from "./_style.ts";
+import { visibleLabel } from "./_label.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import type { PageOrigin } from "../registry.ts";
 
@@ -106,6 +107,17 @@ const THREADS_LISTED = 32;
 /** The most code points of a thread's name in the header and on an item. */
 const THREAD_NAME_CODE_POINTS = 80;
 const FIRST_USER_CODE_POINTS = 200;
+/**
+ * The most code points of a header field (the session id, the start time, the
+ * project, the directory): what the `<title>`, the `<meta>` summary and an
+ * index row show of it too. A longer one ends in `…`.
+ */
+export const FIELD_CODE_POINTS = 200;
+/**
+ * The most UTF-16 units of a field (or a title) read before it is redacted and
+ * cut: a field of megabytes costs what a line costs. Far longer than any secret.
+ */
+const FIELD_UNITS_READ = 64 * 1024;
 
 /**
  * Text from the log as the page shows it: redacted first (so a cut can never
@@ -257,7 +269,7 @@ export class PageBuilder {
 
   /** Names the session: the latest title given is the page's (redacted when the page is). */
   title(title: string): void {
-    this.#title = firstUserLine(shownText(title, this.#settings.redact));
+    this.#title = firstUserLine(shownText(readHead(title), this.#settings.redact));
   }
 
   /** Ends the page with the transcript note: the source held more than the budget shows. */
@@ -270,16 +282,16 @@ export class PageBuilder {
     const origin = folder?.origin ?? {};
     const redact = this.#settings.redact;
     const summary: PageSummary = {
-      sessionId: shownText(sessionId, redact),
-      startedAt: shownText(startedAt, redact),
+      sessionId: headerField(sessionId, redact),
+      startedAt: headerField(startedAt, redact),
       turns: this.#turns,
       threads: this.#threads.size,
       items: this.#items,
       firstUser: this.#firstUser,
       ...(this.#title === undefined ? {} : { title: this.#title }),
       cut: this.#cut,
-      ...(origin.project === undefined ? {} : { project: shownText(origin.project, redact) }),
-      ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
+      ...(origin.project === undefined ? {} : { project: headerField(origin.project, redact) }),
+      ...(origin.cwd === undefined ? {} : { cwd: headerField(origin.cwd, redact) }),
       ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
     const meta = markup`<meta name="${SUMMARY_META}" content="${JSON.stringify(summary)}">\n`;
@@ -341,14 +353,14 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
       const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
         (PALETTE_SIZE - 1));
       // Thread ids, speakers, labels and times come from the kit, redacted when the page is.
-      const name = key === "" ? "agent (primary thread)" : shortName(shownText(key, false));
+      const name = key === "" ? "agent (primary thread)" : shortName(visibleLabel(key));
       thread = { slot, name, named: key === "" };
       this.#threads.set(key, thread);
     }
     if (!thread.named) {
       const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
       if (speaker !== undefined) {
-        thread.name = shortName(shownText(speaker, false));
+        thread.name = shortName(visibleLabel(speaker));
         thread.named = true;
       }
     }
@@ -361,7 +373,8 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     thread: { slot: number; name: string },
     number: number,
   ): Html {
-    const label = shownText(item.label, false);
+    // A name in a label (an agent's, a tool's) never passes for another speaker.
+    const label = visibleLabel(item.label);
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
@@ -551,5 +564,27 @@ function shortName(name: string): string {
 
 function firstUserLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return [...line].slice(0, FIRST_USER_CODE_POINTS).join("");
+  return cutPoints(line, FIRST_USER_CODE_POINTS);
+}
+
+/** The head of a field that is read: its first {@linkcode FIELD_UNITS_READ} units, then `…`. */
+function readHead(text: string): string {
+  return text.length > FIELD_UNITS_READ ? `${text.slice(0, FIELD_UNITS_READ)}…` : text;
+}
+
+/**
+ * A header field as the page shows it: redacted (only its head is read),
+ * controls visible, at most {@linkcode FIELD_CODE_POINTS} code points, a cut
+ * one ending in `…`.
+ */
+export function headerField(text: string, redact: boolean): string {
+  return cutPoints(shownText(readHead(text), redact), FIELD_CODE_POINTS);
+}
+
+/** The first `max` code points of a text; a longer text's first `max - 1` and `…`. */
+export function cutPoints(text: string, max: number): string {
+  // A text of at most `max` units has at most `max` code points; no more than 2 a code point.
+  if (text.length <= max) return text;
+  const points = [...text.slice(0, 2 * max + 2)];
+  return points.length > max ? `${points.slice(0, max - 1).join("")}…` : text;
 }
