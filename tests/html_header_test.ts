@@ -67,7 +67,7 @@ Deno.test("renderHtml(): a field at the bound is kept whole, one past it is cut 
   assert.equal(await page("😀".repeat(200)), "😀".repeat(200));
 });
 
-Deno.test("pageSummary() cuts a planted page's long fields with a mark", async () => {
+Deno.test("pageSummary() cuts a planted page's long fields with a mark", () => {
   const summary = {
     sessionId: "s".repeat(5_000),
     startedAt: "",

@@ -136,8 +136,8 @@ export function visibleLabel(label: string): string {
   const shown = visibleControls(label, { oneLine: true }).replace(INVISIBLE, escaped);
   // A word: letters, marks and digits, as a name's look-alike would be made of.
   return shown.replace(/[\p{L}\p{M}\p{N}]+/gu, (word) => {
-    // deno-lint-ignore no-control-regex -- ASCII is what is matched
-    if (/^[\x00-\x7f]*$/.test(word) || !RESERVED.has(readsAs(word))) return word;
-    return word.replace(/[^\x00-\x7f]/gu, escaped);
+    // A word is letters and digits: one of ASCII has none above U+007F.
+    if (!/[^\p{ASCII}]/u.test(word) || !RESERVED.has(readsAs(word))) return word;
+    return word.replace(/[^\p{ASCII}]/gu, escaped);
   });
 }

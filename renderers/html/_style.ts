@@ -97,7 +97,9 @@ main { display: flex; flex-direction: column; gap: .6rem; }
 .diff .add { background: var(--add-bg); }
 .diff .del { background: var(--del-bg); }
 .diff .hunk { color: var(--muted); }
-.text table { width: auto; font-size: .9rem; }
+.text table {
+  display: block; width: max-content; max-width: 100%; overflow-x: auto; font-size: .9rem;
+}
 .align-left { text-align: left; } .align-right { text-align: right; } .align-center { text-align: center; }
 .task { font-size: 1.05em; }
 .image { color: var(--muted); }
@@ -136,7 +138,10 @@ details[open] .preview { visibility: hidden; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; text-align: center; }
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
 th, td { padding: .45rem .7rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-th { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; }
+th {
+  color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em;
+  overflow-wrap: normal; word-break: normal; hyphens: manual;
+}
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 a { color: var(--t0); }
 `;
