@@ -167,3 +167,75 @@ Deno.test("renderHtml(): a tool's or an agent's name never passes for a speaker 
   const threads = [...page.matchAll(/<span class="thread">([^<]*)<\/span>/g)].map((m) => m[1]!);
   assert.ok(threads.every((name) => !/[\u200b\u202e\u0455]/.test(name)), threads.join(" | "));
 });
+
+Deno.test("renderHtml(): the model of each reply after it, and of each agent in the header", async () => {
+  const usage = { input_tokens: 10, output_tokens: 5 };
+  const page = await renderHtml([
+    {
+      seq: 1,
+      session_id: "s",
+      thread_id: null,
+      event: { id: "e0", type: "session.updated", agent: { model: { id: "claude-opus-5" } } },
+    },
+    {
+      seq: 2,
+      session_id: "s",
+      thread_id: null,
+      event: { id: "e1", type: "user.message", content: "Go" },
+    },
+    {
+      seq: 3,
+      session_id: "s",
+      thread_id: null,
+      event: { id: "e2", type: "agent.message", content: "On it" },
+    },
+    {
+      seq: 4,
+      session_id: "s",
+      thread_id: null,
+      event: {
+        id: "e3",
+        type: "span.model_request_end",
+        model_request_start_id: "x",
+        model_usage: usage,
+        model: "claude-opus-5",
+      },
+    },
+    {
+      seq: 5,
+      session_id: "s",
+      thread_id: null,
+      event: {
+        id: "e4",
+        type: "session.thread_created",
+        session_thread_id: "th_1",
+        agent_name: "helper",
+      },
+    },
+    {
+      seq: 6,
+      session_id: "s",
+      thread_id: "th_1",
+      event: { id: "e5", type: "agent.message", content: "Helping" },
+    },
+    {
+      seq: 7,
+      session_id: "s",
+      thread_id: "th_1",
+      event: {
+        id: "e6",
+        type: "span.model_request_end",
+        model_request_start_id: "y",
+        model_usage: usage,
+        model: "claude-haiku-5",
+      },
+    },
+  ] as LogEntry[]);
+  const notes = [...page.matchAll(/<p class="usage">(.*?)<\/p>/g)].map((m) => m[1]!);
+  assert.equal(notes.length, 2);
+  assert.match(notes[0]!, /^<span class="model">claude-opus-5<\/span> · tokens: /);
+  assert.match(notes[1]!, /^<span class="model">claude-haiku-5<\/span> · tokens: /);
+  assert.match(page, /<dt>Models<\/dt><dd>claude-opus-5, claude-haiku-5<\/dd>/);
+  assert.match(page, /agent \(primary thread\)<span class="model"> · claude-opus-5<\/span><\/li>/);
+  assert.match(page, /@helper<span class="model"> · claude-haiku-5<\/span><\/li>/);
+});

@@ -62,6 +62,8 @@ export interface UsageItem {
   /** The thread, as the page's items name it (redacted when the page is). */
   thread: string | null;
   usage: Usage;
+  /** The model that answered, where the log names it (redacted when the page is). */
+  model?: string;
 }
 
 /** What the header says of the session; also what an index row of the page needs. */
@@ -107,6 +109,12 @@ const THREADS_LISTED = 32;
 /** The most code points of a thread's name in the header and on an item. */
 const THREAD_NAME_CODE_POINTS = 80;
 const FIRST_USER_CODE_POINTS = 200;
+/** The most models the header names. */
+const MODELS_LISTED = 8;
+/** The most threads whose model is remembered. */
+const THREAD_MODELS_KEPT = 1_024;
+/** The most code points of a model's name. */
+const MODEL_CODE_POINTS = 80;
 /**
  * The most code points of a header field (the session id, the start time, the
  * project, the directory): what the `<title>`, the `<meta>` summary and an
@@ -183,6 +191,10 @@ export class PageBuilder {
   #lastDay = "";
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
+  /** Thread key → the latest model its agent answered with (at most {@linkcode THREAD_MODELS_KEPT}). */
+  #threadModels = new Map<string, string>();
+  /** The models the page's requests name, in the order first seen (at most {@linkcode MODELS_LISTED}). */
+  #models: string[] = [];
   /** Thread key → the latest reply of the agent on it whose usage is not shown yet. */
   #replies = new Map<string, { part: number; seq: number }>();
   /** The tokens of every request whose usage is on the page; undefined before the first. */
@@ -244,7 +256,10 @@ export class PageBuilder {
    */
   addUsage(item: UsageItem): boolean {
     if (this.#cut) return false;
-    const note = markup`<p class="usage">tokens: ${usageFigures(item.usage)}</p>\n`;
+    const model = item.model === undefined ? undefined : modelName(item.model);
+    const note = markup`<p class="usage">${
+      model !== undefined && markup`<span class="model">${model}</span> · `
+    }tokens: ${usageFigures(item.usage)}</p>\n`;
     const size = utf8Length(note.toString());
     if (this.#used + size > this.#settings.transcriptBudget) {
       this.#cut = true;
@@ -259,12 +274,32 @@ export class PageBuilder {
       this.#parts.push(note);
     }
     this.#replies.delete(key);
+    if (item.model !== undefined) this.model(item.thread, item.model);
     const total = this.#tokens ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     total.input += item.usage.input;
     total.output += item.usage.output;
     total.cacheRead += item.usage.cacheRead;
     total.cacheWrite += item.usage.cacheWrite;
     return true;
+  }
+
+  /**
+   * Notes the model a thread's agent answers with (a request's, or the
+   * session's agent's for the primary thread): its thread is listed with it.
+   * The model is redacted when the page is.
+   */
+  model(thread: string | null, model: string): void {
+    const name = modelName(model);
+    if (name === "") return;
+    if (!this.#models.includes(name) && this.#models.length < MODELS_LISTED) {
+      this.#models.push(name);
+    }
+    const key = thread ?? "";
+    this.#threadModels.delete(key);
+    if (this.#threadModels.size >= THREAD_MODELS_KEPT) {
+      this.#threadModels.delete(this.#threadModels.keys().next().value!);
+    }
+    this.#threadModels.set(key, name);
   }
 
   /** Names the session: the latest title given is the page's (redacted when the page is). */
@@ -323,9 +358,14 @@ ${this.#parts}${empty}${note}</main>
       : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
     const fact = (name: string, value: Html | string | number): Html =>
       markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
-    const all = [...this.#threads.values()];
-    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name }) =>
-      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}</li>`
+    const all = [...this.#threads].map(([key, thread]) => ({
+      ...thread,
+      model: this.#threadModels.get(key),
+    }));
+    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name, model }) =>
+      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}${
+        model !== undefined && markup`<span class="model"> · ${model}</span>`
+      }</li>`
     );
     if (all.length > THREADS_LISTED) {
       threads.push(markup`<li>and ${all.length - THREADS_LISTED} more</li>`);
@@ -337,6 +377,9 @@ ${this.#parts}${empty}${note}</main>
       summary.project !== undefined && fact("Project", summary.cwd ?? summary.project)
     }${fact("Started", started)}${fact("Turns", summary.turns)}${fact("Threads", summary.threads)}${
       fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)
+    }${
+      this.#models.length > 0 &&
+      fact(this.#models.length === 1 ? "Model" : "Models", this.#models.join(", "))
     }${
       this.#tokens !== undefined &&
       fact("Tokens", markup`${usageFigures(this.#tokens)}${summary.cut ? " (cut)" : ""}`)
@@ -553,6 +596,11 @@ function sizeText(bytes: number, lines: number): string {
 function previewOf(input: unknown, redact: boolean): string | undefined {
   const path = (input as { file_path?: unknown } | null)?.file_path;
   return typeof path === "string" ? shownText(path, redact) : undefined;
+}
+
+/** A model's name as the page shows it: one line, controls visible, bounded. */
+function modelName(model: string): string {
+  return cutPoints(visibleLabel(readHead(model).trim()), MODEL_CODE_POINTS);
 }
 
 function shortName(name: string): string {

@@ -97,9 +97,7 @@ main { display: flex; flex-direction: column; gap: .6rem; }
 .diff .add { background: var(--add-bg); }
 .diff .del { background: var(--del-bg); }
 .diff .hunk { color: var(--muted); }
-.text table {
-  display: block; width: max-content; max-width: 100%; overflow-x: auto; font-size: .9rem;
-}
+.text table { width: auto; font-size: .9rem; }
 .align-left { text-align: left; } .align-right { text-align: right; } .align-center { text-align: center; }
 .task { font-size: 1.05em; }
 .image { color: var(--muted); }
@@ -132,12 +130,14 @@ details[open] .preview { visibility: hidden; }
   margin: -.4rem .25rem 0 auto; color: var(--muted); font-size: .75rem;
   font-variant-numeric: tabular-nums; text-align: right;
 }
+.usage .model, .threads .model { color: var(--muted); font-weight: 400; }
 .usage data { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 .note { margin: .4rem 0 0; color: var(--muted); font-size: .8rem; font-style: italic; }
 .transcript-cut { padding: .6rem .85rem; border: 1px dashed var(--line); border-radius: 6px; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; text-align: center; }
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
 th, td { padding: .45rem .7rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+/* A header cell is a word or two: it never breaks inside one (an item's text breaks anywhere). */
 th {
   color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em;
   overflow-wrap: normal; word-break: normal; hyphens: manual;
