@@ -239,3 +239,48 @@ Deno.test("renderHtml(): the model of each reply after it, and of each agent in 
   assert.match(page, /agent \(primary thread\)<span class="model"> · claude-opus-5<\/span><\/li>/);
   assert.match(page, /@helper<span class="model"> · claude-haiku-5<\/span><\/li>/);
 });
+
+Deno.test("renderHtml(): a Claude Code response's tokens once, after its last tool call, however its blocks are split", async () => {
+  const common = { isSidechain: false, userType: "external", sessionId: "s1", version: "2.1.50" };
+  const usage = { input_tokens: 10, output_tokens: 5 };
+  const assistant = (uuid: string, id: string, block: unknown) => ({
+    type: "assistant",
+    uuid,
+    message: { id, role: "assistant", content: [block], usage },
+  });
+  const result = (uuid: string, id: string) => ({
+    type: "user",
+    uuid,
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: "A" }] },
+  });
+  const read = (id: string) => ({ type: "tool_use", id, name: "Read", input: { file_path: id } });
+  const records = [
+    { type: "user", uuid: "u1", message: { role: "user", content: "Do it" } },
+    assistant("a1", "msg_1", { type: "text", text: "Reading" }),
+    assistant("a2", "msg_1", read("t1")),
+    result("u2", "t1"),
+    assistant("a3", "msg_1", read("t2")),
+    result("u3", "t2"),
+    assistant("a4", "msg_2", { type: "text", text: "Done" }),
+  ].map((record, i) => ({ ...common, ...record, timestamp: `2026-09-14T10:00:0${i}.000Z` }));
+  const path = await Deno.makeTempFile({ suffix: ".jsonl" });
+  try {
+    await Deno.writeTextFile(path, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const page = await renderHtml(fromClaudeCode(path));
+    const order = [...page.matchAll(/<span class="who">([^<]*)<\/span>|<p class="usage">/g)]
+      .map((m) => m[1] ?? "tokens");
+    assert.deepEqual(order, [
+      "user",
+      "agent",
+      "agent → tool Read",
+      "tool Read → agent",
+      "agent → tool Read",
+      "tokens",
+      "tool Read → agent",
+      "agent",
+      "tokens",
+    ]);
+  } finally {
+    await Deno.remove(path);
+  }
+});
