@@ -64,7 +64,7 @@ const BROKEN_WORDS = `[...document.querySelectorAll("th")].flatMap((th) => {
   });
 })`;
 
-async function check(browser: Browser, html: string, what: string, labels: boolean) {
+async function check(browser: Browser, html: string, what: string, labels: boolean): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "transcript_small_" });
   try {
     await Deno.writeTextFile(`${dir}/page.html`, html);
@@ -93,7 +93,7 @@ async function check(browser: Browser, html: string, what: string, labels: boole
 Deno.test({
   name: "in headless Chromium: table headers never break inside a word; labels show their names",
   ignore: chromium === undefined && !inCi,
-  async fn() {
+  async fn(): Promise<void> {
     if (chromium === undefined) {
       throw new Error("Chromium is not installed, and CI=true requires it");
     }
