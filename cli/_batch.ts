@@ -409,8 +409,9 @@ export class RenderRun {
     const text = page === undefined
       ? await this.#renderer.render(selected, options)
       : await page.call(this.#renderer.folder, selected, options, origin);
-    const key = origin.project === undefined ? sessionId : `${origin.project}/${sessionId}`;
-    return { sessionId, key, text };
+    const { project } = origin;
+    const key = project === undefined ? sessionId : `${project}/${sessionId}`;
+    return { sessionId, key, text, ...(project === undefined ? {} : { project }) };
   }
 
   /** A renderer that takes whole batches reads every input as one source: one text for all. */

@@ -20,8 +20,10 @@ import { describe, type RunTally } from "./_run_tally.ts";
 /** A session rendered, to be written. */
 export interface Rendered {
   sessionId: string;
-  /** What its file in a folder is named from: the session id, after its project when it has one. */
+  /** What the folder's record knows it by: the session id, after its project when it has one. */
   key: string;
+  /** The project it belongs to (an input found in a folder): its file's name starts with it. */
+  project?: string;
   /** The text: into a folder, the renderer's page when it has one. */
   text: string;
 }
@@ -97,8 +99,9 @@ export class FolderWriter {
   async write(rendered: Rendered, input: string, reading: Reading | undefined): Promise<void> {
     const { dir, renderer } = this.#options;
     const name = renderer.batch?.fileName ??
-      await sessionFileName(rendered.key, renderer.extension ?? ".txt", {
+      await sessionFileName(rendered.sessionId, renderer.extension ?? ".txt", {
         reserved: renderer.folder?.indexName,
+        project: rendered.project,
       });
     const path = inFolder(dir, name);
     const first = this.#names.get(name);

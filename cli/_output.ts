@@ -9,10 +9,14 @@ const MAX_NAME = 200;
 /**
  * A file name for a session id: letters, digits, `_` and `-` stay, every other
  * character becomes `%XX` of its UTF-8 bytes (a lone surrogate, which has none, `%uXXXX` of its
- * code unit), so an id can never name a path
- * (`/`, `..`) or a hidden file. The name derives from the redacted id; when
- * redaction changed the id, `~` and 8 hex digits of the SHA-256 of the raw id
- * follow, so two ids never share a file. An over-long name ends in `~` and 16
+ * code unit; a `/` `%u002F`), so an id can never name a path
+ * (`/`, `..`) or a hidden file. A session of a project (`options.project`) is named
+ * `<project>%2F<id>`, the project encoded the same way except that its `/` is `%2F`: `%2F`
+ * never occurs in an encoded id, so the last one splits the name, and no two (project, id)
+ * pairs, nor a pair and an id alone, share a name (project `a` with id `b/s1` is
+ * `a%2Fb%u002Fs1`, project `a/b` with id `s1` is `a%2Fb%2Fs1`). The name derives from the
+ * redacted parts; when redaction changed one, `~` and 8 hex digits of the SHA-256 of the raw
+ * key follow, so two ids never share a file. An over-long name ends in `~` and 16
  * hex digits of that digest. `INDEX` and the `reserved` name (the folder's
  * index) are never given: they take a `%` in front.
  */
@@ -21,11 +25,33 @@ export async function sessionFileName(
   extension: string,
   options: SessionFileNameOptions = {},
 ): Promise<string> {
+  const { project } = options;
   const shown = redact(sessionId);
+  const shownProject = project === undefined ? undefined : redact(project);
+  let name = encodePart(shown, "%u002F");
+  if (shownProject !== undefined) name = `${encodePart(shownProject, "%2F")}%2F${name}`;
+  // The raw key: the id alone, or the pair (a project's `/` must not make two pairs one).
+  const raw = project === undefined ? sessionId : JSON.stringify([project, sessionId]);
+  if (name === "" || name.toUpperCase() === "INDEX") name = `%${name}`;
+  if (shown !== sessionId || shownProject !== project) {
+    name += `~${(await sha256Hex(raw)).slice(0, 8)}`;
+  }
+  if (name.length > MAX_NAME) {
+    name = `${name.slice(0, MAX_NAME - 17)}~${(await sha256Hex(raw)).slice(0, 16)}`;
+  }
+  const file = `${name}${extension}`;
+  // A folder's index (a renderer's RendererFolder.indexName) is never a session's page.
+  return file.toLowerCase() === options.reserved?.toLowerCase() ? `%${file}` : file;
+}
+
+/** A part of a file name: safe characters kept, `/` as `slash`, every other one `%`-encoded. */
+function encodePart(text: string, slash: string): string {
   let name = "";
-  for (const char of shown) {
+  for (const char of text) {
     if (SAFE.test(char)) {
       name += char;
+    } else if (char === "/") {
+      name += slash;
     } else if (char.length === 1 && char >= "\uD800" && char <= "\uDFFF") {
       // A lone surrogate has no UTF-8 bytes (it would encode as U+FFFD, as any other would):
       // `%u` and its code unit keep two ids that differ only there apart.
@@ -35,14 +61,7 @@ export async function sessionFileName(
         .map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`).join("");
     }
   }
-  if (name === "" || name.toUpperCase() === "INDEX") name = `%${name}`;
-  if (shown !== sessionId) name += `~${(await sha256Hex(sessionId)).slice(0, 8)}`;
-  if (name.length > MAX_NAME) {
-    name = `${name.slice(0, MAX_NAME - 17)}~${(await sha256Hex(sessionId)).slice(0, 16)}`;
-  }
-  const file = `${name}${extension}`;
-  // A folder's index (a renderer's RendererFolder.indexName) is never a session's page.
-  return file.toLowerCase() === options.reserved?.toLowerCase() ? `%${file}` : file;
+  return name;
 }
 
 /** Options for {@linkcode sessionFileName}. */
@@ -53,6 +72,13 @@ export interface SessionFileNameOptions {
    * @default {undefined}
    */
   reserved?: string | undefined;
+  /**
+   * The project the session belongs to (a folder given as an input: the folder holding its
+   * transcript, `/`-separated); the name starts with it.
+   *
+   * @default {undefined}
+   */
+  project?: string | undefined;
 }
 
 /** A text's UTF-16 code units, little-endian. */

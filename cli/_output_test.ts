@@ -5,13 +5,35 @@ import { removeStaleTemporaries, sessionFileName, writeAtomic } from "./_output.
 
 Deno.test("sessionFileName() keeps safe ids and encodes everything else", async () => {
   assert.equal(await sessionFileName("sesn_01AbC-9", ".md"), "sesn_01AbC-9.md");
-  assert.equal(await sessionFileName("../x", ".md"), "%2E%2E%2Fx.md");
-  assert.equal(await sessionFileName("a b/é", ".txt"), "a%20b%2F%C3%A9.txt");
+  assert.equal(await sessionFileName("../x", ".md"), "%2E%2E%u002Fx.md");
+  assert.equal(await sessionFileName("a b/é", ".txt"), "a%20b%u002F%C3%A9.txt");
   assert.equal(await sessionFileName("INDEX", ".md"), "%INDEX.md");
   assert.equal(await sessionFileName("", ".md"), "%.md");
   const long = await sessionFileName("x".repeat(500), ".md");
   assert.ok(long.length <= 203);
   assert.notEqual(long, await sessionFileName("x".repeat(501), ".md"));
+});
+
+Deno.test("sessionFileName() gives every (project, id) pair its own name, and an id alone another", async () => {
+  const name = (id: string, project?: string) => sessionFileName(id, ".html", { project });
+  assert.equal(await name("s1", "-home-me-app"), "-home-me-app%2Fs1.html");
+  assert.equal(await name("b/s1", "a"), "a%2Fb%u002Fs1.html");
+  assert.equal(await name("s1", "a/b"), "a%2Fb%2Fs1.html");
+  assert.equal(await name("a/b/s1"), "a%u002Fb%u002Fs1.html");
+  const names = new Set(
+    await Promise.all([
+      name("b/s1", "a"),
+      name("s1", "a/b"),
+      name("a/b/s1"),
+      name("b%2Fs1", "a"),
+      name("a%2Fb%2Fs1"),
+      name("", "a/b/s1"),
+    ]),
+  );
+  assert.equal(names.size, 6);
+  const long = await name("s".repeat(150), "p".repeat(150));
+  assert.ok(long.length <= 205);
+  assert.notEqual(long, await name("s".repeat(149), "p".repeat(151)));
 });
 
 Deno.test("sessionFileName() names a redacted id, and two secrets never share a file", async () => {

@@ -18,13 +18,16 @@
  * Hidden files and folders (a name starting with `.`) are passed over too.
  *
  * Links are followed, each folder read once (a link back to a folder already
- * read, a loop, is passed over with a note); a folder that cannot be read is
- * reported and the search goes on.
+ * read, a loop, is passed over with a note); a link that leads out of the
+ * given folder is followed with a note naming the link (never what it holds);
+ * a folder that cannot be read is reported and the search goes on. Only
+ * regular files are inputs: a FIFO, a socket or a device named `*.jsonl`
+ * would block or never end, so it is passed over with a note, never opened.
  *
  * @module
  */
 
-import { basename, join, relative, resolve } from "node:path";
+import { basename, isAbsolute, join, relative, resolve } from "node:path";
 
 /** A transcript or log found in a folder, and the project it belongs to. */
 export interface FoundInput {
@@ -60,6 +63,8 @@ export async function inputsIn(dir: string, report: WalkReport): Promise<FoundIn
   const found: FoundInput[] = [];
   const seen = new Set<string>();
   const root = basename(resolve(dir));
+  // Where the given folder really is: a link whose target is not inside it is said.
+  const top = await Deno.realPath(dir).catch(() => resolve(dir));
   const walk = async (folder: string, depth: number): Promise<void> => {
     let real: string;
     const entries: Deno.DirEntry[] = [];
@@ -83,12 +88,23 @@ export async function inputsIn(dir: string, report: WalkReport): Promise<FoundIn
     for (const entry of entries) {
       if (entry.name.startsWith(".")) continue;
       const path = join(folder, entry.name);
-      const kind = entry.isSymlink ? await linkKind(path) : entry.isDirectory ? "dir" : "file";
+      const link = entry.isSymlink ? await linkKind(path, top) : undefined;
+      const kind = link?.kind ?? (entry.isDirectory ? "dir" : entry.isFile ? "file" : "other");
+      // A link out of the folder is followed, and said: its path only, never what it holds.
+      const outside = (): void => {
+        if (link?.outside) report.note(`${path}: a link out of the folder, followed`);
+      };
       if (kind === "dir") {
         // A session's own folder, and subagents' folders: their transcripts are the session's.
         if (entry.name === "subagents" || sessions.has(entry.name)) continue;
+        outside();
         folders.push(path);
-      } else if (INPUT.test(entry.name) && !SUBAGENT_FILE.test(entry.name)) {
+      } else if (!INPUT.test(entry.name) || SUBAGENT_FILE.test(entry.name)) {
+        continue;
+      } else if (kind === "other") {
+        report.note(`${path}: passed over, not a regular file (a FIFO, a socket or a device)`);
+      } else {
+        outside();
         // A file that cannot be read, or a broken link, fails when it is read: it is reported.
         const inside = relative(dir, folder).replaceAll("\\", "/");
         found.push({ path, project: inside === "" ? root : inside });
@@ -106,10 +122,26 @@ export async function inputsIn(dir: string, report: WalkReport): Promise<FoundIn
   return found;
 }
 
-/** What a link leads to: a folder, or anything else (a file, or nothing: read as a file). */
-async function linkKind(path: string): Promise<"dir" | "file"> {
+/**
+ * What a link leads to: a folder, a regular file (or nothing: a broken link is read as a file,
+ * and fails when it is read), or something else (a FIFO, a socket, a device); and whether it
+ * leads out of the given folder (`top`, its real path).
+ */
+async function linkKind(
+  path: string,
+  top: string,
+): Promise<{ kind: "dir" | "file" | "other"; outside: boolean }> {
   const info = await Deno.stat(path).catch(() => undefined);
-  return info?.isDirectory ? "dir" : "file";
+  if (info === undefined) return { kind: "file", outside: false };
+  const real = await Deno.realPath(path).catch(() => undefined);
+  const outside = real !== undefined && !isInside(real, top);
+  return { kind: info.isDirectory ? "dir" : info.isFile ? "file" : "other", outside };
+}
+
+/** Whether a real path is the folder `top` or inside it. */
+function isInside(path: string, top: string): boolean {
+  const inside = relative(top, path);
+  return inside === "" || (!inside.startsWith("..") && !isAbsolute(inside));
 }
 
 function reason(error: unknown): string {

@@ -120,7 +120,11 @@ Deno.test("render --out DIR writes one file per session, reports a bad log and r
     assert.doesNotMatch(run.stderr, /"sesn_a"|"\.\.\/evil\/x"/, "nothing said of sessions written");
     assertNoStack(run);
     const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
-    assert.deepEqual(names, ["%2E%2E%2Fevil%2Fx.txt", ".transcript-manifest.json", "sesn_a.txt"]);
+    assert.deepEqual(names, [
+      "%2E%2E%u002Fevil%u002Fx.txt",
+      ".transcript-manifest.json",
+      "sesn_a.txt",
+    ]);
     assert.equal(await Deno.readTextFile(`${out}sesn_a.txt`), "[user]\n  alpha\n");
 
     await Deno.writeTextFile(`${out}sesn_a.txt`, "edited\n");

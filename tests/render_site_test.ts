@@ -324,11 +324,19 @@ Deno.test({
     await inTempDir(async (dir) => {
       await projectsFolder(dir);
       // A transcript that is a FIFO holds the run at it until Ctrl-C: "-home-me-app" is done then.
-      const held = join(dir, "projects", "-home-me-b", "held.jsonl");
-      await Deno.mkdir(join(held, ".."));
+      // (Named on its own: in a folder, a FIFO is passed over, never opened.)
+      const held = join(dir, "held.jsonl");
       const made = await new Deno.Command("mkfifo", { args: [held] }).output();
       assert.equal(made.code, 0);
-      const child = spawnTask("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
+      const child = spawnTask("render", [
+        "-r",
+        "html",
+        "--out",
+        "site/",
+        "projects/-home-me-app",
+        "held.jsonl",
+        "projects/-home-me-lib",
+      ], { cwd: dir });
       const deadline = Date.now() + 60_000;
       const written = async (): Promise<number> =>
         (await pages(join(dir, "site")).catch(() => [])).filter((n) => !n.startsWith(".")).length;

@@ -3,8 +3,9 @@
 
 // The bodies of a session page's items: Markdown for messages (CommonMark and
 // GitHub's tables, task lists and strikethrough, through markdown-it with raw
-// HTML off and its link check on, so `javascript:`, `vbscript:`, `file:` and
-// `data:` links stay text; bare URLs are not made links), unified diffs for
+// HTML off and its link check narrowed: only `http:`, `https:`, `mailto:` and
+// in-page `#…` links are links, any other (`javascript:`, `data:image/*`,
+// `blob:`, `file:`, a relative path) stays text; bare URLs are not made links), unified diffs for
 // edits, code blocks for written files, monospace blocks for tool output. `.`'s
 // html renderer loads this module (through `./html`) on first use, so `.` imports
 // no third-party code until a page is rendered.
@@ -45,7 +46,7 @@ let parser: ReturnType<typeof MarkdownIt> | undefined;
 
 /**
  * A message as HTML: Markdown through markdown-it (raw HTML shown as text,
- * `javascript:` and `data:` links not links, images named and never loaded,
+ * only `http(s):`, `mailto:` and `#…` links links, images named and never loaded,
  * headings below the item's own), plain prose straight to paragraphs.
  *
  * @param text The message, redacted and its controls made visible.
@@ -72,6 +73,21 @@ function delimiters(text: string): number {
   return outside.match(/[*_[\]~]/g)?.length ?? 0;
 }
 
+/**
+ * The links a page makes: web addresses, mail addresses and its own anchors.
+ * markdown-it's own check lets `data:image/…` and `blob:` through; here
+ * anything else (a scheme, a relative path, a protocol-relative `//host`) stays
+ * the text it was written as.
+ */
+const LINKABLE = /^(?:https?:|mailto:|#)/i;
+
+/** The parser with the page's link policy (an image's address is checked the same way). */
+function markdownParser(): ReturnType<typeof MarkdownIt> {
+  const md = new MarkdownIt("default", { html: false, linkify: false, typographer: false });
+  md.validateLink = (url: string): boolean => LINKABLE.test(url.trim());
+  return md;
+}
+
 /** Which way {@linkcode markdownHtml} takes for a text: a fast path, or the parser. */
 export function markdownPath(text: string): "plain" | "fences" | "parser" {
   return isPlainProse(text) ? "plain" : proseAndFences(text) !== undefined ? "fences" : "parser";
@@ -79,7 +95,7 @@ export function markdownPath(text: string): "plain" | "fences" | "parser" {
 
 /** A message through the parser, whatever it holds (the fast paths give the same). */
 export function parsedHtml(text: string): Html {
-  parser ??= new MarkdownIt("default", { html: false, linkify: false, typographer: false });
+  parser ??= markdownParser();
   // markdown-it escapes every text it writes, so its own tags are the only `<` in its output.
   return trusted(tidy(parser.render(text)));
 }

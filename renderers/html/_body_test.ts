@@ -59,6 +59,29 @@ Deno.test("markdownHtml() shows raw HTML as text and makes no unsafe link, image
   assert.match(md("<https://example.com>"), /<a href="https:\/\/example.com">/);
 });
 
+Deno.test("markdownHtml() links only http(s), mailto and in-page addresses; data:image, blob: and the rest stay text", () => {
+  const text = [
+    "[png](data:image/png;base64,iVBORw0KGgo=) [gif](data:image/gif;base64,R0lGOD==)",
+    "[blob](blob:https://example.com/1f2e) [rel](other.html) [proto](//evil.example/x)",
+    "[ftp](ftp://example.com/f) [tel](tel:123) <blob:https://example.com/x>",
+    "![pic](data:image/webp;base64,UklGRg==)",
+  ].join("\n\n");
+  const html = md(text);
+  assert.deepEqual([...html.matchAll(/href="([^"]*)"/g)], []);
+  assert.match(html, /\[png\]\(data:image\/png;base64,iVBORw0KGgo=\)/);
+  assert.match(html, /\[blob\]\(blob:https:\/\/example.com\/1f2e\)/);
+  assert.match(html, /!\[pic\]\(data:image\/webp;base64,UklGRg==\)/);
+  const links = md(
+    "[web](https://example.com/a) [plain](HTTP://example.com) [mail](mailto:a@b.c) [here](#item-3)",
+  );
+  assert.deepEqual([...links.matchAll(/href="([^"]*)"/g)].map((m) => m[1]), [
+    "https://example.com/a",
+    "HTTP://example.com",
+    "mailto:a@b.c",
+    "#item-3",
+  ]);
+});
+
 Deno.test("markdownHtml() skips the parser for plain prose and gives what the parser gives", () => {
   assert.ok(isPlainProse("Just words.\nAnother line.\n\nA new paragraph."));
   assert.ok(isPlainProse("Run `deno test` first."));

@@ -29,6 +29,7 @@ import {
   type TocTurn,
   WORDS_META,
 } from "./_find.ts";
+import { visibleLabel } from "./_label.ts";
 import { type Html, markup, trusted } from "./_html.ts";
 import type { PageOrigin } from "../registry.ts";
 
@@ -75,6 +76,8 @@ export interface UsageItem {
   /** The thread, as the page's items name it (redacted when the page is). */
   thread: string | null;
   usage: Usage;
+  /** The model that answered, where the log names it (redacted when the page is). */
+  model?: string;
 }
 
 /** What the header says of the session; also what an index row of the page needs. */
@@ -120,6 +123,23 @@ const THREADS_LISTED = 32;
 /** The most code points of a thread's name in the header and on an item. */
 const THREAD_NAME_CODE_POINTS = 80;
 const FIRST_USER_CODE_POINTS = 200;
+/** The most models the header names. */
+const MODELS_LISTED = 8;
+/** The most threads whose model is remembered. */
+const THREAD_MODELS_KEPT = 1_024;
+/** The most code points of a model's name. */
+const MODEL_CODE_POINTS = 80;
+/**
+ * The most code points of a header field (the session id, the start time, the
+ * project, the directory): what the `<title>`, the `<meta>` summary and an
+ * index row show of it too. A longer one ends in `…`.
+ */
+export const FIELD_CODE_POINTS = 200;
+/**
+ * The most UTF-16 units of a field (or a title) read before it is redacted and
+ * cut: a field of megabytes costs what a line costs. Far longer than any secret.
+ */
+const FIELD_UNITS_READ = 64 * 1024;
 
 /**
  * Text from the log as the page shows it: redacted first (so a cut can never
@@ -217,6 +237,10 @@ export class PageBuilder {
   #lastDay = "";
   /** Thread key → palette slot and the best name known for it. */
   #threads = new Map<string, { slot: number; name: string; named: boolean }>();
+  /** Thread key → the latest model its agent answered with (at most {@linkcode THREAD_MODELS_KEPT}). */
+  #threadModels = new Map<string, string>();
+  /** The models the page's requests name, in the order first seen (at most {@linkcode MODELS_LISTED}). */
+  #models: string[] = [];
   /** Thread key → the latest reply of the agent on it whose usage is not shown yet. */
   #replies = new Map<string, { flow: Flow; part: number; seq: number }>();
   /** The tokens of every request whose usage is on the page; undefined before the first. */
@@ -361,7 +385,10 @@ export class PageBuilder {
    */
   addUsage(item: UsageItem): boolean {
     if (this.#cut) return false;
-    const note = markup`<p class="usage">tokens: ${usageFigures(item.usage)}</p>\n`;
+    const model = item.model === undefined ? undefined : modelName(item.model);
+    const note = markup`<p class="usage">${
+      model !== undefined && markup`<span class="model">${model}</span> · `
+    }tokens: ${usageFigures(item.usage)}</p>\n`;
     const size = utf8Length(note.toString());
     if (this.#used + size > this.#settings.transcriptBudget) {
       this.#cut = true;
@@ -376,6 +403,7 @@ export class PageBuilder {
       (this.#folds.get(key)?.flow ?? this.#flow).parts.push(note);
     }
     this.#replies.delete(key);
+    if (item.model !== undefined) this.model(item.thread, item.model);
     const total = this.#tokens ??= { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     total.input += item.usage.input;
     total.output += item.usage.output;
@@ -384,9 +412,28 @@ export class PageBuilder {
     return true;
   }
 
+  /**
+   * Notes the model a thread's agent answers with (a request's, or the
+   * session's agent's for the primary thread): its thread is listed with it.
+   * The model is redacted when the page is.
+   */
+  model(thread: string | null, model: string): void {
+    const name = modelName(model);
+    if (name === "") return;
+    if (!this.#models.includes(name) && this.#models.length < MODELS_LISTED) {
+      this.#models.push(name);
+    }
+    const key = thread ?? "";
+    this.#threadModels.delete(key);
+    if (this.#threadModels.size >= THREAD_MODELS_KEPT) {
+      this.#threadModels.delete(this.#threadModels.keys().next().value!);
+    }
+    this.#threadModels.set(key, name);
+  }
+
   /** Names the session: the latest title given is the page's (redacted when the page is). */
   title(title: string): void {
-    this.#title = firstUserLine(shownText(title, this.#settings.redact));
+    this.#title = firstUserLine(shownText(readHead(title), this.#settings.redact));
   }
 
   /** Ends the page with the transcript note: the source held more than the budget shows. */
@@ -399,16 +446,16 @@ export class PageBuilder {
     const origin = folder?.origin ?? {};
     const redact = this.#settings.redact;
     const summary: PageSummary = {
-      sessionId: shownText(sessionId, redact),
-      startedAt: shownText(startedAt, redact),
+      sessionId: headerField(sessionId, redact),
+      startedAt: headerField(startedAt, redact),
       turns: this.#turns,
       threads: this.#threads.size,
       items: this.#items,
       firstUser: this.#firstUser,
       ...(this.#title === undefined ? {} : { title: this.#title }),
       cut: this.#cut,
-      ...(origin.project === undefined ? {} : { project: shownText(origin.project, redact) }),
-      ...(origin.cwd === undefined ? {} : { cwd: shownText(origin.cwd, redact) }),
+      ...(origin.project === undefined ? {} : { project: headerField(origin.project, redact) }),
+      ...(origin.cwd === undefined ? {} : { cwd: headerField(origin.cwd, redact) }),
       ...(origin.bytes === undefined ? {} : { bytes: origin.bytes }),
     };
     const words = folder !== undefined &&
@@ -448,9 +495,14 @@ ${pageScript()}</body>
       : markup`<time datetime="${summary.startedAt}">${readableTime(summary.startedAt)}</time>`;
     const fact = (name: string, value: Html | string | number): Html =>
       markup`<div><dt>${name}</dt><dd>${value}</dd></div>`;
-    const all = [...this.#threads.values()];
-    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name }) =>
-      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}</li>`
+    const all = [...this.#threads].map(([key, thread]) => ({
+      ...thread,
+      model: this.#threadModels.get(key),
+    }));
+    const threads = all.slice(0, THREADS_LISTED).map(({ slot, name, model }) =>
+      markup`<li class="t${slot}"><span class="swatch" aria-hidden="true"></span>${name}${
+        model !== undefined && markup`<span class="model"> · ${model}</span>`
+      }</li>`
     );
     if (all.length > THREADS_LISTED) {
       threads.push(markup`<li>and ${all.length - THREADS_LISTED} more</li>`);
@@ -462,6 +514,9 @@ ${pageScript()}</body>
       summary.project !== undefined && fact("Project", summary.cwd ?? summary.project)
     }${fact("Started", started)}${fact("Turns", summary.turns)}${fact("Threads", summary.threads)}${
       fact("Items", `${summary.items}${summary.cut ? " (cut)" : ""}`)
+    }${
+      this.#models.length > 0 &&
+      fact(this.#models.length === 1 ? "Model" : "Models", this.#models.join(", "))
     }${
       this.#tokens !== undefined &&
       fact("Tokens", markup`${usageFigures(this.#tokens)}${summary.cut ? " (cut)" : ""}`)
@@ -496,14 +551,14 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
       const slot = key === "" ? 0 : 1 + ((this.#threads.size - (this.#threads.has("") ? 1 : 0)) %
         (PALETTE_SIZE - 1));
       // Thread ids, speakers, labels and times come from the kit, redacted when the page is.
-      const name = key === "" ? "agent (primary thread)" : shortName(shownText(key, false));
+      const name = key === "" ? "agent (primary thread)" : shortName(visibleLabel(key));
       thread = { slot, name, named: key === "" };
       this.#threads.set(key, thread);
     }
     if (!thread.named) {
       const speaker = [item.from, item.to].find((who) => who.startsWith("@"));
       if (speaker !== undefined) {
-        thread.name = shortName(shownText(speaker, false));
+        thread.name = shortName(visibleLabel(speaker));
         thread.named = true;
       }
     }
@@ -516,7 +571,8 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     thread: { slot: number; name: string },
     number: number,
   ): Html {
-    const label = shownText(item.label, false);
+    // A name in a label (an agent's, a tool's) never passes for another speaker.
+    const label = visibleLabel(item.label);
     const error = item.isError || item.kind === "error";
     const from = item.from === "user" ? " from-user" : "";
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
@@ -698,6 +754,11 @@ function sizeText(bytes: number, lines: number): string {
 /** How many subagent calls and announced threads are remembered until their items come. */
 const CALLS_KEPT = 1_024;
 
+/** A model's name as the page shows it: one line, controls visible, bounded. */
+function modelName(model: string): string {
+  return cutPoints(visibleLabel(readHead(model).trim()), MODEL_CODE_POINTS);
+}
+
 function shortName(name: string): string {
   const points = [...name];
   return points.length > THREAD_NAME_CODE_POINTS
@@ -707,5 +768,27 @@ function shortName(name: string): string {
 
 function firstUserLine(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
-  return [...line].slice(0, FIRST_USER_CODE_POINTS).join("");
+  return cutPoints(line, FIRST_USER_CODE_POINTS);
+}
+
+/** The head of a field that is read: its first {@linkcode FIELD_UNITS_READ} units, then `…`. */
+function readHead(text: string): string {
+  return text.length > FIELD_UNITS_READ ? `${text.slice(0, FIELD_UNITS_READ)}…` : text;
+}
+
+/**
+ * A header field as the page shows it: redacted (only its head is read),
+ * controls visible, at most {@linkcode FIELD_CODE_POINTS} code points, a cut
+ * one ending in `…`.
+ */
+export function headerField(text: string, redact: boolean): string {
+  return cutPoints(shownText(readHead(text), redact), FIELD_CODE_POINTS);
+}
+
+/** The first `max` code points of a text; a longer text's first `max - 1` and `…`. */
+export function cutPoints(text: string, max: number): string {
+  // A text of at most `max` units has at most `max` code points; no more than 2 a code point.
+  if (text.length <= max) return text;
+  const points = [...text.slice(0, 2 * max + 2)];
+  return points.length > max ? `${points.slice(0, max - 1).join("")}…` : text;
 }

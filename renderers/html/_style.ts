@@ -130,13 +130,18 @@ details[open] .preview { visibility: hidden; }
   margin: -.4rem .25rem 0 auto; color: var(--muted); font-size: .75rem;
   font-variant-numeric: tabular-nums; text-align: right;
 }
+.usage .model, .threads .model { color: var(--muted); font-weight: 400; }
 .usage data { font-family: ui-monospace, Menlo, Consolas, "DejaVu Sans Mono", monospace; }
 .note { margin: .4rem 0 0; color: var(--muted); font-size: .8rem; font-style: italic; }
 .transcript-cut { padding: .6rem .85rem; border: 1px dashed var(--line); border-radius: 6px; }
 footer { margin-top: 2rem; color: var(--muted); font-size: .8rem; text-align: center; }
 table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--line); }
 th, td { padding: .45rem .7rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-th { color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; }
+/* A header cell is a word or two: it never breaks inside one (an item's text breaks anywhere). */
+th {
+  color: var(--muted); font-size: .75rem; text-transform: uppercase; letter-spacing: .05em;
+  overflow-wrap: normal; word-break: normal; hyphens: manual;
+}
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 a { color: var(--t0); }
 /* tool bodies and subagent folds (issue 27) */

@@ -52,7 +52,10 @@ const WHAT = "render the html page";
  * where the log records them (a `span.model_request_end`'s `model_usage`; a
  * Claude Code transcript's `message.usage`, once a response), are shown in
  * small type after the reply the request produced, each figure also a
- * `<data value>`; the header sums those of the requests on the page.
+ * `<data value>`, with the model that answered where the log names it (a
+ * `span.model_request_end`'s `model`); the header sums those of the requests
+ * on the page and names the models, each thread with its latest (the
+ * session's agent's, a `session.updated`'s `agent.model`, for the primary).
  *
  * Safe to share and to open: secrets are redacted unless `redact: false`;
  * every text from the log is escaped (the page is built only through an
@@ -156,6 +159,7 @@ async function renderPage(
       model_usage?: unknown;
       session_thread_id?: unknown;
       agent_name?: unknown;
+      model?: unknown;
     };
     const title = sessionTitle(entry.event);
     if (title !== undefined) page.title(title);
@@ -171,8 +175,14 @@ async function renderPage(
           event.rewound_text !== ""
       ? rewoundItem(entry, event.rewound_text, itemBudget, redact)
       : event.type === "span.model_request_end"
-      ? usageItem(entry, event.model_usage, redact)
+      ? usageItem(entry, event.model_usage, redact, modelOf(event.model, redact))
       : undefined;
+    // The session's agent (a `session.updated`'s `agent.model`) answers on the primary thread.
+    if (event.type === "session.updated") {
+      const agent = (event as { agent?: { model?: unknown } }).agent;
+      const model = modelOf(agent?.model, redact);
+      if (model !== undefined) page.model(null, model);
+    }
     if (aside !== undefined) {
       asides.push(aside);
       // No item came since: the oldest goes on the page now (a full page refuses it).
@@ -266,7 +276,12 @@ type Aside = ThinkingItem | RewoundItem | UsageItem;
  * undefined when the span records none. A count that is not a whole number of
  * tokens counts as 0.
  */
-function usageItem(entry: LogEntry, recorded: unknown, redact: boolean): UsageItem | undefined {
+function usageItem(
+  entry: LogEntry,
+  recorded: unknown,
+  redact: boolean,
+  model: string | undefined,
+): UsageItem | undefined {
   if (typeof recorded !== "object" || recorded === null) return undefined;
   const fields = recorded as Record<string, unknown>;
   const count = (key: string): number => {
@@ -279,7 +294,26 @@ function usageItem(entry: LogEntry, recorded: unknown, redact: boolean): UsageIt
     cacheRead: count("cache_read_input_tokens"),
     cacheWrite: count("cache_creation_input_tokens"),
   };
-  return { kind: "usage", seq: entry.seq, thread: threadShown(entry, redact), usage };
+  const thread = threadShown(entry, redact);
+  return {
+    kind: "usage",
+    seq: entry.seq,
+    thread,
+    usage,
+    ...(model === undefined ? {} : { model }),
+  };
+}
+
+/**
+ * A model as a log names it (a string, or an object with a string `id`, as
+ * the dream reads it), redacted when the page is; undefined for anything else.
+ */
+function modelOf(value: unknown, redact: boolean): string | undefined {
+  const id = typeof value === "object" && value !== null ? (value as { id?: unknown }).id : value;
+  if (typeof id !== "string" || id.trim() === "") return undefined;
+  // Only a head: the page shows at most 80 code points of it.
+  const head = id.slice(0, 1_024);
+  return redact ? redactSecrets(head) : head;
 }
 
 /** An entry's thread as the kit's items name it: redacted when the page is. */

@@ -12,7 +12,15 @@
  * @module
  */
 
-import { pageHead, pageScript, type PageSummary, readableTime, SUMMARY_META } from "./_page.ts";
+import {
+  cutPoints,
+  FIELD_CODE_POINTS,
+  pageHead,
+  pageScript,
+  type PageSummary,
+  readableTime,
+  SUMMARY_META,
+} from "./_page.ts";
 import { type Html, markup } from "./_html.ts";
 import { readWords, WORDS_META } from "./_find.ts";
 import { siteSearch } from "./_site_search.ts";
@@ -59,7 +67,8 @@ const ENTITIES: Record<string, string> = {
  * ours. A page in the folder may have been planted or edited: its texts are
  * read as untrusted, redacted again, their controls (bidi overrides, line
  * breaks) made visible, and cut (a session id, a time, a project and a
- * directory to 200 code points, the first user message to its 200).
+ * directory to 200 code points, the first user message to its 200; a cut
+ * text ends in `…`).
  */
 export function pageSummary(html: string): PageSummary | undefined {
   const head = html.slice(0, html.indexOf("</head>") >>> 0);
@@ -87,16 +96,14 @@ export function pageSummary(html: string): PageSummary | undefined {
   };
 }
 
-/** The most code points of a text read back from a page. */
-const READ_BACK_CODE_POINTS = 200;
+/** The most code points of a text read back from a page: a header field's bound. */
+const READ_BACK_CODE_POINTS = FIELD_CODE_POINTS;
 
-/** A text read back from a page, made safe to show: redacted, controls visible, cut. */
+/** A text read back from a page, made safe to show: redacted, controls visible, cut with `…`. */
 function untrusted(text: string): string {
-  const shown = visibleControls(redact(text), { oneLine: true });
-  const points = [...shown.slice(0, 4 * READ_BACK_CODE_POINTS)];
-  return points.length > READ_BACK_CODE_POINTS
-    ? points.slice(0, READ_BACK_CODE_POINTS).join("")
-    : shown;
+  // Only a head is read: a planted page's megabyte field costs what a line costs.
+  const head = text.length > 64 * 1024 ? `${text.slice(0, 64 * 1024)}…` : text;
+  return cutPoints(visibleControls(redact(head), { oneLine: true }), READ_BACK_CODE_POINTS);
 }
 
 function isSummary(value: unknown): value is PageSummary {
