@@ -475,10 +475,11 @@ browserTest(
     const pages: Array<[string, () => AsyncIterable<LogEntry>, unknown]> = [
       ["a Managed Agents log", () => fromNdjson(SINGLE_AGENT), {
         notes: [
-          { after: "item-3", figures: [1840, 96, 5120, 0] },
-          { after: "item-6", figures: [2210, 41, 6960, 0] },
-          { after: "item-8", figures: [2301, 38, 6960, 0] },
-          { after: "item-10", figures: [2560, 120, 6960, 0] },
+          // Anchors are the entries' seqs (`item-<seq>`), as the grader's [M<seq>] labels name them.
+          { after: "item-6", figures: [1840, 96, 5120, 0] },
+          { after: "item-12", figures: [2210, 41, 6960, 0] },
+          { after: "item-16", figures: [2301, 38, 6960, 0] },
+          { after: "item-20", figures: [2560, 120, 6960, 0] },
         ],
         first: "tokens: 1,840 input · 96 output · 5,120 cache read · 0 cache write",
         total: "8,911 input · 295 output · 26,000 cache read · 0 cache write",
@@ -490,7 +491,7 @@ browserTest(
         {
           notes: [
             { after: "item-3", figures: [12, 58, 4000, 300] },
-            { after: "item-5", figures: [5, 9, 4500, 0] },
+            { after: "item-7", figures: [5, 9, 4500, 0] },
           ],
           first: "tokens: 12 input · 58 output · 4,000 cache read · 300 cache write",
           total: "17 input · 67 output · 8,500 cache read · 300 cache write",

@@ -69,9 +69,15 @@ Deno.test("renderGrader() with ids and html name the same entry seq for the same
   const graded = parseGrader(await renderGrader(rows, { ids: true }));
   const html = await renderHtml(rows);
   const htmlSeqs = new Set([...html.matchAll(/title="entry seq (\d+)"/g)].map((m) => Number(m[1])));
+  // A citation [M<seq>] resolves to the page's anchor #item-<seq>, on the item of that entry.
+  const anchors = new Map(
+    [...html.matchAll(/ id="item-(\d+)"[^>]*>[^]*?title="entry seq (\d+)"/g)]
+      .map((m) => [Number(m[1]), Number(m[2])]),
+  );
   for (const item of graded.items) {
     const seq = Number(/^M(\d+)/.exec(item.label)![1]);
     assert.ok(htmlSeqs.has(seq), `html shows the item of entry seq ${seq}`);
+    assert.equal(anchors.get(seq), seq, `#item-${seq} is the item of entry seq ${seq}`);
   }
 });
 

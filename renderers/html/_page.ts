@@ -228,6 +228,8 @@ export class PageBuilder {
   #calls: Array<{ seq: number; name: string; flow?: Flow; part?: number; taken?: boolean }> = [];
   #used = 0;
   #items = 0;
+  /** The entry seq of the latest item on the page, and how many of its items are there. */
+  #anchored = { seq: Number.NaN, count: 0 };
   #turns = 0;
   #firstUser = "";
   #firstIsCommand = false;
@@ -269,6 +271,16 @@ export class PageBuilder {
    * Adds an item; returns false once the transcript budget is full (the item
    * that overflowed it is not shown, and the page ends with a note).
    */
+  /**
+   * An item's anchor: `item-<seq>`, the entry's seq, which the grader's `[M<seq>]` labels and json's
+   * `seq` carry too, so a citation resolves to the page. A second item of one entry (they come
+   * together) gets `item-<seq>-2`, and so on: an id is never repeated.
+   */
+  #anchor(seq: number): { id: string; taken: { seq: number; count: number } } {
+    const count = this.#anchored.seq === seq ? this.#anchored.count + 1 : 1;
+    return { id: count === 1 ? `item-${seq}` : `item-${seq}-${count}`, taken: { seq, count } };
+  }
+
   add(item: PageItem): boolean {
     if (this.#cut) return false;
     if (isEmptyReply(item)) return true;
@@ -276,7 +288,8 @@ export class PageBuilder {
     const known = this.#threads.has(item.thread ?? "");
     const thread = this.#thread(item);
     const lastDay = this.#lastDay;
-    const block = this.#block(item, text, thread, this.#items + 1);
+    const anchor = this.#anchor(item.seq);
+    const block = this.#block(item, text, thread, anchor.id);
     const fold = this.#foldOf(item, thread.slot);
     // Every byte of the block counts: label, names and markup, not only the text (and a new fold's frame).
     const size = utf8Length(block.toString()) +
@@ -289,13 +302,14 @@ export class PageBuilder {
     }
     this.#used += size;
     this.#items++;
+    this.#anchored = anchor.taken;
     this.#words.add(text.kept);
     this.#kinds.add(findKind(item.kind, item.from));
     if ((item.thread ?? "") !== "") this.#kinds.add("subagent");
     if (item.kind === "message" && item.from === "user") {
       this.#turns++;
       if (this.#toc.length < TOC_TURNS) {
-        this.#toc.push({ id: `item-${this.#items}`, text: tocLine(text.kept) });
+        this.#toc.push({ id: anchor.id, text: tocLine(text.kept) });
       }
       // The first prompt says what a session was about; a command (`/model`) does not.
       const command = this.#settings.isCommand?.(item.seq) === true;
@@ -569,7 +583,7 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     item: PageItem,
     text: CutText,
     thread: { slot: number; name: string },
-    number: number,
+    id: string,
   ): Html {
     // A name in a label (an agent's, a tool's) never passes for another speaker.
     const label = visibleLabel(item.label);
@@ -578,7 +592,6 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     const classes = `item k-${item.kind} t${thread.slot}${from}${error ? " is-error" : ""}`;
     const badge = error && markup`<span class="badge">error</span>`;
     const when = item.processedAt ? this.#timeTag(shownText(item.processedAt, false)) : "";
-    const id = `item-${number}`;
     // What the filter reads: the item's kind and its thread's number.
     const data = markup` data-kind="${findKind(item.kind, item.from)}" data-thread="${
       this.#threadId(item.thread ?? "")
@@ -587,8 +600,8 @@ ${threads.length > 0 && markup`<ul class="threads" aria-label="Threads">${thread
     const seq = `entry seq ${item.seq}`;
     // A summary is a control: a link inside it would be a control in a control.
     const num = body.folded === undefined
-      ? markup`<a class="seq" href="#${id}" title="${seq}">#${number}</a>`
-      : markup`<span class="seq" title="${seq}">#${number}</span>`;
+      ? markup`<a class="seq" href="#${id}" title="${seq}">#${item.seq}</a>`
+      : markup`<span class="seq" title="${seq}">#${item.seq}</span>`;
     const meta = markup`<span class="meta">${
       item.thread !== null && markup`<span class="thread">${thread.name}</span>`
     }${when}${num}</span>`;
