@@ -42,88 +42,168 @@ export interface SseOptions {
  * Yields the messages of `body`. A message with no data is skipped (a
  * comment or a keep-alive). Stops reading, cancels the body and throws an
  * {@linkcode SseFailure} when nothing arrives for `idleMs`, or when a message
- * grows past `maxMessageBytes`. The body is cancelled whenever the iteration
- * ends, so the connection is let go.
+ * grows past `maxMessageBytes` (its bytes counted as they arrive, line ends
+ * included). The body is cancelled whenever the iteration ends, so the
+ * connection is let go.
+ *
+ * Linear in the bytes: each chunk is scanned once for line ends, from where
+ * the last scan stopped, and a line that spans chunks is kept as its pieces,
+ * joined and decoded once when its end arrives.
  */
 export async function* sseMessages(
   body: ReadableStream<Uint8Array>,
   options: SseOptions,
 ): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let event: string | null = null;
-  let data: string[] = [];
-  let id = "";
-  let bytes = 0;
-  let first = true;
-  /** How much of `buffer` is known to hold no line end. */
-  let scanned = 0;
+  const parser = new SseParser(options.maxMessageBytes);
   try {
     for (;;) {
       const chunk = await readWithin(reader, options.idleMs, options.signal);
       if (chunk === undefined) return;
-      bytes += chunk.byteLength;
-      buffer += decoder.decode(chunk, { stream: true });
-      if (first && buffer.length > 0) {
-        if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
-        first = false;
-      }
-      for (;;) {
-        const end = lineEnd(buffer, scanned);
-        if (end === undefined) {
-          // What was scanned holds no line end: the next chunk's scan starts past it.
-          scanned = Math.max(0, buffer.length - 1);
-          break;
-        }
-        scanned = 0;
-        const line = buffer.slice(0, end.at);
-        buffer = buffer.slice(end.at + end.length);
-        if (line === "") {
-          if (data.length > 0) yield { event, data: data.join("\n"), id };
-          event = null;
-          data = [];
-          // What is left of the chunk counts toward the next message (in code units: close enough).
-          bytes = buffer.length;
-          continue;
-        }
-        const colon = line.indexOf(":");
-        if (colon === 0) continue;
-        const field = colon === -1 ? line : line.slice(0, colon);
-        let value = colon === -1 ? "" : line.slice(colon + 1);
-        if (value.startsWith(" ")) value = value.slice(1);
-        if (field === "event") event = value;
-        else if (field === "data") data.push(value);
-        else if (field === "id" && !value.includes("\0")) id = value;
-      }
-      if (bytes > options.maxMessageBytes) {
-        throw new SseFailure(
-          "too_large",
-          `the API sent a stream message over the ${options.maxMessageBytes}-byte cap ` +
-            `("maxPageBytes"); reading stopped at ${bytes} bytes`,
-        );
-      }
+      // The messages a chunk completes, all yielded before the next read: none costs a read of its own.
+      yield* parser.push(chunk);
+      if (parser.failure !== undefined) throw parser.failure;
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+
 /**
- * Where the first line of `text` ends (CRLF, LF or CR), looking from `from`,
- * or undefined when it is not whole yet.
+ * The state of a stream's parse between chunks: the pieces of the line not
+ * ended yet, the fields of the message so far, and its size.
  */
-function lineEnd(text: string, from: number): { at: number; length: number } | undefined {
-  for (let index = from; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (char === 0x0a) return { at: index, length: 1 };
-    if (char === 0x0d) {
-      // A CR at the end may be the first half of a CRLF still on its way.
-      if (index + 1 === text.length) return undefined;
-      return { at: index, length: text.charCodeAt(index + 1) === 0x0a ? 2 : 1 };
-    }
+class SseParser {
+  #cap: number;
+  // `ignoreBOM`: each line is decoded on its own, and only the stream's first may lose a BOM.
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The pieces of the line not ended yet (views of the chunks read: a stream's chunks are its reader's). */
+  #pieces: Uint8Array[] = [];
+  #pieceBytes = 0;
+  /** A chunk ended in a CR: an LF first in the next one is the rest of that CRLF. */
+  #afterCr = false;
+  #firstLine = true;
+  #event: string | null = null;
+  #data: string[] = [];
+  #id = "";
+  /** The bytes of the message so far, the lines ended and their ends. */
+  #messageBytes = 0;
+  /** Set when a message passed the cap: the parse stopped there, after the messages before it. */
+  failure: SseFailure | undefined;
+
+  constructor(cap: number) {
+    this.#cap = cap;
   }
-  return undefined;
+
+  /** The messages `chunk` completes, in order. */
+  push(chunk: Uint8Array): SseMessage[] {
+    const messages: SseMessage[] = [];
+    let start = 0;
+    if (this.#afterCr && chunk.length > 0) {
+      this.#afterCr = false;
+      if (chunk[0] === LF) {
+        start = 1;
+        this.#messageBytes += 1;
+      }
+    }
+    // The next CR at or after `start`, found once and kept until passed: CRs are rare, and a
+    // search per line for one that is not there would scan the chunk again each line.
+    let nextCr = -2;
+    while (start < chunk.length && this.failure === undefined) {
+      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
+      let end = chunk.indexOf(LF, start);
+      let endLength = 1;
+      if (nextCr !== -1 && (end === -1 || nextCr < end)) {
+        end = nextCr;
+        if (end + 1 === chunk.length) this.#afterCr = true;
+        else if (chunk[end + 1] === LF) endLength = 2;
+      }
+      if (end === -1) {
+        this.#pieces.push(chunk.subarray(start));
+        this.#pieceBytes += chunk.length - start;
+        break;
+      }
+      const message = this.#line(chunk.subarray(start, end), endLength);
+      if (this.failure !== undefined) break;
+      if (message !== undefined) messages.push(message);
+      start = end + endLength;
+    }
+    this.#checkCap(this.#messageBytes + this.#pieceBytes);
+    return messages;
+  }
+
+  /** Takes the line ended by `last` (its rest, after the pieces kept); a message when it ends one. */
+  #line(last: Uint8Array, endLength: number): SseMessage | undefined {
+    const bytes = this.#pieceBytes + last.length;
+    this.#messageBytes += bytes + endLength;
+    if (bytes === 0) {
+      this.#pieces = [];
+      this.#firstLine = false;
+      return this.#dispatch();
+    }
+    if (!this.#checkCap(this.#messageBytes)) return undefined;
+    let line = this.#decode(last);
+    if (this.#firstLine) {
+      this.#firstLine = false;
+      // The stream's BOM: a line of it alone is a blank line.
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+      if (line === "") return this.#dispatch();
+    }
+    this.#field(line);
+    return undefined;
+  }
+
+  /** The text of the line whose pieces are kept and whose rest is `last`; the pieces let go. */
+  #decode(last: Uint8Array): string {
+    if (this.#pieces.length === 0) return this.#decoder.decode(last);
+    const joined = new Uint8Array(this.#pieceBytes + last.length);
+    let at = 0;
+    for (const piece of this.#pieces) {
+      joined.set(piece, at);
+      at += piece.length;
+    }
+    joined.set(last, at);
+    this.#pieces = [];
+    this.#pieceBytes = 0;
+    return this.#decoder.decode(joined);
+  }
+
+  /** Reads one field line (a comment: ignored). */
+  #field(line: string): void {
+    const colon = line.indexOf(":");
+    if (colon === 0) return;
+    const field = colon === -1 ? line : line.slice(0, colon);
+    let value = colon === -1 ? "" : line.slice(colon + 1);
+    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+    if (field === "event") this.#event = value;
+    else if (field === "data") this.#data.push(value);
+    else if (field === "id" && !value.includes("\0")) this.#id = value;
+  }
+
+  /** Ends the message at a blank line: it, when it has data; the fields start again. */
+  #dispatch(): SseMessage | undefined {
+    const message = this.#data.length === 0
+      ? undefined
+      : { event: this.#event, data: this.#data.join("\n"), id: this.#id };
+    this.#event = null;
+    this.#data = [];
+    this.#messageBytes = 0;
+    return message;
+  }
+
+  /** Whether `bytes` are within the cap; sets {@linkcode failure} when not. */
+  #checkCap(bytes: number): boolean {
+    if (bytes <= this.#cap) return true;
+    this.failure ??= new SseFailure(
+      "too_large",
+      `the API sent a stream message over the ${this.#cap}-byte cap ` +
+        `("maxPageBytes"); reading stopped at ${bytes} bytes`,
+    );
+    return false;
+  }
 }
 
 /**
