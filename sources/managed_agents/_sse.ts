@@ -45,23 +45,35 @@ export interface SseOptions {
  * grows past `maxMessageBytes` (its bytes counted as they arrive, line ends
  * included). The body is cancelled whenever the iteration ends, so the
  * connection is let go.
- *
- * Linear in the bytes: each chunk is scanned once for line ends, from where
- * the last scan stopped, and a line that spans chunks is kept as its pieces,
- * joined and decoded once when its end arrives.
  */
 export async function* sseMessages(
   body: ReadableStream<Uint8Array>,
   options: SseOptions,
 ): AsyncGenerator<SseMessage> {
+  for await (const batch of sseBatches(body, options)) yield* batch;
+}
+
+/**
+ * The messages of `body` as {@linkcode sseMessages} gives them, one batch
+ * for each chunk read that completes any, so a message costs no await of its
+ * own. The messages of a batch before a failure are given first.
+ *
+ * Linear in the bytes: each chunk is scanned once for line ends, from where
+ * the last scan stopped, and a line that spans chunks is kept as its pieces,
+ * joined and decoded once when its end arrives.
+ */
+export async function* sseBatches(
+  body: ReadableStream<Uint8Array>,
+  options: SseOptions,
+): AsyncGenerator<SseMessage[]> {
   const reader = body.getReader();
   const parser = new SseParser(options.maxMessageBytes);
   try {
     for (;;) {
       const chunk = await readWithin(reader, options.idleMs, options.signal);
       if (chunk === undefined) return;
-      // The messages a chunk completes, all yielded before the next read: none costs a read of its own.
-      yield* parser.push(chunk);
+      const messages = parser.push(chunk);
+      if (messages.length > 0) yield messages;
       if (parser.failure !== undefined) throw parser.failure;
     }
   } finally {
@@ -71,6 +83,24 @@ export async function* sseMessages(
 
 const LF = 0x0a;
 const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+
+/** The field a line's first `length` bytes name, when it is one this reader uses. */
+function fieldOf(line: Uint8Array, length: number): "event" | "data" | "id" | undefined {
+  if (length === 4) {
+    return line[0] === 0x64 && line[1] === 0x61 && line[2] === 0x74 && line[3] === 0x61
+      ? "data"
+      : undefined;
+  }
+  if (length === 5) {
+    return line[0] === 0x65 && line[1] === 0x76 && line[2] === 0x65 && line[3] === 0x6e &&
+        line[4] === 0x74
+      ? "event"
+      : undefined;
+  }
+  return length === 2 && line[0] === 0x69 && line[1] === 0x64 ? "id" : undefined;
+}
 
 /**
  * The state of a stream's parse between chunks: the pieces of the line not
@@ -137,28 +167,27 @@ class SseParser {
 
   /** Takes the line ended by `last` (its rest, after the pieces kept); a message when it ends one. */
   #line(last: Uint8Array, endLength: number): SseMessage | undefined {
-    const bytes = this.#pieceBytes + last.length;
-    this.#messageBytes += bytes + endLength;
-    if (bytes === 0) {
-      this.#pieces = [];
+    const length = this.#pieceBytes + last.length;
+    this.#messageBytes += length + endLength;
+    if (length === 0) {
       this.#firstLine = false;
       return this.#dispatch();
     }
     if (!this.#checkCap(this.#messageBytes)) return undefined;
-    let line = this.#decode(last);
+    let line = this.#join(last);
     if (this.#firstLine) {
       this.#firstLine = false;
       // The stream's BOM: a line of it alone is a blank line.
-      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
-      if (line === "") return this.#dispatch();
+      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
+      if (line.length === 0) return this.#dispatch();
     }
     this.#field(line);
     return undefined;
   }
 
-  /** The text of the line whose pieces are kept and whose rest is `last`; the pieces let go. */
-  #decode(last: Uint8Array): string {
-    if (this.#pieces.length === 0) return this.#decoder.decode(last);
+  /** The bytes of the line whose pieces are kept and whose rest is `last`; the pieces let go. */
+  #join(last: Uint8Array): Uint8Array {
+    if (this.#pieces.length === 0) return last;
     const joined = new Uint8Array(this.#pieceBytes + last.length);
     let at = 0;
     for (const piece of this.#pieces) {
@@ -168,26 +197,34 @@ class SseParser {
     joined.set(last, at);
     this.#pieces = [];
     this.#pieceBytes = 0;
-    return this.#decoder.decode(joined);
+    return joined;
   }
 
-  /** Reads one field line (a comment: ignored). */
-  #field(line: string): void {
-    const colon = line.indexOf(":");
-    if (colon === 0) return;
-    const field = colon === -1 ? line : line.slice(0, colon);
-    let value = colon === -1 ? "" : line.slice(colon + 1);
-    if (value.charCodeAt(0) === 0x20) value = value.slice(1);
+  /**
+   * Reads one field line; a comment or a field it does not use is never
+   * decoded, and of one it uses only the value is.
+   */
+  #field(line: Uint8Array): void {
+    const found = line.indexOf(COLON);
+    if (found === 0) return;
+    const colon = found === -1 ? line.length : found;
+    const field = fieldOf(line, colon);
+    if (field === undefined) return;
+    let start = colon + 1;
+    if (line[start] === SPACE) start++;
+    const value = start >= line.length ? "" : this.#decoder.decode(line.subarray(start));
     if (field === "event") this.#event = value;
     else if (field === "data") this.#data.push(value);
-    else if (field === "id" && !value.includes("\0")) this.#id = value;
+    else if (!value.includes("\0")) this.#id = value;
   }
 
   /** Ends the message at a blank line: it, when it has data; the fields start again. */
   #dispatch(): SseMessage | undefined {
-    const message = this.#data.length === 0
-      ? undefined
-      : { event: this.#event, data: this.#data.join("\n"), id: this.#id };
+    const message = this.#data.length === 0 ? undefined : {
+      event: this.#event,
+      data: this.#data.length === 1 ? this.#data[0]! : this.#data.join("\n"),
+      id: this.#id,
+    };
     this.#event = null;
     this.#data = [];
     this.#messageBytes = 0;

@@ -1,0 +1,204 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The server-sent event reader before and after (the `_sse.ts` of a former
+ * commit, taken with `git show`, beside this checkout's), in the same run,
+ * rounds interleaved, medians of the per-round ratios, CPU beside wall:
+ *
+ * - one event of 32 MiB (its text a run of "z"), in 64 KiB chunks as a
+ *   connection gives them, read and parsed, against listing it (the page's
+ *   bytes decoded whole and parsed: what the list costs);
+ * - 100k small events (about 200 bytes each) in 64 KiB chunks, against the
+ *   `lines/` splitter over the same bytes (each line decoded).
+ *
+ * Each reader is given the same chunks, from memory, so the figure is the
+ * reader's alone. Goals (issue 28): the large event followed at most 2× the
+ * listing, the small events no more than the splitter.
+ *
+ *   deno task bench:sse [--runs=7] [--before=REV] [--mib=32]
+ *
+ * @module
+ */
+
+import { cpuUsage } from "node:process";
+import { byteLineBatches } from "../lines/byte_lines.ts";
+import { median } from "./_stats.ts";
+import type { SseMessage, SseOptions } from "../sources/managed_agents/_sse.ts";
+import { sseBatches, sseMessages as after } from "../sources/managed_agents/_sse.ts";
+
+type Reader = (body: ReadableStream<Uint8Array>, options: SseOptions) => AsyncIterable<SseMessage>;
+
+const flag = (name: string, fallback: string): string =>
+  Deno.args.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const runs = Number(flag("runs", "7"));
+/** Where this branch left main: the reader that appended each chunk to a string. */
+const before = flag("before", "6aff988");
+const mib = Number(flag("mib", "32"));
+const CHUNK = 64 * 1024;
+const OPTIONS: SseOptions = { idleMs: 60_000, maxMessageBytes: 64 * 1024 * 1024 };
+
+/** The `_sse.ts` of `rev`, written where this script can import it. */
+async function formerReader(rev: string): Promise<Reader> {
+  const root = new URL("../", import.meta.url);
+  const { code, stdout, stderr } = await new Deno.Command("git", {
+    args: ["show", `${rev}:sources/managed_agents/_sse.ts`],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (code !== 0) throw new Error(`git show ${rev}: ${new TextDecoder().decode(stderr)}`);
+  const dir = new URL("./.data/", import.meta.url);
+  await Deno.mkdir(dir, { recursive: true });
+  const path = new URL(`sse_${rev.replace(/\W/g, "_")}.ts`, dir);
+  await Deno.writeFile(path, stdout);
+  return (await import(path.href)).sseMessages as Reader;
+}
+
+/** `bytes` in chunks of 64 KiB, each its own copy, as a connection gives them. */
+function chunksOf(bytes: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += CHUNK) chunks.push(bytes.slice(at, at + CHUNK));
+  return chunks;
+}
+
+function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
+  let index = 0;
+  return new ReadableStream({
+    pull(controller): void {
+      if (index === chunks.length) controller.close();
+      else controller.enqueue(chunks[index++]!);
+    },
+  });
+}
+
+function bigEvent(): { sse: Uint8Array[]; page: Uint8Array } {
+  const event = JSON.stringify({
+    id: "sevt_big",
+    type: "agent.message",
+    processed_at: null,
+    content: [{ type: "text", text: "z".repeat(mib * 1024 * 1024) }],
+  });
+  const encoder = new TextEncoder();
+  return {
+    sse: chunksOf(encoder.encode(`event: agent.message\ndata: ${event}\n\n`)),
+    page: encoder.encode(`{"data":[${event}],"next_page":null}`),
+  };
+}
+
+function smallEvents(count: number): Uint8Array[] {
+  const parts: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const event = {
+      id: `sevt_${n}`,
+      type: "agent.message",
+      processed_at: "2026-09-14T10:00:00.000Z",
+      content: [{ type: "text", text: `message ${n} ${"lorem ipsum ".repeat(6)}` }],
+    };
+    parts.push(`event: agent.message\ndata: ${JSON.stringify(event)}\n\n`);
+  }
+  return chunksOf(new TextEncoder().encode(parts.join("")));
+}
+
+interface Cost {
+  ms: number;
+  cpuMs: number;
+}
+
+async function timed(run: () => Promise<number>): Promise<Cost> {
+  const cpu = cpuUsage();
+  const started = performance.now();
+  const check = await run();
+  const ms = performance.now() - started;
+  const used = cpuUsage(cpu);
+  if (check === 0) throw new Error("nothing read");
+  return { ms, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Follows: each message read and its data parsed, as the follow does. */
+async function follow(reader: Reader, chunks: Uint8Array[]): Promise<number> {
+  let count = 0;
+  for await (const message of reader(streamOf(chunks), OPTIONS)) {
+    JSON.parse(message.data);
+    count++;
+  }
+  return count;
+}
+
+/** Reads only the messages (no parse): against the splitter. */
+async function messages(reader: Reader, chunks: Uint8Array[]): Promise<number> {
+  let count = 0;
+  for await (const message of reader(streamOf(chunks), OPTIONS)) {
+    count += message.data.length > 0 ? 1 : 0;
+  }
+  return count;
+}
+
+/** As {@linkcode messages}, a batch a chunk (as the follow reads them now). */
+async function batched(chunks: Uint8Array[]): Promise<number> {
+  let count = 0;
+  for await (const batch of sseBatches(streamOf(chunks), OPTIONS)) {
+    for (const message of batch) count += message.data.length > 0 ? 1 : 0;
+  }
+  return count;
+}
+
+/** Lists: the page's bytes decoded whole and parsed. */
+function list(page: Uint8Array): Promise<number> {
+  return Promise.resolve(JSON.parse(new TextDecoder().decode(page)).data.length);
+}
+
+/** The `lines/` splitter over the same chunks, each line decoded. */
+async function split(chunks: Uint8Array[]): Promise<number> {
+  const decoder = new TextDecoder();
+  let count = 0;
+  const options = { maxLineBytes: 64 * 1024 * 1024, name: "bench" };
+  for await (const batch of byteLineBatches(streamOf(chunks), options)) {
+    for (const line of batch) if (line.bytes !== undefined && decoder.decode(line.bytes)) count++;
+  }
+  return count;
+}
+
+type Case = Record<string, () => Promise<number>>;
+
+/** Runs every case once a round, in turn; the median of each and of each ratio to `base`. */
+async function compare(title: string, cases: Case, base: string): Promise<void> {
+  const samples: Record<string, Cost[]> = {};
+  for (let round = 0; round < runs; round++) {
+    for (const [name, run] of Object.entries(cases)) {
+      (samples[name] ??= []).push(await timed(run));
+    }
+  }
+  console.log(`\n${title}\n`);
+  console.log(`| case | wall | CPU | wall ÷ ${base} | CPU ÷ ${base} |`);
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const name of Object.keys(cases)) {
+    const ratio = (key: keyof Cost): string =>
+      median(samples[name]!.map((cost, round) => cost[key] / samples[base]![round]![key]))
+        .toFixed(2);
+    const ms = (key: keyof Cost): string =>
+      median(samples[name]!.map((cost) => cost[key])).toFixed(0);
+    console.log(
+      `| ${name} | ${ms("ms")} ms | ${ms("cpuMs")} ms | ${ratio("ms")}× | ${ratio("cpuMs")}× |`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const former = await formerReader(before);
+  console.log(`runs: ${runs}, rounds interleaved; medians; before = ${before}'s _sse.ts`);
+  const big = bigEvent();
+  await compare(`One ${mib} MiB event (goal: followed ≤ 2× listed)`, {
+    listed: () => list(big.page),
+    "followed, after": () => follow(after, big.sse),
+    "followed, before": () => follow(former, big.sse),
+  }, "listed");
+  const small = smallEvents(100_000);
+  await compare("100k small events (goal: SSE ≤ the lines/ splitter)", {
+    "lines/ splitter": () => split(small),
+    "SSE batches, after": () => batched(small),
+    "SSE one by one, after": () => messages(after, small),
+    "SSE, before": () => messages(former, small),
+  }, "lines/ splitter");
+}
+
+if (import.meta.main) await main();
