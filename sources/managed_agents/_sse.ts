@@ -86,20 +86,36 @@ const CR = 0x0d;
 const COLON = 0x3a;
 const SPACE = 0x20;
 
-/** The field a line's first `length` bytes name, when it is one this reader uses. */
-function fieldOf(line: Uint8Array, length: number): "event" | "data" | "id" | undefined {
-  if (length === 4) {
-    return line[0] === 0x64 && line[1] === 0x61 && line[2] === 0x74 && line[3] === 0x61
-      ? "data"
-      : undefined;
+/** Whether `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+/**
+ * The field of the line from `start` to `end` of `bytes`, when it is one this
+ * reader uses, by the length of its name: 4 `data`, 5 `event`, 2 `id`; 0 for
+ * any other field and for a comment. A name is the line's bytes up to its
+ * first colon, or all of them.
+ */
+function fieldOf(bytes: Uint8Array, start: number, end: number): 0 | 2 | 4 | 5 {
+  const named = (length: number): boolean =>
+    start + length === end || (start + length < end && bytes[start + length] === COLON);
+  const first = bytes[start];
+  if (first === 0x64) {
+    return bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61 &&
+        named(4)
+      ? 4
+      : 0;
   }
-  if (length === 5) {
-    return line[0] === 0x65 && line[1] === 0x76 && line[2] === 0x65 && line[3] === 0x6e &&
-        line[4] === 0x74
-      ? "event"
-      : undefined;
+  if (first === 0x65) {
+    return bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 && bytes[start + 3] === 0x6e &&
+        bytes[start + 4] === 0x74 && named(5)
+      ? 5
+      : 0;
   }
-  return length === 2 && line[0] === 0x69 && line[1] === 0x64 ? "id" : undefined;
+  return first === 0x69 && bytes[start + 1] === 0x64 && named(2) ? 2 : 0;
 }
 
 /**
@@ -119,6 +135,7 @@ class SseParser {
   #event: string | null = null;
   #data: string[] = [];
   #id = "";
+  #lastEvent: { bytes: Uint8Array; text: string } | undefined;
   /** The bytes of the message so far, the lines ended and their ends. */
   #messageBytes = 0;
   /** Set when a message passed the cap: the parse stopped there, after the messages before it. */
@@ -156,7 +173,7 @@ class SseParser {
         this.#pieceBytes += chunk.length - start;
         break;
       }
-      const message = this.#line(chunk.subarray(start, end), endLength);
+      const message = this.#line(chunk, start, end, endLength);
       if (this.failure !== undefined) break;
       if (message !== undefined) messages.push(message);
       start = end + endLength;
@@ -165,29 +182,36 @@ class SseParser {
     return messages;
   }
 
-  /** Takes the line ended by `last` (its rest, after the pieces kept); a message when it ends one. */
-  #line(last: Uint8Array, endLength: number): SseMessage | undefined {
-    const length = this.#pieceBytes + last.length;
+  /**
+   * Takes the line that ends at `end` of `chunk` (its rest from `start`, after
+   * the pieces kept); a message when it ends one.
+   */
+  #line(chunk: Uint8Array, start: number, end: number, endLength: number): SseMessage | undefined {
+    const length = this.#pieceBytes + end - start;
     this.#messageBytes += length + endLength;
     if (length === 0) {
       this.#firstLine = false;
       return this.#dispatch();
     }
     if (!this.#checkCap(this.#messageBytes)) return undefined;
-    let line = this.#join(last);
+    let line = chunk;
+    if (this.#pieces.length > 0) {
+      line = this.#join(chunk.subarray(start, end));
+      start = 0;
+      end = line.length;
+    }
     if (this.#firstLine) {
       this.#firstLine = false;
       // The stream's BOM: a line of it alone is a blank line.
-      if (line[0] === 0xef && line[1] === 0xbb && line[2] === 0xbf) line = line.subarray(3);
-      if (line.length === 0) return this.#dispatch();
+      if (line[start] === 0xef && line[start + 1] === 0xbb && line[start + 2] === 0xbf) start += 3;
+      if (start === end) return this.#dispatch();
     }
-    this.#field(line);
+    this.#field(line, start, end);
     return undefined;
   }
 
   /** The bytes of the line whose pieces are kept and whose rest is `last`; the pieces let go. */
   #join(last: Uint8Array): Uint8Array {
-    if (this.#pieces.length === 0) return last;
     const joined = new Uint8Array(this.#pieceBytes + last.length);
     let at = 0;
     for (const piece of this.#pieces) {
@@ -201,21 +225,38 @@ class SseParser {
   }
 
   /**
-   * Reads one field line; a comment or a field it does not use is never
-   * decoded, and of one it uses only the value is.
+   * Reads the field line from `start` to `end` of `bytes`. Only its first
+   * bytes are looked at to know its field, and only the value of one this
+   * reader uses is decoded: a comment, `retry` or a field it does not know
+   * costs no decoding.
    */
-  #field(line: Uint8Array): void {
-    const found = line.indexOf(COLON);
-    if (found === 0) return;
-    const colon = found === -1 ? line.length : found;
-    const field = fieldOf(line, colon);
-    if (field === undefined) return;
-    let start = colon + 1;
-    if (line[start] === SPACE) start++;
-    const value = start >= line.length ? "" : this.#decoder.decode(line.subarray(start));
-    if (field === "event") this.#event = value;
-    else if (field === "data") this.#data.push(value);
-    else if (!value.includes("\0")) this.#id = value;
+  #field(bytes: Uint8Array, start: number, end: number): void {
+    const name = fieldOf(bytes, start, end);
+    if (name === 0) return;
+    let from = start + name + 1;
+    if (from < end && bytes[from] === SPACE) from++;
+    const value = from >= end ? "" : undefined;
+    if (name === 4) {
+      this.#data.push(value ?? this.#decoder.decode(bytes.subarray(from, end)));
+    } else if (name === 5) {
+      this.#event = value ?? this.#eventType(bytes.subarray(from, end));
+    } else {
+      const id = value ?? this.#decoder.decode(bytes.subarray(from, end));
+      if (!id.includes("\0")) this.#id = id;
+    }
+  }
+
+  #text(bytes: Uint8Array): string {
+    return bytes.length === 0 ? "" : this.#decoder.decode(bytes);
+  }
+
+  /** An `event` value: the last one's text again when its bytes are the same (as most are). */
+  #eventType(bytes: Uint8Array): string {
+    const last = this.#lastEvent;
+    if (last !== undefined && sameBytes(last.bytes, bytes)) return last.text;
+    const text = this.#text(bytes);
+    if (bytes.length <= 64) this.#lastEvent = { bytes: bytes.slice(), text };
+    return text;
   }
 
   /** Ends the message at a blank line: it, when it has data; the fields start again. */

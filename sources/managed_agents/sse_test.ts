@@ -102,6 +102,8 @@ const LINE = fc.oneof(
   fc.constant("retry: 10"),
   VALUE.map((value) => `: ${value}`),
   VALUE.map((value) => `${value}: x`),
+  // Names near the ones read, which are other fields.
+  fc.constantFrom("dat: x", "datax: y", "data2", "Data: d", "events: e", "even: t", "i: z", "idx"),
 );
 const STREAM = fc.record({
   bom: fc.boolean(),
