@@ -12,8 +12,12 @@
  *   `lines/` splitter over the same bytes (each line decoded).
  *
  * Each reader is given the same chunks, from memory, so the figure is the
- * reader's alone. Goals (issue 28): the large event followed at most 2× the
- * listing, the small events no more than the splitter.
+ * reader's alone; the listing there is its floor (no connection, no checks).
+ * Then, end to end over a loopback server (this checkout only), the same
+ * event through `fromManagedAgents` followed (on the session's stream)
+ * against listed (on its events page). Goals (issue 28): the large event
+ * followed at most 2× the listing, the small events no more than the
+ * splitter.
  *
  *   deno task bench:sse [--runs=7] [--before=REV] [--mib=32]
  *
@@ -21,6 +25,7 @@
  */
 
 import { cpuUsage } from "node:process";
+import { fromManagedAgents } from "../mod.ts";
 import { byteLineBatches } from "../lines/byte_lines.ts";
 import { median } from "./_stats.ts";
 import type { SseMessage, SseOptions } from "../sources/managed_agents/_sse.ts";
@@ -183,6 +188,41 @@ async function compare(title: string, cases: Case, base: string): Promise<void> 
   }
 }
 
+/**
+ * A loopback API with two sessions of the one event: `sesn_listed` lists it
+ * (and has ended), `sesn_followed` lists nothing and sends it on its stream,
+ * then its end.
+ */
+function serve(event: string): Deno.HttpServer<Deno.NetAddr> {
+  const encoder = new TextEncoder();
+  const end = '{"id":"sevt_end","type":"session.status_terminated","processed_at":null}';
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen(): void {} }, (request) => {
+    const path = new URL(request.url).pathname;
+    if (path.endsWith("/stream")) {
+      const body = [": open\n\n", `event: agent.message\ndata: ${event}\n\n`, `data: ${end}\n\n`];
+      return new Response(ReadableStream.from(body.map((part) => encoder.encode(part))), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    }
+    if (path === "/v1/sessions/sesn_listed/events") {
+      return new Response(`{"data":[${event},${end}],"next_page":null}`, {
+        headers: { "content-type": "application/json" },
+      });
+    }
+    if (path.endsWith("/events")) return Response.json({ data: [], next_page: null });
+    const status = path.endsWith("sesn_listed") ? "terminated" : "running";
+    return Response.json({ type: "session", id: path.split("/").at(-1), status, title: null });
+  });
+}
+
+/** The events of a session of the loopback API, through `fromManagedAgents`. */
+async function drain(baseUrl: string, sessionId: string, follow: boolean): Promise<number> {
+  const apiKey = "sk-ant-api03-bench-0000000000000000";
+  let count = 0;
+  for await (const _ of fromManagedAgents({ sessionId, apiKey, baseUrl, follow })) count++;
+  return count;
+}
+
 async function main(): Promise<void> {
   const former = await formerReader(before);
   console.log(`runs: ${runs}, rounds interleaved; medians; before = ${before}'s _sse.ts`);
@@ -192,6 +232,17 @@ async function main(): Promise<void> {
     "followed, after": () => follow(after, big.sse),
     "followed, before": () => follow(former, big.sse),
   }, "listed");
+  const event = new TextDecoder().decode(big.page).slice(
+    '{"data":['.length,
+    -'],"next_page":null}'.length,
+  );
+  const server = serve(event);
+  const baseUrl = `http://127.0.0.1:${server.addr.port}`;
+  await compare(`One ${mib} MiB event through fromManagedAgents, loopback (after only)`, {
+    listed: () => drain(baseUrl, "sesn_listed", false),
+    followed: () => drain(baseUrl, "sesn_followed", true),
+  }, "listed");
+  await server.shutdown();
   const small = smallEvents(100_000);
   await compare("100k small events (goal: SSE ≤ the lines/ splitter)", {
     "lines/ splitter": () => split(small),
