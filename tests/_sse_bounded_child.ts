@@ -21,7 +21,7 @@ const report: { ids: unknown[]; textLength: number; whole: boolean } = {
 };
 for await (const entry of source) {
   report.ids.push(entry.event.id);
-  const content = entry.event.content as { text?: string }[] | undefined;
+  const { content } = entry.event as { content?: { text?: string }[] };
   const text = content?.[0]?.text;
   if (typeof text === "string") {
     report.textLength = text.length;
