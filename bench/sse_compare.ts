@@ -17,7 +17,8 @@
  * event through `fromManagedAgents` followed (on the session's stream)
  * against listed (on its events page). Goals (issue 28): the large event
  * followed at most 2× the listing, the small events no more than the
- * splitter.
+ * splitter. Last, 100k small events followed against fetching the same
+ * stream, splitting it with `lines/` and parsing each `data` line (item 2).
  *
  *   deno task bench:sse [--runs=7] [--before=REV] [--mib=32]
  *
@@ -193,11 +194,17 @@ async function compare(title: string, cases: Case, base: string): Promise<void> 
  * (and has ended), `sesn_followed` lists nothing and sends it on its stream,
  * then its end.
  */
-function serve(event: string): Deno.HttpServer<Deno.NetAddr> {
+function serve(event: string, many: Uint8Array[]): Deno.HttpServer<Deno.NetAddr> {
   const encoder = new TextEncoder();
   const end = '{"id":"sevt_end","type":"session.status_terminated","processed_at":null}';
   return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen(): void {} }, (request) => {
     const path = new URL(request.url).pathname;
+    if (path === "/v1/sessions/sesn_many/events/stream" || path === "/many") {
+      const end = encoder.encode('data: {"id":"sevt_end","type":"session.status_terminated"}\n\n');
+      return new Response(ReadableStream.from([...many, end]), {
+        headers: { "content-type": "text/event-stream" },
+      });
+    }
     if (path.endsWith("/stream")) {
       const body = [": open\n\n", `event: agent.message\ndata: ${event}\n\n`, `data: ${end}\n\n`];
       return new Response(ReadableStream.from(body.map((part) => encoder.encode(part))), {
@@ -213,6 +220,23 @@ function serve(event: string): Deno.HttpServer<Deno.NetAddr> {
     const status = path.endsWith("sesn_listed") ? "terminated" : "running";
     return Response.json({ type: "session", id: path.split("/").at(-1), status, title: null });
   });
+}
+
+/** The floor of following `/many`: fetched, split into lines, each `data` line parsed. */
+async function fetchSplitParse(baseUrl: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/many`);
+  const decoder = new TextDecoder();
+  const options = { maxLineBytes: 64 * 1024 * 1024, name: "bench" };
+  let count = 0;
+  for await (const batch of byteLineBatches(response.body!, options)) {
+    for (const line of batch) {
+      const bytes = line.bytes;
+      if (bytes === undefined || bytes[0] !== 0x64) continue;
+      JSON.parse(decoder.decode(bytes.subarray(6)));
+      count++;
+    }
+  }
+  return count;
 }
 
 /** The events of a session of the loopback API, through `fromManagedAgents`. */
@@ -236,14 +260,22 @@ async function main(): Promise<void> {
     '{"data":['.length,
     -'],"next_page":null}'.length,
   );
-  const server = serve(event);
+  const small = smallEvents(100_000);
+  const server = serve(event, small);
   const baseUrl = `http://127.0.0.1:${server.addr.port}`;
   await compare(`One ${mib} MiB event through fromManagedAgents, loopback (after only)`, {
     listed: () => drain(baseUrl, "sesn_listed", false),
     followed: () => drain(baseUrl, "sesn_followed", true),
   }, "listed");
+  await compare(
+    "100k small events through fromManagedAgents, loopback (after only; item 2's floor)",
+    {
+      "fetch + lines/ + JSON.parse": () => fetchSplitParse(baseUrl),
+      followed: () => drain(baseUrl, "sesn_many", true),
+    },
+    "fetch + lines/ + JSON.parse",
+  );
   await server.shutdown();
-  const small = smallEvents(100_000);
   await compare("100k small events (goal: SSE ≤ the lines/ splitter)", {
     "lines/ splitter": () => split(small),
     "SSE batches, after": () => batched(small),
