@@ -45,9 +45,11 @@ import {
   MAX_MANIFEST_BYTES,
   mib,
   readRecord,
+  type RecordedOutput,
   recordText,
   utf8Length,
 } from "./_manifest_file.ts";
+import type { KnownHead } from "./_folder_index.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
@@ -70,10 +72,12 @@ export interface ManifestOptions {
   maxBytes?: number;
 }
 
-/** An output as just written: its name and the SHA-256 of its bytes. */
+/** An output as just written: its name, the SHA-256 of its bytes, the head its summary needs. */
 export interface WrittenOutput {
   name: string;
   digest: string;
+  /** The shortest head of the page that gives its summary (`recordedHead`), when known. */
+  head?: string;
 }
 
 /** A folder's record of its inputs, read at the start of a run and saved at its end. */
@@ -87,6 +91,10 @@ export class Manifest {
   readonly #recorded = new Set<string>();
   /** The inputs this run looked up: their entries were checked against their files then. */
   readonly #looked = new Set<string>();
+  /** The outputs whose stamps this run found as recorded, or took when it wrote them. */
+  readonly #current = new Map<string, RecordedOutput>();
+  /** The recorded outputs that have a head, by name (built when the index first asks). */
+  #heads: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
 
   private constructor(
@@ -164,6 +172,7 @@ export class Manifest {
     for (const { name, stamp } of entry.outputs) {
       if (await outputStamp(this.#path(name)) !== stamp) return undefined;
     }
+    for (const output of entry.outputs) this.#current.set(output.name, output);
     return entry.outputs.map(({ name }) => name);
   }
 
@@ -197,16 +206,50 @@ export class Manifest {
     // An input changed while it was read is rendered again next time.
     if (await fileStamp(input) !== stampBefore) return this.forget(input);
     const recorded = [];
-    for (const { name, digest } of outputs) {
+    for (const { name, digest, head } of outputs) {
       const stamp = await outputStamp(this.#path(name));
       if (stamp === undefined) return this.forget(input);
-      recorded.push({ name, stamp, digest });
+      recorded.push(head === undefined ? { name, stamp, digest } : { name, stamp, digest, head });
     }
+    for (const output of recorded) this.#current.set(output.name, output);
     const path = resolve(input);
     this.#looked.add(path);
     this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
     this.#recorded.add(path);
     this.#changed = true;
+  }
+
+  /**
+   * The head the record keeps of the folder's page `name`, and the page's size, when the page
+   * still has the stamp recorded with it: what the folder's index reads of it, without opening
+   * it. A page this run found unchanged or wrote is not looked at again; any other is, once
+   * (its stamp). Undefined when the record keeps no head of it, or the page changed since.
+   */
+  async knownHead(name: string): Promise<KnownHead | undefined> {
+    const current = this.#current.get(name);
+    if (current !== undefined) return known(current);
+    const stamp = await outputStamp(this.#path(name));
+    const output = this.#recordedHeads().get(name)?.find((o) => o.stamp === stamp);
+    return output === undefined ? undefined : known(output);
+  }
+
+  /** Says the folder's `name` was written again (or tried): its head is the record's no longer. */
+  wrote(name: string): void {
+    this.#current.delete(name);
+  }
+
+  #recordedHeads(): Map<string, RecordedOutput[]> {
+    if (this.#heads !== undefined) return this.#heads;
+    this.#heads = new Map();
+    for (const { outputs } of this.#entries.values()) {
+      for (const output of outputs) {
+        if (output.head === undefined) continue;
+        const same = this.#heads.get(output.name);
+        if (same === undefined) this.#heads.set(output.name, [output]);
+        else same.push(output);
+      }
+    }
+    return this.#heads;
   }
 
   /** Forgets an input (it failed, or changed): the next run renders it. */
@@ -239,11 +282,21 @@ export class Manifest {
     const kept: [string, string][] = [];
     let bytes = EMPTY_RECORD_BYTES;
     for (const input of order) {
-      const line = entryLine(input, this.#entries.get(input)!);
+      const line = entryLine(input, this.#entries.get(input)!, false);
       const size = utf8Length(line) + 2;
       if (bytes + size > this.#maxBytes) continue;
       bytes += size;
       kept.push([input, line]);
+    }
+    // The pages' heads fill the room the entries leave: a page without one is read back.
+    for (const pair of kept) {
+      const entry = this.#entries.get(pair[0])!;
+      if (!entry.outputs.some((o) => o.head !== undefined)) continue;
+      const line = entryLine(pair[0], entry);
+      const more = utf8Length(line) - utf8Length(pair[1]);
+      if (bytes + more > this.#maxBytes) continue;
+      bytes += more;
+      pair[1] = line;
     }
     const left = order.length - kept.length;
     if (left > 0) {
@@ -255,4 +308,10 @@ export class Manifest {
     }
     return kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
   }
+}
+
+function known(output: RecordedOutput): KnownHead | undefined {
+  return output.head === undefined
+    ? undefined
+    : { head: output.head, size: stampSize(output.stamp) };
 }
