@@ -287,7 +287,7 @@ export class RenderRun {
     // A live page (it reloads itself) is another output than the finished one: its own key.
     const key = this.#watch?.live(input) === true ? JSON.stringify([projected, "live"]) : projected;
     if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
-      const outputs = await manifest.unchanged(input, key);
+      const outputs = await manifest.unchanged(input, key, stamp);
       if (outputs !== undefined && this.#folder!.claim(outputs, name)) {
         this.#tally.counts.unchanged += outputs.length;
         this.#watch?.outputs(input, outputs);

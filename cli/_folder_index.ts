@@ -24,8 +24,16 @@ export interface KnownHead {
   size: number;
 }
 
-/** The head the folder's record keeps of a page, by name, when it keeps one still current. */
-export type KnownHeads = (name: string) => Promise<KnownHead | undefined>;
+/** What the folder's record keeps of the pages' heads. */
+export interface KnownHeads {
+  /** The head the record keeps of a page, by name, when it keeps one still current. */
+  get(name: string): Promise<KnownHead | undefined>;
+  /**
+   * Keeps the head of a page read back (one the record knows by its stamp but keeps no head
+   * of: an earlier version wrote it), for the next run not to read it.
+   */
+  learn(name: string, head: string): void;
+}
 
 /** How much of a page is read back when its renderer does not say. */
 export const DEFAULT_HEAD_BYTES = 64 * 1024;
@@ -39,10 +47,11 @@ export const DEFAULT_HEAD_BYTES = 64 * 1024;
 async function* folderHeads(
   dir: string,
   extension: string,
-  indexName: string,
-  headBytes: number,
+  folder: RendererFolder,
   known?: KnownHeads,
 ): AsyncGenerator<PageHead, void, undefined> {
+  const indexName = folder.indexName;
+  const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
   const names: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
     if (
@@ -54,9 +63,15 @@ async function* folderHeads(
   }
   names.sort();
   for (const name of names) {
-    const page = await known?.(name) ??
-      await readHead(join(dir, name), headBytes).catch(() => undefined);
-    if (page !== undefined) yield { name, ...page };
+    const kept = await known?.get(name);
+    if (kept !== undefined) {
+      yield { name, ...kept };
+      continue;
+    }
+    const page = await readHead(join(dir, name), headBytes).catch(() => undefined);
+    if (page === undefined) continue;
+    yield { name, ...page };
+    if (known !== undefined) learnHead(known, folder, { name, ...page });
   }
 }
 
@@ -100,13 +115,22 @@ export function pageHead(text: string, headBytes: number): { head: string; size:
  * @param name The page's file name.
  * @param text The page's text, as written.
  * @returns The head to record, or undefined.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const head = recordedHead(folder, "sesn_a.md", page);
+ * ```
  */
 export function recordedHead(
   folder: RendererFolder,
   name: string,
   text: string,
 ): string | undefined {
-  const { head, size } = pageHead(text, folder.headBytes ?? DEFAULT_HEAD_BYTES);
+  return shortestHead(folder, { name, ...pageHead(text, folder.headBytes ?? DEFAULT_HEAD_BYTES) });
+}
+
+/** {@linkcode recordedHead} of a page's head as read back. */
+function shortestHead(folder: RendererFolder, { name, head, size }: PageHead): string | undefined {
   const whole = summaryOf(folder, { name, head, size });
   if (whole === FAILED) return undefined;
   const gives = (length: number) =>
@@ -121,6 +145,11 @@ export function recordedHead(
     else low = middle + 1;
   }
   return head.slice(0, high);
+}
+
+function learnHead(known: KnownHeads, folder: RendererFolder, page: PageHead): void {
+  const head = shortestHead(folder, page);
+  if (head !== undefined) known.learn(page.name, head);
 }
 
 const FAILED = Symbol("failed");
@@ -178,13 +207,7 @@ export async function folderIndex(
   known?: KnownHeads,
 ): Promise<string> {
   const pages: FolderPage[] = [];
-  const heads = folderHeads(
-    dir,
-    extension,
-    folder.indexName,
-    folder.headBytes ?? DEFAULT_HEAD_BYTES,
-    known,
-  );
+  const heads = folderHeads(dir, extension, folder, known);
   for await (const page of heads) {
     const summary = folder.summary(page);
     if (summary !== undefined) pages.push({ name: page.name, summary });

@@ -145,7 +145,7 @@ export class FolderWriter {
         force,
         wroteAny,
         rendererOptions: this.#options.rendererOptions,
-        known: manifest && ((name) => manifest.knownHead(name)),
+        known: manifest,
       });
     } catch (error) {
       const path = inFolder(dir, folder.indexName);

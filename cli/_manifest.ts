@@ -49,7 +49,7 @@ import {
   recordText,
   utf8Length,
 } from "./_manifest_file.ts";
-import type { KnownHead } from "./_folder_index.ts";
+import type { KnownHead, KnownHeads } from "./_folder_index.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
@@ -81,7 +81,7 @@ export interface WrittenOutput {
 }
 
 /** A folder's record of its inputs, read at the start of a run and saved at its end. */
-export class Manifest {
+export class Manifest implements KnownHeads {
   readonly #dir: string;
   readonly #entries: Map<string, ManifestEntry>;
   readonly #existed: boolean;
@@ -93,9 +93,11 @@ export class Manifest {
   readonly #looked = new Set<string>();
   /** The outputs whose stamps this run found as recorded, or took when it wrote them. */
   readonly #current = new Map<string, RecordedOutput>();
-  /** The recorded outputs that have a head, by name (built when the index first asks). */
-  #heads: Map<string, RecordedOutput[]> | undefined;
+  /** The recorded outputs by name (built when the index first asks). */
+  #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
+  /** The folder the run started in, taken once (every input's path is resolved against it). */
+  readonly #cwd = Deno.cwd();
 
   private constructor(
     dir: string,
@@ -126,6 +128,11 @@ export class Manifest {
       manifest.#changed = true;
     }
     return manifest;
+  }
+
+  /** An input's path as the record keeps it: absolute, against the folder the run started in. */
+  #resolve(input: string): string {
+    return resolve(this.#cwd, input);
   }
 
   #path(name: string): string {
@@ -162,13 +169,17 @@ export class Manifest {
   /**
    * The outputs of an input that need not be rendered again: its record's, when the options and
    * the input are as recorded and every output still has its stamp; undefined otherwise.
+   *
+   * @param input The input's path.
+   * @param key The options' fingerprint.
+   * @param stamp The input's stamp, when the caller just took it (else it is taken).
    */
-  async unchanged(input: string, key: string): Promise<string[] | undefined> {
-    const path = resolve(input);
+  async unchanged(input: string, key: string, stamp?: string): Promise<string[] | undefined> {
+    const path = this.#resolve(input);
     this.#looked.add(path);
     const entry = this.#entries.get(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
-    if (await fileStamp(input) !== entry.input) return undefined;
+    if ((stamp ?? await fileStamp(input)) !== entry.input) return undefined;
     for (const { name, stamp } of entry.outputs) {
       if (await outputStamp(this.#path(name)) !== stamp) return undefined;
     }
@@ -183,7 +194,7 @@ export class Manifest {
    * rendered again so.
    */
   async mayReplace(input: string, name: string): Promise<boolean> {
-    const recorded = resolve(input);
+    const recorded = this.#resolve(input);
     this.#looked.add(recorded);
     const output = this.#entries.get(recorded)?.outputs.find((o) => o.name === name);
     if (output === undefined) return false;
@@ -212,7 +223,7 @@ export class Manifest {
       recorded.push(head === undefined ? { name, stamp, digest } : { name, stamp, digest, head });
     }
     for (const output of recorded) this.#current.set(output.name, output);
-    const path = resolve(input);
+    const path = this.#resolve(input);
     this.#looked.add(path);
     this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
     this.#recorded.add(path);
@@ -225,12 +236,30 @@ export class Manifest {
    * it. A page this run found unchanged or wrote is not looked at again; any other is, once
    * (its stamp). Undefined when the record keeps no head of it, or the page changed since.
    */
-  async knownHead(name: string): Promise<KnownHead | undefined> {
-    const current = this.#current.get(name);
-    if (current !== undefined) return known(current);
-    const stamp = await outputStamp(this.#path(name));
-    const output = this.#recordedHeads().get(name)?.find((o) => o.stamp === stamp);
-    return output === undefined ? undefined : known(output);
+  async get(name: string): Promise<KnownHead | undefined> {
+    let output = this.#current.get(name);
+    if (output === undefined) {
+      const stamp = await outputStamp(this.#path(name));
+      output = this.#outputsNamed(name).find((o) => o.stamp === stamp);
+      if (output === undefined) return undefined;
+      // Found by its stamp: the page is the one the record knows, with or without its head.
+      this.#current.set(name, output);
+    }
+    return output.head === undefined
+      ? undefined
+      : { head: output.head, size: stampSize(output.stamp) };
+  }
+
+  /**
+   * Keeps the head of a page the record knows by its stamp but keeps no head of (an earlier
+   * version wrote the record), read back just now: the next run does not read it.
+   */
+  learn(name: string, head: string): void {
+    const output = this.#current.get(name);
+    if (output === undefined || output.head !== undefined) return;
+    // The entry's own output: the record saved at the end of the run keeps the head.
+    output.head = head;
+    this.#changed = true;
   }
 
   /** Says the folder's `name` was written again (or tried): its head is the record's no longer. */
@@ -238,23 +267,24 @@ export class Manifest {
     this.#current.delete(name);
   }
 
-  #recordedHeads(): Map<string, RecordedOutput[]> {
-    if (this.#heads !== undefined) return this.#heads;
-    this.#heads = new Map();
-    for (const { outputs } of this.#entries.values()) {
-      for (const output of outputs) {
-        if (output.head === undefined) continue;
-        const same = this.#heads.get(output.name);
-        if (same === undefined) this.#heads.set(output.name, [output]);
-        else same.push(output);
+  /** The recorded outputs named `name` (the map built when the index first asks). */
+  #outputsNamed(name: string): RecordedOutput[] {
+    if (this.#byName === undefined) {
+      this.#byName = new Map();
+      for (const { outputs } of this.#entries.values()) {
+        for (const output of outputs) {
+          const same = this.#byName.get(output.name);
+          if (same === undefined) this.#byName.set(output.name, [output]);
+          else same.push(output);
+        }
       }
     }
-    return this.#heads;
+    return this.#byName.get(name) ?? [];
   }
 
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
-    const path = resolve(input);
+    const path = this.#resolve(input);
     this.#looked.add(path);
     if (this.#entries.delete(path)) this.#changed = true;
   }
@@ -308,10 +338,4 @@ export class Manifest {
     }
     return kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
   }
-}
-
-function known(output: RecordedOutput): KnownHead | undefined {
-  return output.head === undefined
-    ? undefined
-    : { head: output.head, size: stampSize(output.stamp) };
 }
