@@ -93,6 +93,13 @@ export class Manifest implements KnownHeads {
   readonly #looked = new Set<string>();
   /** The outputs whose stamps this run found as recorded, or took when it wrote them. */
   readonly #current = new Map<string, RecordedOutput>();
+  /** Input stamps taken ahead of their turn (see {@linkcode Manifest.lookAhead}). */
+  readonly #aheadInputs = new Map<string, Promise<string | undefined>>();
+  /** Output stamps taken ahead, with the outputs they are of. */
+  readonly #aheadOutputs = new Map<
+    string,
+    { outputs: readonly RecordedOutput[]; stamps: Promise<(string | undefined)[]> }
+  >();
   /** The recorded outputs by name (built when the index first asks). */
   #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
@@ -167,6 +174,35 @@ export class Manifest implements KnownHeads {
   }
 
   /**
+   * Starts taking, ahead of its turn, the stamps of an input and of the outputs the record says it
+   * wrote: {@linkcode Manifest.inputStamp} and {@linkcode Manifest.unchanged} then wait for them
+   * instead of taking them one after another. Taken again when the input's turn comes would be
+   * as good: a stamp taken early is checked the same (an input that changes after it is read
+   * again next run; see {@linkcode Manifest.record}).
+   */
+  lookAhead(input: string): void {
+    const path = this.#resolve(input);
+    if (this.#aheadInputs.has(path)) return;
+    this.#aheadInputs.set(path, fileStamp(input));
+    const outputs = this.#entries.get(path)?.outputs;
+    if (outputs !== undefined) {
+      this.#aheadOutputs.set(path, { outputs, stamps: this.#outputStamps(outputs) });
+    }
+  }
+
+  /** An input's stamp: the one taken ahead when there is one, else taken now. */
+  async inputStamp(input: string): Promise<string | undefined> {
+    const path = this.#resolve(input);
+    const ahead = this.#aheadInputs.get(path);
+    this.#aheadInputs.delete(path);
+    return await (ahead ?? fileStamp(input));
+  }
+
+  #outputStamps(outputs: readonly RecordedOutput[]): Promise<(string | undefined)[]> {
+    return Promise.all(outputs.map(({ name }) => outputStamp(this.#path(name))));
+  }
+
+  /**
    * The outputs of an input that need not be rendered again: its record's, when the options and
    * the input are as recorded and every output still has its stamp; undefined otherwise.
    *
@@ -178,11 +214,14 @@ export class Manifest implements KnownHeads {
     const path = this.#resolve(input);
     this.#looked.add(path);
     const entry = this.#entries.get(path);
+    const ahead = this.#aheadOutputs.get(path);
+    this.#aheadOutputs.delete(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
     if ((stamp ?? await fileStamp(input)) !== entry.input) return undefined;
-    for (const { name, stamp } of entry.outputs) {
-      if (await outputStamp(this.#path(name)) !== stamp) return undefined;
-    }
+    const stamps = ahead?.outputs === entry.outputs
+      ? await ahead.stamps
+      : await this.#outputStamps(entry.outputs);
+    if (entry.outputs.some((output, i) => stamps[i] !== output.stamp)) return undefined;
     for (const output of entry.outputs) this.#current.set(output.name, output);
     return entry.outputs.map(({ name }) => name);
   }
@@ -294,6 +333,13 @@ export class Manifest implements KnownHeads {
    * that recorded nothing adds none to a folder.
    */
   async save(): Promise<void> {
+    // Stamps taken ahead for inputs an interrupted run did not reach: settled, not left running.
+    await Promise.all([
+      ...this.#aheadInputs.values(),
+      ...Array.from(this.#aheadOutputs.values(), (a) => a.stamps),
+    ]);
+    this.#aheadInputs.clear();
+    this.#aheadOutputs.clear();
     await this.#prune();
     if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
     const text = recordText(this.#linesWithinBound());
