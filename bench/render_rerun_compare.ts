@@ -63,6 +63,23 @@ async function render(dir: string, files: string[], cli = CLI, out = "out/"): Pr
   return { ms, cpuMs, stderr: said.at(-1) ?? "" };
 }
 
+/** `render --version`: the command's start-up, the floor under any rerun. */
+async function startUp(dir: string): Promise<Run> {
+  const args = ["run", "--allow-read", "--allow-write", CLI, "--version"];
+  const started = performance.now();
+  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
+    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...args] : args,
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error("render --version failed");
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(new TextDecoder().decode(stderr));
+  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
+  return { ms, cpuMs, stderr: "" };
+}
+
 /**
  * One rerun under `strace -f`: the pages of `out` it opened (the folder's record and index
  * aside) and its file calls (opens, stats, reads), or undefined without strace.
@@ -153,6 +170,7 @@ try {
   }
   const reruns: Run[] = [];
   const peers: Run[] = [];
+  const floors: Run[] = [];
   let said = "";
   for (let run = 0; run < runs; run++) {
     const rerun = await render(dir, files);
@@ -161,6 +179,7 @@ try {
     if (!same(await folder(`${dir}/out`), written)) {
       throw new Error("the folder changed on a rerun");
     }
+    floors.push(await startUp(dir));
     if (against === undefined) continue;
     peers.push(await render(dir, files, against, "peer/"));
     if (!same(await folder(`${dir}/peer`), written)) throw new Error("the peer's folder changed");
@@ -173,6 +192,13 @@ try {
     `rerun:     ${seconds(rerun)} wall, ${seconds(cpu)} CPU, median of ${runs} (${said})`,
   );
   console.log(`ratio:     ${(first.ms / rerun).toFixed(1)}×; pages and INDEX.md byte-identical`);
+  const floor = median(floors.map((r) => r.ms));
+  const floorCpu = median(floors.map((r) => r.cpuMs));
+  console.log(
+    `start-up:  render --version ${seconds(floor)} wall, ${
+      seconds(floorCpu)
+    } CPU: the rerun's own work ${seconds(rerun - floor)} wall, ${seconds(cpu - floorCpu)} CPU`,
+  );
   const trace = await traced(dir, files, CLI, "out/");
   if (trace !== undefined) {
     console.log(`traced:    a rerun opened ${trace.pages} pages, ${trace.calls} file calls`);
