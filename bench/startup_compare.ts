@@ -85,17 +85,19 @@ async function time(c: Case, env: Record<string, string>): Promise<Timing> {
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(c.stdin));
   await writer.close();
-  const chunks: Uint8Array[] = [];
+  const decoder = new TextDecoder();
+  let out = "";
+  let chunks = 0;
   let first = Number.NaN;
   for await (const chunk of child.stdout) {
-    if (chunks.length === 0) first = performance.now() - start;
-    chunks.push(chunk);
+    if (chunks++ === 0) first = performance.now() - start;
+    out += decoder.decode(chunk, { stream: true });
   }
   const status = await child.status;
   const end = performance.now() - start;
   const stderr = await new Response(child.stderr).text();
   if (!status.success) throw new Error(`${c.name}: exit ${status.code}: ${stderr}`);
-  const out = new TextDecoder().decode(await new Blob(chunks).bytes());
+  out += decoder.decode();
   // `times`' second line: the children's user and system time, as `0m0.012s 0m0.004s`.
   const children = stderr.trimEnd().split("\n").at(-1) ?? "";
   const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)]
