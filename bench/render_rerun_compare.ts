@@ -4,10 +4,17 @@
  * A rerun of `render --renderer dream --out DIR` over 800 unchanged sessions (the real Claude
  * Code transcripts of the fixtures, 160 copies of each) against the first run into the empty
  * folder: the folder's record of its inputs (cli/_manifest.ts) lets the rerun skip every input
- * without reading it. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical
- * after each, and the rerun at least 5 times faster.
+ * without reading it, and build INDEX.md from the pages' heads it keeps, without reading a page
+ * back. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical after each,
+ * and the rerun at least 5 times faster.
  *
- *   deno task bench:rerun [--runs N]
+ * With `--against CHECKOUT` (another checkout of the project, main's), the same sessions are
+ * rendered by that checkout's command into a folder of its own, reruns of the two interleaved,
+ * and the ratio of their medians printed (CPU, user and system, beside wall, from
+ * `/usr/bin/time`); the two folders must be byte-identical. Where `strace` is installed, one
+ * rerun of each is traced to count the folder's pages it opened and its file calls.
+ *
+ *   deno task bench:rerun [--runs N] [--against /work/main]
  *
  * @module
  */
@@ -17,19 +24,105 @@ import { median } from "./_stats.ts";
 const CLI = new URL("../cli/render.ts", import.meta.url).pathname;
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
 const COPIES = 160;
+const TIME = "/usr/bin/time";
 
-async function render(dir: string, files: string[]): Promise<{ ms: number; stderr: string }> {
+interface Run {
+  ms: number;
+  /** User and system CPU, when `/usr/bin/time` is there; NaN otherwise. */
+  cpuMs: number;
+  /** The run's closing line. */
+  stderr: string;
+}
+
+function exists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+const timed = exists(TIME);
+
+/** A render of the files into `out`, with the command of `cli`, timed. */
+async function render(dir: string, files: string[], cli = CLI, out = "out/"): Promise<Run> {
+  const args = ["run", "--allow-read", "--allow-write", cli, "-r", "dream", "--out", out, ...files];
+  const command = timed ? TIME : Deno.execPath();
   const started = performance.now();
-  const { code, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-read", "--allow-write", CLI, "-r", "dream", "--out", "out/", ...files],
+  const { code, stderr } = await new Deno.Command(command, {
+    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...args] : args,
     cwd: dir,
     stdout: "null",
     stderr: "piped",
   }).output();
   const ms = performance.now() - started;
-  const said = new TextDecoder().decode(stderr);
-  if (code !== 0) throw new Error(`render failed: ${said}`);
-  return { ms, stderr: said.trim() };
+  const said = new TextDecoder().decode(stderr).trim().split("\n");
+  const cpu = timed ? /^cpu ([\d.]+) ([\d.]+)$/.exec(said.pop() ?? "") : null;
+  if (code !== 0) throw new Error(`render failed: ${said.join("\n")}`);
+  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
+  return { ms, cpuMs, stderr: said.at(-1) ?? "" };
+}
+
+/** `render --version`: the command's start-up, the floor under any rerun. */
+async function startUp(dir: string): Promise<Run> {
+  const args = ["run", "--allow-read", "--allow-write", CLI, "--version"];
+  const started = performance.now();
+  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
+    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...args] : args,
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error("render --version failed");
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(new TextDecoder().decode(stderr));
+  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
+  return { ms, cpuMs, stderr: "" };
+}
+
+/**
+ * One rerun under `strace -f`: the pages of `out` it opened (the folder's record and index
+ * aside) and its file calls (opens, stats, reads), or undefined without strace.
+ */
+async function traced(
+  dir: string,
+  files: string[],
+  cli: string,
+  out: string,
+): Promise<{ pages: number; calls: number } | undefined> {
+  if (!exists("/usr/bin/strace")) return undefined;
+  const log = `${dir}/strace.log`;
+  const calls = "openat,open,statx,newfstatat,fstat,lstat,stat,read,pread64";
+  const { code } = await new Deno.Command("/usr/bin/strace", {
+    args: [
+      "-f",
+      "-e",
+      `trace=${calls}`,
+      "-o",
+      log,
+      Deno.execPath(),
+      "run",
+      "--allow-read",
+      "--allow-write",
+      cli,
+      "-r",
+      "dream",
+      "--out",
+      out,
+      ...files,
+    ],
+    cwd: dir,
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  if (code !== 0) return undefined;
+  const lines = (await Deno.readTextFile(log)).split("\n");
+  await Deno.remove(log);
+  const page = new RegExp(`open(?:at)?\\(.*[/"]${out.replace(/\/$/, "")}/[^."/][^"/]*\\.md"`);
+  return {
+    pages: lines.filter((line) => page.test(line) && !line.includes("/INDEX.md")).length,
+    calls: lines.filter((line) => /^\d+\s+\w+\(/.test(line)).length,
+  };
 }
 
 /** Every file of the folder but the record, with its bytes. */
@@ -43,6 +136,16 @@ async function folder(dir: string): Promise<Map<string, string>> {
 
 const runsFlag = Deno.args.indexOf("--runs");
 const runs = runsFlag === -1 ? 5 : Number(Deno.args[runsFlag + 1]);
+const againstFlag = Deno.args.indexOf("--against");
+const against = againstFlag === -1 ? undefined : `${Deno.args[againstFlag + 1]}/cli/render.ts`;
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+function same(a: Map<string, string>, b: Map<string, string>): boolean {
+  return a.size === b.size && [...a].every(([name, text]) => b.get(name) === text);
+}
 const dir = await Deno.makeTempDir({ prefix: "rerun_bench_" });
 try {
   const sources = [...Deno.readDirSync(REAL)].map((e) => e.name).filter((n) =>
@@ -59,22 +162,62 @@ try {
   }
   const first = await render(dir, files);
   const written = await folder(`${dir}/out`);
-  const reruns: number[] = [];
+  if (against !== undefined) {
+    await render(dir, files, against, "peer/");
+    if (!same(await folder(`${dir}/peer`), written)) {
+      throw new Error(`${against} wrote another folder`);
+    }
+  }
+  const reruns: Run[] = [];
+  const peers: Run[] = [];
+  const floors: Run[] = [];
   let said = "";
   for (let run = 0; run < runs; run++) {
     const rerun = await render(dir, files);
-    reruns.push(rerun.ms);
+    reruns.push(rerun);
     said = rerun.stderr;
-    const now = await folder(`${dir}/out`);
-    if (now.size !== written.size || [...now].some(([name, text]) => written.get(name) !== text)) {
+    if (!same(await folder(`${dir}/out`), written)) {
       throw new Error("the folder changed on a rerun");
     }
+    floors.push(await startUp(dir));
+    if (against === undefined) continue;
+    peers.push(await render(dir, files, against, "peer/"));
+    if (!same(await folder(`${dir}/peer`), written)) throw new Error("the peer's folder changed");
   }
-  const rerun = median(reruns);
+  const rerun = median(reruns.map((r) => r.ms));
+  const cpu = median(reruns.map((r) => r.cpuMs));
   console.log(`${files.length} sessions (${sources.length} transcripts × ${COPIES})`);
-  console.log(`first run: ${(first.ms / 1000).toFixed(2)} s  (${first.stderr})`);
-  console.log(`rerun:     ${(rerun / 1000).toFixed(2)} s  median of ${runs} (${said})`);
+  console.log(`first run: ${seconds(first.ms)}  (${first.stderr})`);
+  console.log(
+    `rerun:     ${seconds(rerun)} wall, ${seconds(cpu)} CPU, median of ${runs} (${said})`,
+  );
   console.log(`ratio:     ${(first.ms / rerun).toFixed(1)}×; pages and INDEX.md byte-identical`);
+  const floor = median(floors.map((r) => r.ms));
+  const floorCpu = median(floors.map((r) => r.cpuMs));
+  console.log(
+    `start-up:  render --version ${seconds(floor)} wall, ${
+      seconds(floorCpu)
+    } CPU: the rerun's own work ${seconds(rerun - floor)} wall, ${seconds(cpu - floorCpu)} CPU`,
+  );
+  const trace = await traced(dir, files, CLI, "out/");
+  if (trace !== undefined) {
+    console.log(`traced:    a rerun opened ${trace.pages} pages, ${trace.calls} file calls`);
+  }
+  if (against !== undefined) {
+    const peer = median(peers.map((r) => r.ms));
+    const peerCpu = median(peers.map((r) => r.cpuMs));
+    console.log(
+      `${against}: rerun ${seconds(peer)} wall, ${seconds(peerCpu)} CPU; this rerun ${
+        (rerun / peer).toFixed(2)
+      }× its wall, ${(cpu / peerCpu).toFixed(2)}× its CPU (interleaved, same run)`,
+    );
+    const peerTrace = await traced(dir, files, against, "peer/");
+    if (peerTrace !== undefined) {
+      console.log(
+        `traced:    its rerun opened ${peerTrace.pages} pages, ${peerTrace.calls} file calls`,
+      );
+    }
+  }
   if (first.ms / rerun < 5) throw new Error("the rerun is not 5 times faster than the first run");
 } finally {
   await Deno.remove(dir, { recursive: true });

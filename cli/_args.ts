@@ -8,7 +8,7 @@ import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
 import type { ManagedAgentsStopAt as StopAt } from "../sources/managed_agents/from_managed_agents.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
-import { type DateRange, dateRange } from "./_dates.ts";
+import type { DateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
@@ -296,7 +296,10 @@ export async function parseRenderArgs(args: string[]): Promise<RenderCommand> {
   const stopAt = stopAtOption(values["stop-at"], follow);
   let range: DateRange | undefined;
   try {
-    range = dateRange(values.since, values.until);
+    // Imported here: the dates' rules are no load for a call without --since or --until.
+    if (values.since !== undefined || values.until !== undefined) {
+      range = (await import("./_dates.ts")).dateRange(values.since, values.until);
+    }
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

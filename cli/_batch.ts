@@ -28,7 +28,6 @@ import {
   openInput,
 } from "./_input_source.ts";
 import type { Interrupt } from "./_interrupt.ts";
-import { fileStamp } from "./_file_stamp.ts";
 import { followFile } from "./_follow_file.ts";
 import { Manifest } from "./_manifest.ts";
 import { removeStaleTemporaries } from "./_output.ts";
@@ -36,6 +35,12 @@ import { BadLines } from "./_reporter.ts";
 import { describe, RunTally } from "./_run_tally.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
 import { VERSION } from "./_version.ts";
+
+/**
+ * How many inputs ahead of the one being rendered into a folder have their stamps taken: a
+ * rerun waits on one stat at a time no longer, and no more than these are in flight.
+ */
+const LOOK_AHEAD = 32;
 
 export type { Input } from "./_input_source.ts";
 
@@ -199,12 +204,22 @@ export class RenderRun {
     if (session !== undefined) return await this.#session(session);
     if (this.#command.follow) return await this.#followFile(this.#inputs[0]!);
     if (this.#renderer.batch !== undefined) return await this.#index();
-    for (const input of this.#inputs) {
+    const inputs = this.#inputs;
+    for (let i = 0; i < Math.min(LOOK_AHEAD, inputs.length); i++) this.#lookAhead(inputs[i]!);
+    for (const [i, input] of inputs.entries()) {
       if (this.#stopped) break;
+      if (i + LOOK_AHEAD < inputs.length) this.#lookAhead(inputs[i + LOOK_AHEAD]!);
       await this.#input(input);
       this.#tally.inputs.done++;
       this.#tally.progress();
     }
+  }
+
+  /** Into a folder with a record: an input's stamps taken before its turn, a few at a time. */
+  #lookAhead(input: Input): void {
+    // Under --force no input is looked up: none is looked ahead for.
+    if (this.#command.force || this.#manifest === undefined || !isRecordable(input)) return;
+    this.#manifest.lookAhead(input);
   }
 
   get #stopped(): boolean {
@@ -279,7 +294,7 @@ export class RenderRun {
     const name = inputName(input);
     const manifest = this.#manifest;
     const stamp = manifest !== undefined && isRecordable(input)
-      ? await fileStamp(input)
+      ? await manifest.inputStamp(input)
       : undefined;
     // A page carries its project, and is named after it: a project is part of the fingerprint.
     const project = this.#projects.get(input);
@@ -287,7 +302,7 @@ export class RenderRun {
     // A live page (it reloads itself) is another output than the finished one: its own key.
     const key = this.#watch?.live(input) === true ? JSON.stringify([projected, "live"]) : projected;
     if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
-      const outputs = await manifest.unchanged(input, key);
+      const outputs = await manifest.unchanged(input, key, stamp);
       if (outputs !== undefined && this.#folder!.claim(outputs, name)) {
         this.#tally.counts.unchanged += outputs.length;
         this.#watch?.outputs(input, outputs);

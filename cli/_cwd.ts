@@ -22,7 +22,7 @@
  * @module
  */
 
-import { isAbsolute } from "node:path";
+import { isAbsolutePath } from "./_absolute.ts";
 import { UsageError } from "./_args.ts";
 
 /** The variable a user names the folder in, when the command cannot know it. */
@@ -140,7 +140,7 @@ export function refuseRelative(
   what?: string,
 ): void {
   if (directory.known) return;
-  const relative = paths.find((p) => p !== undefined && p !== "-" && !isAbsolute(p));
+  const relative = paths.find((p) => p !== undefined && p !== "-" && !isAbsolutePath(p));
   const subject = relative === undefined ? what : `the relative path "${relative}"`;
   if (subject === undefined) return;
   const why = directory.why === "outer"

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { BatchSummary, classifyRecord, type Facts, FactsState } from "../reader/_facts.ts";
-import { decodeLine } from "../reader/_decode.ts";
+import type { Facts } from "../reader/_facts.ts";
 
 /** The name the example goes by in messages. */
 export const EXAMPLE_NAME = "example";
@@ -32,6 +31,9 @@ export function exampleLogStream(): ReadableStream<Uint8Array> {
 /** The facts of the example transcript, by the reader's own rules, line by line. */
 export async function exampleFacts(): Promise<Facts> {
   const { EXAMPLE_TRANSCRIPT } = await import("./_example_data.ts");
+  // Imported here too: the commands import this module for EXAMPLE_INPUT alone.
+  const { BatchSummary, classifyRecord, FactsState } = await import("../reader/_facts.ts");
+  const { decodeLine } = await import("../reader/_decode.ts");
   const state = new FactsState();
   const summary = new BatchSummary();
   const lines = new TextEncoder().encode(EXAMPLE_TRANSCRIPT);

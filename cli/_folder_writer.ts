@@ -11,7 +11,7 @@
 import { excerpt } from "../redact/excerpt.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import { textDigest } from "./_file_stamp.ts";
-import { writeFolderIndex } from "./_folder_index.ts";
+import { recordedHead, writeFolderIndex } from "./_folder_index.ts";
 import type { Input } from "./_input_source.ts";
 import type { Manifest, WrittenOutput } from "./_manifest.ts";
 import { FileExistsError, inFolder, sessionFileName, writeAtomic } from "./_output.ts";
@@ -115,8 +115,13 @@ export class FolderWriter {
     }
     this.#names.set(name, input);
     const force = this.#options.force || await this.#mayReplace(reading, name);
+    this.#options.manifest?.wrote(name);
     if (!await writeCounted(path, rendered.text, force, this.#options.tally)) return;
-    if (reading?.stamped) reading.outputs.push({ name, digest: await textDigest(rendered.text) });
+    if (reading?.stamped) {
+      const digest = await textDigest(rendered.text);
+      const head = renderer.folder && recordedHead(renderer.folder, name, rendered.text);
+      reading.outputs.push(head === undefined ? { name, digest } : { name, digest, head });
+    }
   }
 
   /** A page this input wrote before and no one changed since is the command's to replace. */
@@ -135,10 +140,12 @@ export class FolderWriter {
     if (folder === undefined) return;
     const wroteAny = tally.counts.rendered + tally.counts.unchanged > 0;
     try {
+      const manifest = this.#options.manifest;
       await writeFolderIndex(dir, renderer.extension ?? ".txt", folder, {
         force,
         wroteAny,
         rendererOptions: this.#options.rendererOptions,
+        known: manifest,
       });
     } catch (error) {
       const path = inFolder(dir, folder.indexName);

@@ -16,6 +16,7 @@ import type { LogEntry } from "../events/types.ts";
 import type { RenderCommand } from "./_args.ts";
 import { inputName, inputSessionId } from "./_input_source.ts";
 import type { BadLines } from "./_reporter.ts";
+import { sleep } from "./_sleep.ts";
 
 /** How often a followed file is looked at for what was appended. */
 export const FOLLOW_POLL_MS = 250;
@@ -108,7 +109,7 @@ function tail(path: string, signal: AbortSignal): ReadableStream<Uint8Array> {
           close();
           return controller.error(new FollowedFileError(problem, inputName(path)));
         }
-        await pause(FOLLOW_POLL_MS, signal);
+        await sleep(FOLLOW_POLL_MS, signal);
       }
     },
     cancel(): void {
@@ -126,19 +127,4 @@ async function changed(
   const info = await Deno.stat(path).catch(() => undefined);
   if (info === undefined || `${info.dev}:${info.ino}` !== identity) return "replaced";
   return info.size < offset ? "truncated" : undefined;
-}
-
-/** Waits `ms`, or less when the signal is aborted. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    const stop = (): void => {
-      clearTimeout(timer);
-      done();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      done();
-    }, ms);
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }

@@ -45,9 +45,11 @@ import {
   MAX_MANIFEST_BYTES,
   mib,
   readRecord,
+  type RecordedOutput,
   recordText,
   utf8Length,
 } from "./_manifest_file.ts";
+import type { KnownHead, KnownHeads } from "./_folder_index.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
@@ -70,14 +72,16 @@ export interface ManifestOptions {
   maxBytes?: number;
 }
 
-/** An output as just written: its name and the SHA-256 of its bytes. */
+/** An output as just written: its name, the SHA-256 of its bytes, the head its summary needs. */
 export interface WrittenOutput {
   name: string;
   digest: string;
+  /** The shortest head of the page that gives its summary (`recordedHead`), when known. */
+  head?: string;
 }
 
 /** A folder's record of its inputs, read at the start of a run and saved at its end. */
-export class Manifest {
+export class Manifest implements KnownHeads {
   readonly #dir: string;
   readonly #entries: Map<string, ManifestEntry>;
   readonly #existed: boolean;
@@ -87,7 +91,20 @@ export class Manifest {
   readonly #recorded = new Set<string>();
   /** The inputs this run looked up: their entries were checked against their files then. */
   readonly #looked = new Set<string>();
+  /** The outputs whose stamps this run found as recorded, or took when it wrote them. */
+  readonly #current = new Map<string, RecordedOutput>();
+  /** Input stamps taken ahead of their turn (see {@linkcode Manifest.lookAhead}). */
+  readonly #aheadInputs = new Map<string, Promise<string | undefined>>();
+  /** Output stamps taken ahead, with the outputs they are of. */
+  readonly #aheadOutputs = new Map<
+    string,
+    { outputs: readonly RecordedOutput[]; stamps: Promise<(string | undefined)[]> }
+  >();
+  /** The recorded outputs by name (built when the index first asks). */
+  #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
+  /** The folder the run started in, taken once (every input's path is resolved against it). */
+  readonly #cwd = Deno.cwd();
 
   private constructor(
     dir: string,
@@ -118,6 +135,11 @@ export class Manifest {
       manifest.#changed = true;
     }
     return manifest;
+  }
+
+  /** An input's path as the record keeps it: absolute, against the folder the run started in. */
+  #resolve(input: string): string {
+    return resolve(this.#cwd, input);
   }
 
   #path(name: string): string {
@@ -152,18 +174,55 @@ export class Manifest {
   }
 
   /**
+   * Starts taking, ahead of its turn, the stamps of an input and of the outputs the record says it
+   * wrote: {@linkcode Manifest.inputStamp} and {@linkcode Manifest.unchanged} then wait for them
+   * instead of taking them one after another. Taken again when the input's turn comes would be
+   * as good: a stamp taken early is checked the same (an input that changes after it is read
+   * again next run; see {@linkcode Manifest.record}).
+   */
+  lookAhead(input: string): void {
+    const path = this.#resolve(input);
+    if (this.#aheadInputs.has(path)) return;
+    this.#aheadInputs.set(path, fileStamp(input));
+    const outputs = this.#entries.get(path)?.outputs;
+    if (outputs !== undefined) {
+      this.#aheadOutputs.set(path, { outputs, stamps: this.#outputStamps(outputs) });
+    }
+  }
+
+  /** An input's stamp: the one taken ahead when there is one, else taken now. */
+  async inputStamp(input: string): Promise<string | undefined> {
+    const path = this.#resolve(input);
+    const ahead = this.#aheadInputs.get(path);
+    this.#aheadInputs.delete(path);
+    return await (ahead ?? fileStamp(input));
+  }
+
+  #outputStamps(outputs: readonly RecordedOutput[]): Promise<(string | undefined)[]> {
+    return Promise.all(outputs.map(({ name }) => outputStamp(this.#path(name))));
+  }
+
+  /**
    * The outputs of an input that need not be rendered again: its record's, when the options and
    * the input are as recorded and every output still has its stamp; undefined otherwise.
+   *
+   * @param input The input's path.
+   * @param key The options' fingerprint.
+   * @param stamp The input's stamp, when the caller just took it (else it is taken).
    */
-  async unchanged(input: string, key: string): Promise<string[] | undefined> {
-    const path = resolve(input);
+  async unchanged(input: string, key: string, stamp?: string): Promise<string[] | undefined> {
+    const path = this.#resolve(input);
     this.#looked.add(path);
     const entry = this.#entries.get(path);
+    const ahead = this.#aheadOutputs.get(path);
+    this.#aheadOutputs.delete(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
-    if (await fileStamp(input) !== entry.input) return undefined;
-    for (const { name, stamp } of entry.outputs) {
-      if (await outputStamp(this.#path(name)) !== stamp) return undefined;
-    }
+    if ((stamp ?? await fileStamp(input)) !== entry.input) return undefined;
+    const stamps = ahead?.outputs === entry.outputs
+      ? await ahead.stamps
+      : await this.#outputStamps(entry.outputs);
+    if (entry.outputs.some((output, i) => stamps[i] !== output.stamp)) return undefined;
+    for (const output of entry.outputs) this.#current.set(output.name, output);
     return entry.outputs.map(({ name }) => name);
   }
 
@@ -174,7 +233,7 @@ export class Manifest {
    * rendered again so.
    */
   async mayReplace(input: string, name: string): Promise<boolean> {
-    const recorded = resolve(input);
+    const recorded = this.#resolve(input);
     this.#looked.add(recorded);
     const output = this.#entries.get(recorded)?.outputs.find((o) => o.name === name);
     if (output === undefined) return false;
@@ -197,21 +256,74 @@ export class Manifest {
     // An input changed while it was read is rendered again next time.
     if (await fileStamp(input) !== stampBefore) return this.forget(input);
     const recorded = [];
-    for (const { name, digest } of outputs) {
+    for (const { name, digest, head } of outputs) {
       const stamp = await outputStamp(this.#path(name));
       if (stamp === undefined) return this.forget(input);
-      recorded.push({ name, stamp, digest });
+      recorded.push(head === undefined ? { name, stamp, digest } : { name, stamp, digest, head });
     }
-    const path = resolve(input);
+    for (const output of recorded) this.#current.set(output.name, output);
+    const path = this.#resolve(input);
     this.#looked.add(path);
     this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
     this.#recorded.add(path);
     this.#changed = true;
   }
 
+  /**
+   * The head the record keeps of the folder's page `name`, and the page's size, when the page
+   * still has the stamp recorded with it: what the folder's index reads of it, without opening
+   * it. A page this run found unchanged or wrote is not looked at again; any other is, once
+   * (its stamp). Undefined when the record keeps no head of it, or the page changed since.
+   */
+  async get(name: string): Promise<KnownHead | undefined> {
+    let output = this.#current.get(name);
+    if (output === undefined) {
+      const stamp = await outputStamp(this.#path(name));
+      output = this.#outputsNamed(name).find((o) => o.stamp === stamp);
+      if (output === undefined) return undefined;
+      // Found by its stamp: the page is the one the record knows, with or without its head.
+      this.#current.set(name, output);
+    }
+    return output.head === undefined
+      ? undefined
+      : { head: output.head, size: stampSize(output.stamp) };
+  }
+
+  /**
+   * Keeps the head of a page the record knows by its stamp but keeps no head of (an earlier
+   * version wrote the record), read back just now: the next run does not read it.
+   */
+  learn(name: string, head: string): void {
+    const output = this.#current.get(name);
+    if (output === undefined || output.head !== undefined) return;
+    // The entry's own output: the record saved at the end of the run keeps the head.
+    output.head = head;
+    this.#changed = true;
+  }
+
+  /** Says the folder's `name` was written again (or tried): its head is the record's no longer. */
+  wrote(name: string): void {
+    this.#current.delete(name);
+  }
+
+  /** The recorded outputs named `name` (the map built when the index first asks). */
+  #outputsNamed(name: string): RecordedOutput[] {
+    if (this.#byName === undefined) {
+      this.#byName = new Map();
+      for (const { outputs } of this.#entries.values()) {
+        for (const output of outputs) {
+          const same = this.#byName.get(output.name);
+          if (same === undefined) this.#byName.set(output.name, [output]);
+          else same.push(output);
+        }
+      }
+    }
+    return this.#byName.get(name) ?? [];
+  }
+
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
-    const path = resolve(input);
+    const path = this.#resolve(input);
     this.#looked.add(path);
     if (this.#entries.delete(path)) this.#changed = true;
   }
@@ -221,6 +333,13 @@ export class Manifest {
    * that recorded nothing adds none to a folder.
    */
   async save(): Promise<void> {
+    // Stamps taken ahead for inputs an interrupted run did not reach: settled, not left running.
+    await Promise.all([
+      ...this.#aheadInputs.values(),
+      ...Array.from(this.#aheadOutputs.values(), (a) => a.stamps),
+    ]);
+    this.#aheadInputs.clear();
+    this.#aheadOutputs.clear();
     await this.#prune();
     if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
     const text = recordText(this.#linesWithinBound());
@@ -239,11 +358,21 @@ export class Manifest {
     const kept: [string, string][] = [];
     let bytes = EMPTY_RECORD_BYTES;
     for (const input of order) {
-      const line = entryLine(input, this.#entries.get(input)!);
+      const line = entryLine(input, this.#entries.get(input)!, false);
       const size = utf8Length(line) + 2;
       if (bytes + size > this.#maxBytes) continue;
       bytes += size;
       kept.push([input, line]);
+    }
+    // The pages' heads fill the room the entries leave: a page without one is read back.
+    for (const pair of kept) {
+      const entry = this.#entries.get(pair[0])!;
+      if (!entry.outputs.some((o) => o.head !== undefined)) continue;
+      const line = entryLine(pair[0], entry);
+      const more = utf8Length(line) - utf8Length(pair[1]);
+      if (bytes + more > this.#maxBytes) continue;
+      bytes += more;
+      pair[1] = line;
     }
     const left = order.length - kept.length;
     if (left > 0) {

@@ -7,10 +7,15 @@
  *
  * ```text
  * {"version":2,"entries":{
- * "/abs/a.ndjson":{"key":"…","input":"dev:ino:size:mtime","outputs":[["sesn_a.md","dev:ino:size:mtime","<sha-256>"]]},
+ * "/abs/a.ndjson":{"key":"…","input":"dev:ino:size:mtime","outputs":[["sesn_a.md","dev:ino:size:mtime","<sha-256>","<head>"]]},
  * "/abs/b.ndjson":{…}
  * }}
  * ```
+ *
+ * An output's fourth field, when there, is the shortest head of the page that gives the summary
+ * the folder's index needs (at most {@linkcode MAX_RECORDED_HEAD} code units): a rerun builds the
+ * index from it instead of reading the page back. The record's bound counts the entries without
+ * their heads first, so that it holds as many inputs as before; heads fill the room left.
  *
  * @module
  */
@@ -25,6 +30,12 @@ export const MANIFEST_NAME = ".transcript-manifest.json";
  */
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The longest head of a page the record keeps: a dream page's front matter is some hundreds of
+ * bytes, an html page's summary and its site-search words (at most 4,096 bytes) some kilobytes.
+ */
+export const MAX_RECORDED_HEAD = 16 * 1024;
+
 const HEADER = '{"version":2,"entries":{';
 const FOOTER = "}}";
 
@@ -35,6 +46,8 @@ export interface RecordedOutput {
   stamp: string;
   /** The SHA-256 of the bytes written, in hex. */
   digest: string;
+  /** The shortest head of the page that gives its summary, when recorded. */
+  head?: string;
 }
 
 /** What the record holds of one input. */
@@ -62,11 +75,13 @@ function isOutputName(name: unknown): name is string {
 }
 
 function toOutput(value: unknown): RecordedOutput | undefined {
-  if (!Array.isArray(value) || value.length !== 3) return undefined;
-  const [name, stamp, digest] = value as unknown[];
+  if (!Array.isArray(value) || (value.length !== 3 && value.length !== 4)) return undefined;
+  const [name, stamp, digest, head] = value as unknown[];
   if (!isOutputName(name) || typeof stamp !== "string") return undefined;
   if (typeof digest !== "string" || !HEX.test(digest)) return undefined;
-  return { name, stamp, digest };
+  // A head that is not one is left out: the page is read back instead.
+  if (typeof head !== "string" || head.length > MAX_RECORDED_HEAD) return { name, stamp, digest };
+  return { name, stamp, digest, head };
 }
 
 /** One line's entry, `"path":{…}` with or without its comma; undefined when it is not one. */
@@ -88,9 +103,13 @@ export function parseEntryLine(line: string): [string, ManifestEntry] | undefine
   return [path, { key: v.key, input: v.input, outputs: outputs as RecordedOutput[] }];
 }
 
-/** An entry's line, without its comma. */
-export function entryLine(path: string, entry: ManifestEntry): string {
-  const outputs = entry.outputs.map((o) => [o.name, o.stamp, o.digest]);
+/** An entry's line, without its comma; with its outputs' heads unless `heads` is false. */
+export function entryLine(path: string, entry: ManifestEntry, heads = true): string {
+  const outputs = entry.outputs.map((o) =>
+    heads && o.head !== undefined
+      ? [o.name, o.stamp, o.digest, o.head]
+      : [o.name, o.stamp, o.digest]
+  );
   return `${JSON.stringify(path)}:${
     JSON.stringify({ key: entry.key, input: entry.input, outputs })
   }`;

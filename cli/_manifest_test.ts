@@ -155,3 +155,24 @@ Deno.test("parseEntryLine() reads the lines entryLine() writes and nothing else"
     assert.equal(parseEntryLine(line), undefined, line);
   }
 });
+
+Deno.test("Manifest.save() keeps the pages' heads in the room its bound leaves once every entry is in", async () => {
+  await inTemp(async (dir) => {
+    const input = `${dir}/a.ndjson`;
+    await Deno.writeTextFile(input, "{}\n");
+    const head = "h".repeat(2000);
+    const save = async (maxBytes: number) => {
+      const manifest = await Manifest.load(dir, { say: () => {}, maxBytes });
+      await Deno.writeTextFile(`${dir}/a.md`, `${head}\n`);
+      const written = [{ name: "a.md", digest: await textDigest(`${head}\n`), head }];
+      await manifest.record(input, "key", (await fileStamp(input))!, written);
+      await manifest.save();
+      const again = await Manifest.load(dir, { say: () => {}, maxBytes });
+      assert.deepEqual(await again.unchanged(input, "key"), ["a.md"]);
+      return await again.get("a.md");
+    };
+    assert.deepEqual(await save(4096), { head, size: 2001 }, "room for the head");
+    await Deno.remove(`${dir}/${MANIFEST_NAME}`);
+    assert.equal(await save(1024), undefined, "the entry kept, its head left out");
+  });
+});

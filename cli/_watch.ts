@@ -26,6 +26,7 @@ import type { Interrupt } from "./_interrupt.ts";
 import { inFolder } from "./_output.ts";
 import { describe } from "./_run_tally.ts";
 import type { Stderr } from "./_terminal.ts";
+import { sleep } from "./_sleep.ts";
 
 /** The least time between two polls of the inputs. */
 export const WATCH_POLL_MS = 1_000;
@@ -161,22 +162,6 @@ function liveInputs(stamps: Map<string, Polled>, now: number): Set<string> {
     if (now - mtime < LIVE_FOR_MS) live.add(path);
   }
   return live;
-}
-
-/** Waits `ms`, or less when the signal is aborted. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((done) => {
-    if (signal.aborted) return done();
-    const stop = (): void => {
-      clearTimeout(timer);
-      done();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      done();
-    }, ms);
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }
 
 /** What {@linkcode watchInto} runs with: a run's options, into a folder. */

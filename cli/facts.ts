@@ -14,7 +14,7 @@
  * @module
  */
 
-import { type Facts, type RefreshResult, TranscriptReader } from "../reader/mod.ts";
+import type { Facts, RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import {
   contextWindowOf,
   costOf,
@@ -30,6 +30,18 @@ import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
+
+/**
+ * The reader, imported when a transcript is read: the status line given Claude Code's own
+ * context figures never reads one, and the reader's graph (`node:fs`, `node:buffer`) would cost
+ * it more than the rest of its work.
+ */
+async function openReader(
+  ...args: ConstructorParameters<typeof TranscriptReader>
+): Promise<TranscriptReader> {
+  const { TranscriptReader } = await import("../reader/mod.ts");
+  return new TranscriptReader(...args);
+}
 
 /** The most status-line JSON read from standard input. */
 const MAX_STDIN_BYTES = 1 << 20;
@@ -107,7 +119,7 @@ export async function main(args: string[]): Promise<number> {
     if (command.follow) return await follow(command);
     const result: RefreshResult = command.path === EXAMPLE_INPUT
       ? { facts: await exampleFacts() }
-      : await new TranscriptReader(command.path).refresh();
+      : await (await openReader(command.path)).refresh();
     if (result.error !== undefined) {
       console.error(`facts: ${command.path}: ${result.error.message}`);
       return 1;
@@ -131,7 +143,7 @@ async function follow(command: FactsCommand): Promise<number> {
   const onSignal = (): void => stop.abort();
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   try {
-    const reader = new TranscriptReader(command.path);
+    const reader = await openReader(command.path);
     let last: string | undefined;
     while (!stop.signal.aborted) {
       const result = await reader.refresh();
@@ -238,7 +250,7 @@ async function statusline(json: boolean): Promise<number> {
   // since is read. The reader checks the state against the file, so a stale one costs a
   // full read, never a wrong line.
   const cached = loadState(path);
-  const reader = new TranscriptReader(path, { state: cached.state });
+  const reader = await openReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
   print(facts);
   if (error === undefined) saveState(cached, reader.saveState());

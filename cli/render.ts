@@ -19,7 +19,7 @@
  * @module
  */
 
-import { createRegistry } from "../renderers/builtin.ts";
+import { BUILTIN_NAMES, isBuiltin, loadBuiltin, loadBuiltins } from "./_builtins.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import {
   parseRenderArgs,
@@ -29,12 +29,7 @@ import {
   UsageError,
 } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
-import {
-  loadConfiguredRenderer,
-  nearMiss,
-  readRendererConfig,
-  type RendererConfig,
-} from "./_config.ts";
+import type { RendererConfig } from "./_config.ts";
 import { Interrupt } from "./_interrupt.ts";
 import {
   boundedWorkers,
@@ -46,10 +41,26 @@ import { dirname, resolve } from "node:path";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
-import { apiAccessProblem } from "./_net_access.ts";
 import { VERSION_LINE } from "./_version.ts";
-import { printUnrendered } from "./_unrendered.ts";
-import { watchInto } from "./_watch.ts";
+
+// Imported on the call that needs them, so that the common call (built-in renderers, files or
+// the example in, no --watch) loads none of their graphs: the team configuration's loader
+// (configModule()), the API's access check (_net_access.ts: the Managed Agents source),
+// --unrendered's listing (_unrendered.ts: the Claude Code source) and --watch (_watch.ts).
+
+/** The folder of this module, for {@linkcode configModule}'s specifier. */
+const CLI_FOLDER = "cli";
+
+/**
+ * The team configuration's loader (`_config.ts`), by a specifier Deno does not read ahead (as
+ * `renderers/html/lazy.ts` imports the page): a literal `import("./_config.ts")` would put
+ * jsonc-parser in the graph of every call, and Deno's npm resolution with it, which checks every
+ * npm package of the lockfile before the call runs, and in a fresh cache downloads them all,
+ * markdown-it and diff included, for a grader run that uses none.
+ */
+function configModule(): Promise<typeof import("./_config.ts")> {
+  return import(`../${CLI_FOLDER}/_config.ts`);
+}
 
 const HELP = `Render agent-session logs as text a model reads.
 
@@ -203,7 +214,10 @@ export async function main(args: string[]): Promise<number> {
     }
     const problem = command.session === undefined
       ? undefined
-      : await apiAccessProblem(args, await writeFolder(command.out, command.inputs));
+      : await (await import("./_net_access.ts")).apiAccessProblem(
+        args,
+        await writeFolder(command.out, command.inputs),
+      );
     if (problem !== undefined) {
       // The message, then the command to run as it is: a line to copy, not to escape.
       const [message = "", ...command] = problem.split("\n");
@@ -237,28 +251,29 @@ async function run(
   caller: CallerDirectory,
   args: string[],
 ): Promise<number> {
-  const registry = createRegistry();
   if (command.help) {
     console.log(await helpText(command, caller));
     return 0;
   }
   if (command.unrendered) {
+    const { printUnrendered } = await import("./_unrendered.ts");
     return await printUnrendered(command.inputs, {
       line: (text) => console.log(text),
       problem: stderr.say,
     });
   }
-  const configured = !registry.has(command.renderer) && !command.noConfig;
+  const configured = !isBuiltin(command.renderer) && !command.noConfig;
   refuseRelative(
     caller,
     [...command.inputs, command.out, command.previous],
     configured ? `the renderer configuration for "${command.renderer}"` : undefined,
   );
-  let renderer = registry.has(command.renderer) ? registry.resolve(command.renderer) : undefined;
+  let renderer = isBuiltin(command.renderer) ? await loadBuiltin(command.renderer) : undefined;
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
+    const { loadConfiguredRenderer, nearMiss, readRendererConfig } = await configModule();
     const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
-    const builtins = registry.list().map((r) => r.name);
+    const builtins: string[] = [...BUILTIN_NAMES];
     const known = [...builtins, ...(config?.named.keys() ?? [])];
     // A typo of a known name imports nothing: it is reported as one, with the name meant.
     const typo = config?.named.has(command.renderer)
@@ -310,6 +325,7 @@ async function run(
     if (target.kind !== "dir") {
       throw new UsageError("Option --watch writes into a folder: give --out DIR/ (a trailing /)");
     }
+    const { watchInto } = await import("./_watch.ts");
     return await watchInto({ renderer, command, dir: target.path, stderr, interrupt });
   }
   return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
@@ -376,14 +392,14 @@ function unboundedFollow(renderer: Renderer, options: RendererFlags): void {
 
 /** The help, the configured renderers listed from the configuration alone, nothing imported. */
 async function helpText(command: RenderCommand, caller: CallerDirectory): Promise<string> {
-  const builtins = createRegistry().list().map((r) =>
+  const builtins = (await loadBuiltins()).map((r) =>
     `  ${r.name.padEnd(10)} ${wrap(r.description, HELP_COLUMNS - 13).join(`\n${" ".repeat(13)}`)}`
   );
   let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
   if (command.noConfig || !caller.known) return text;
   let config: RendererConfig | undefined;
   try {
-    config = await readRendererConfig(Deno.cwd());
+    config = await (await configModule()).readRendererConfig(Deno.cwd());
   } catch (error) {
     return `${text}\n\nConfigured renderers: none read (${(error as Error).message})`;
   }

@@ -316,7 +316,8 @@ function writeBody(input: Record<string, unknown>, settings: BodySettings): Body
   const html = markup`<div class="file"><p class="path">${path}</p>${
     codeBlock(content.text)
   }</div>`;
-  return { html, cutBytes: content.cutBytes, ...sizeOf(content.text) };
+  // Folded, a write is named by its path, as an edit is, not by its input's JSON.
+  return { html, cutBytes: content.cutBytes, ...sizeOf(content.text), preview: path };
 }
 
 /** A monospace block of text. */

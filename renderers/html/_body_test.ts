@@ -164,6 +164,8 @@ Deno.test("toolCallBody() shows each edit of a MultiEdit, a Write's file, and ke
     write.html.toString(),
     '<div class="file"><p class="path">x.md</p><pre class="code"><code># hi\n&lt;script&gt;</code></pre></div>',
   );
+  // Folded, a Write is named by its path, never by its input's JSON.
+  assert.equal(write.preview, "x.md");
   const big = toolCallBody("Edit", {
     file_path: "big",
     old_string: "x\n".repeat(5_000),

@@ -20,7 +20,12 @@ import {
 import type { PageOrigin, Renderer } from "../registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
 import * as bodies from "./_body.ts";
-import { HTML_ITEM_BUDGET, HTML_TRANSCRIPT_BUDGET, type HtmlOptions } from "./options.ts";
+import {
+  HTML_ITEM_BUDGET,
+  HTML_RENDERER_FACTS,
+  HTML_TRANSCRIPT_BUDGET,
+  type HtmlOptions,
+} from "./options.ts";
 
 /** What a bad option stops, in its error. */
 const WHAT = "render the html page";
@@ -366,11 +371,7 @@ function noteSession(session: { id: string; startedAt: string }, entry: LogEntry
  * ```
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
-  name: "html",
-  optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
-  description:
-    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
-  extension: ".html",
+  ...HTML_RENDERER_FACTS,
   render: renderHtml,
   // In a folder, each page carries its summary in a <meta>, read back for index.html.
   folder: {

@@ -8,7 +8,7 @@
 import type { EntryIterable } from "../../events/types.ts";
 import type { PageOrigin, Renderer } from "../registry.ts";
 import { htmlFolderIndex } from "./html_index.ts";
-import type { HtmlOptions } from "./options.ts";
+import { HTML_RENDERER_FACTS, type HtmlOptions } from "./options.ts";
 
 /** What `.` uses of `./html` (`mod.ts` beside this file). */
 interface HtmlModule {
@@ -98,11 +98,7 @@ export async function renderHtml(
  * ```
  */
 export const htmlRenderer: Renderer<HtmlOptions, "html"> = {
-  name: "html",
-  optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
-  description:
-    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
-  extension: ".html",
+  ...HTML_RENDERER_FACTS,
   render: renderHtml,
   folder: {
     ...htmlFolderIndex,

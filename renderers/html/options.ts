@@ -78,3 +78,28 @@ export interface HtmlOptions {
    */
   signal?: AbortSignal;
 }
+
+/**
+ * What both faces of the html renderer (`./html`'s and `.`'s lazy one) declare of themselves, kept
+ * once so that the two can never tell the registry different things.
+ *
+ * @example Usage
+ * ```ts
+ * import { HTML_RENDERER_FACTS } from "@brigade/transcript/html";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(HTML_RENDERER_FACTS.extension, ".html");
+ * ```
+ */
+export const HTML_RENDERER_FACTS: {
+  readonly name: "html";
+  readonly optionNames: readonly string[];
+  readonly description: string;
+  readonly extension: ".html";
+} = {
+  name: "html",
+  optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
+  description:
+    "A self-contained HTML page of the session for people (redacted, no remote loads, find and filter)",
+  extension: ".html",
+};

@@ -1,0 +1,272 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * Start-up of the two commands against an empty `deno run` with the same permission flags:
+ * the status line given `context_window` on stdin (exit; goal: within 5 ms of empty) and
+ * `render` of the bundled example through the grader (first byte on stdout; goal: within
+ * 30 ms of empty). Each process is timed by the parent from spawn; the cases are interleaved
+ * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
+ * per-run difference to the empty run of that round. With `--baseline DIR` (another checkout,
+ * e.g. main), its commands are run in the same rounds and their outputs compared.
+ *
+ *   deno task bench:startup [--runs N] [--baseline DIR]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { denoDir } from "../tests/_command.ts";
+import { median } from "./_stats.ts";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+
+/** The status-line JSON Claude Code sends, with its own context figures. */
+const STATUS = JSON.stringify({
+  model: { id: "claude-opus-5", display_name: "Opus" },
+  transcript_path: "/nonexistent/session.jsonl",
+  context_window: {
+    context_window_size: 200_000,
+    current_usage: {
+      input_tokens: 1200,
+      cache_creation_input_tokens: 300,
+      cache_read_input_tokens: 28_679,
+      output_tokens: 40,
+    },
+  },
+  cost: { total_cost_usd: 0.42 },
+});
+
+interface Case {
+  name: string;
+  args: string[];
+  stdin: string;
+  /** Stop the clock at the first byte of stdout rather than at exit. */
+  firstByte: boolean;
+}
+
+function factsFlags(cache: string): string[] {
+  return [
+    "--allow-read",
+    "--allow-env=TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,XDG_CACHE_HOME,HOME,LOCALAPPDATA",
+    `--allow-write=${cache}/brigade-transcript`,
+  ];
+}
+
+const RENDER_FLAGS = [
+  "--unstable-worker-options",
+  "--allow-read",
+  "--allow-write",
+  "--allow-net=api.anthropic.com",
+  "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL,TERM,TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,TRANSCRIPT_WORKER_OPTIONS",
+];
+
+/** What one run of a case took: wall milliseconds (to exit or first byte) and CPU milliseconds. */
+interface Timing {
+  wall: number;
+  cpu: number;
+  out: string;
+}
+
+/**
+ * Runs one case under `bash`, whose `times` gives the child's user and system CPU to the
+ * millisecond (`/usr/bin/time` gives hundredths); the shell's own cost falls on every case alike.
+ */
+async function time(c: Case, env: Record<string, string>): Promise<Timing> {
+  const start = performance.now();
+  const child = new Deno.Command("bash", {
+    args: ["-c", '"$@"; rc=$?; times >&2; exit $rc', "bash", Deno.execPath(), ...c.args],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env,
+    cwd: ROOT,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(c.stdin));
+  await writer.close();
+  const decoder = new TextDecoder();
+  let out = "";
+  let chunks = 0;
+  let first = Number.NaN;
+  for await (const chunk of child.stdout) {
+    if (chunks++ === 0) first = performance.now() - start;
+    out += decoder.decode(chunk, { stream: true });
+  }
+  const status = await child.status;
+  const end = performance.now() - start;
+  const stderr = await new Response(child.stderr).text();
+  if (!status.success) throw new Error(`${c.name}: exit ${status.code}: ${stderr}`);
+  out += decoder.decode();
+  // `times`' second line: the children's user and system time, as `0m0.012s 0m0.004s`.
+  const children = stderr.trimEnd().split("\n").at(-1) ?? "";
+  const cpu = [...children.matchAll(/(\d+)m([\d.]+)s/g)]
+    .reduce((sum, [, m, sec]) => sum + (Number(m) * 60 + Number(sec)) * 1000, 0);
+  return { wall: c.firstByte ? first : end, cpu, out };
+}
+
+interface InfoModule {
+  specifier: string;
+  size?: number;
+  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+}
+
+/**
+ * The modules an entry loads before it runs: `deno info --json`'s graph, walked along the
+ * imports that are neither type-only nor dynamic (`import()` loads on the call that needs it).
+ */
+export async function staticGraph(
+  entry: string,
+): Promise<{ count: number; bytes: number; node: string[] }> {
+  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  if (!success) throw new Error(`deno info ${entry} failed`);
+  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
+    roots: string[];
+    modules: InfoModule[];
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const queue = [...info.roots];
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dep.code !== undefined && !dep.isDynamic) queue.push(dep.code.specifier);
+    }
+  }
+  let bytes = 0;
+  for (const specifier of seen) bytes += bySpecifier.get(specifier)?.size ?? 0;
+  return { count: seen.size, bytes, node: [...seen].filter((s) => s.startsWith("node:")).sort() };
+}
+
+function casesOf(dir: string, label: string, cache: string): Case[] {
+  return [
+    {
+      name: `statusline ${label}`,
+      args: ["run", ...factsFlags(cache), `${dir}/cli/facts.ts`, "--statusline"],
+      stdin: STATUS,
+      firstByte: false,
+    },
+    {
+      name: `render ${label}`,
+      args: ["run", ...RENDER_FLAGS, `${dir}/cli/render.ts`],
+      stdin: "",
+      firstByte: true,
+    },
+  ];
+}
+
+async function main(): Promise<void> {
+  const flags = parseArgs({
+    args: Deno.args,
+    options: { runs: { type: "string", default: "31" }, baseline: { type: "string" } },
+  });
+  const runs = Number(flags.values.runs);
+  const work = await Deno.makeTempDir({ prefix: "startup_bench_" });
+  try {
+    const empty = `${work}/empty.ts`;
+    await Deno.writeTextFile(empty, "");
+    const cache = `${work}/cache`;
+    const env = {
+      DENO_DIR: await denoDir(),
+      XDG_CACHE_HOME: cache,
+      HOME: work,
+      NO_COLOR: "1",
+      PATH: Deno.env.get("PATH") ?? "",
+    };
+    const cases: Case[] = [
+      {
+        name: "empty (facts flags)",
+        args: ["run", ...factsFlags(cache), empty],
+        stdin: STATUS,
+        firstByte: false,
+      },
+      {
+        name: "empty (render flags)",
+        args: ["run", ...RENDER_FLAGS, empty],
+        stdin: "",
+        firstByte: false,
+      },
+      ...casesOf(ROOT, "this checkout", cache),
+    ];
+    const baseline = flags.values.baseline;
+    if (baseline !== undefined) cases.push(...casesOf(baseline, "baseline", cache));
+    const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+    const cpus = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+    const outputs = new Map<string, string>();
+    for (const c of cases) await time(c, env); // warm-up: graphs compiled and cached
+    for (let run = 0; run < runs; run++) {
+      console.error(`start-up: run ${run + 1}/${runs}…`);
+      for (const c of cases) {
+        const { wall, cpu, out } = await time(c, env);
+        times.get(c.name)!.push(wall);
+        cpus.get(c.name)!.push(cpu);
+        outputs.set(c.name, out);
+      }
+    }
+    const emptyOf = (name: string): string =>
+      name.startsWith("statusline") ? "empty (facts flags)" : "empty (render flags)";
+    const goalOf = (name: string): string =>
+      name.startsWith("statusline")
+        ? "wall ≤ +5 ms (to exit)"
+        : name.startsWith("render")
+        ? "wall ≤ +30 ms (to the first byte)"
+        : "";
+    console.log(`Start-up, ${runs} interleaved runs, medians (${new Date().toISOString()})\n`);
+    console.log(
+      "| case | wall | wall vs empty (median of per-run differences) | ratio | CPU | CPU vs empty | goal |",
+    );
+    console.log("|---|---:|---:|---:|---:|---:|---|");
+    const sign = (ms: number): string => `${ms < 0 ? "" : "+"}${ms.toFixed(1)} ms`;
+    for (const c of cases) {
+      const empty = emptyOf(c.name);
+      const isEmpty = c.name === empty || c.name.startsWith("empty");
+      const [wall, cpu] = [times, cpus].map((m) => m.get(c.name)!);
+      const [wallBase, cpuBase] = [times, cpus].map((m) => m.get(empty)!);
+      const wallDiff = median(wall!.map((ms, i) => ms - wallBase![i]!));
+      const cpuDiff = median(cpu!.map((ms, i) => ms - cpuBase![i]!));
+      const ratio = median(wall!.map((ms, i) => ms / wallBase![i]!));
+      const cells = [
+        c.name,
+        `${median(wall!).toFixed(1)} ms`,
+        isEmpty ? "" : sign(wallDiff),
+        isEmpty ? "" : `${ratio.toFixed(2)}×`,
+        `${median(cpu!).toFixed(0)} ms`,
+        isEmpty ? "" : sign(cpuDiff),
+        goalOf(c.name),
+      ];
+      console.log(`| ${cells.join(" | ")} |`);
+    }
+    console.log("\n| entry | modules loaded before it runs | bytes | node: built-ins |");
+    console.log("|---|---:|---:|---|");
+    const dirs: [string, string][] = [[ROOT, "this checkout"]];
+    if (baseline !== undefined) dirs.push([baseline, "baseline"]);
+    for (const [dir, label] of dirs) {
+      for (const file of ["cli/facts.ts", "cli/render.ts", "mod.ts"]) {
+        const graph = await staticGraph(`${dir}/${file}`);
+        console.log(
+          `| ${file} (${label}) | ${graph.count} | ${(graph.bytes / 1024).toFixed(0)} KiB | ${
+            graph.node.join(", ")
+          } |`,
+        );
+      }
+    }
+    if (baseline !== undefined) {
+      for (const kind of ["statusline", "render"]) {
+        const same = outputs.get(`${kind} this checkout`) === outputs.get(`${kind} baseline`);
+        console.log(
+          `\n${kind}: output ${same ? "byte-identical to" : "DIFFERS from"} the baseline's`,
+        );
+      }
+    }
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+}
+
+if (import.meta.main) await main();
