@@ -16,7 +16,7 @@ import {
   requestIdOf,
 } from "./_http.ts";
 import { checkEvent, type Item, listItems } from "./_pages.ts";
-import { SseFailure, sseMessages } from "./_sse.ts";
+import { sseBatches, SseFailure, type SseMessage } from "./_sse.ts";
 import { eventsTarget, streamTarget, threadEventsTarget } from "./_targets.ts";
 
 /**
@@ -53,7 +53,7 @@ function streamItems(
   response: Response,
 ): AsyncIterator<Item> {
   const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
-  const messages = sseMessages(body, {
+  const batches = sseBatches(body, {
     idleMs: http.timeoutMs,
     maxMessageBytes: http.maxPageBytes,
     ...(http.signal === undefined ? {} : { signal: http.signal }),
@@ -61,21 +61,28 @@ function streamItems(
   // Each failure of the stream names the answer that opened it.
   const requestId = requestIdOf(response);
   let started = false;
+  // The messages of the last chunk read, taken one at a time: a chunk's messages cost one await.
+  let batch: SseMessage[] = [];
+  let index = 0;
   return {
     next: async (): Promise<IteratorResult<Item>> => {
       started = true;
       for (;;) {
-        let next: IteratorResult<{ event: string | null; data: string }>;
-        try {
-          next = await messages.next();
-        } catch (error) {
-          if (error instanceof SseFailure && error.kind === "too_large") {
-            throw listError(http, target, error.message, { requestId });
+        if (index === batch.length) {
+          let next: IteratorResult<SseMessage[]>;
+          try {
+            next = await batches.next();
+          } catch (error) {
+            if (error instanceof SseFailure && error.kind === "too_large") {
+              throw listError(http, target, error.message, { requestId });
+            }
+            throw error;
           }
-          throw error;
+          if (next.done) return { done: true, value: undefined };
+          batch = next.value;
+          index = 0;
         }
-        if (next.done) return { done: true, value: undefined };
-        const { event, data } = next.value;
+        const { event, data } = batch[index++]!;
         if (event === "ping") continue;
         if (event === "error") throw new Error(`the stream sent an error: ${data.slice(0, 300)}`);
         let value: unknown;
@@ -101,7 +108,9 @@ function streamItems(
       }
     },
     return: async (): Promise<IteratorResult<Item>> => {
-      await messages.return(undefined);
+      batch = [];
+      index = 0;
+      await batches.return(undefined);
       if (!started) await body.cancel().catch(() => {});
       return { done: true, value: undefined };
     },

@@ -42,88 +42,246 @@ export interface SseOptions {
  * Yields the messages of `body`. A message with no data is skipped (a
  * comment or a keep-alive). Stops reading, cancels the body and throws an
  * {@linkcode SseFailure} when nothing arrives for `idleMs`, or when a message
- * grows past `maxMessageBytes`. The body is cancelled whenever the iteration
- * ends, so the connection is let go.
+ * grows past `maxMessageBytes` (its bytes counted as they arrive, line ends
+ * included). The body is cancelled whenever the iteration ends, so the
+ * connection is let go.
  */
 export async function* sseMessages(
   body: ReadableStream<Uint8Array>,
   options: SseOptions,
 ): AsyncGenerator<SseMessage> {
+  for await (const batch of sseBatches(body, options)) yield* batch;
+}
+
+/**
+ * The messages of `body` as {@linkcode sseMessages} gives them, one batch
+ * for each chunk read that completes any, so a message costs no await of its
+ * own. The messages of a batch before a failure are given first.
+ *
+ * Linear in the bytes: each chunk is scanned once for line ends, from where
+ * the last scan stopped, and a line that spans chunks is kept as its pieces,
+ * joined and decoded once when its end arrives.
+ */
+export async function* sseBatches(
+  body: ReadableStream<Uint8Array>,
+  options: SseOptions,
+): AsyncGenerator<SseMessage[]> {
   const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  let event: string | null = null;
-  let data: string[] = [];
-  let id = "";
-  let bytes = 0;
-  let first = true;
-  /** How much of `buffer` is known to hold no line end. */
-  let scanned = 0;
+  const parser = new SseParser(options.maxMessageBytes);
   try {
     for (;;) {
       const chunk = await readWithin(reader, options.idleMs, options.signal);
       if (chunk === undefined) return;
-      bytes += chunk.byteLength;
-      buffer += decoder.decode(chunk, { stream: true });
-      if (first && buffer.length > 0) {
-        if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
-        first = false;
-      }
-      for (;;) {
-        const end = lineEnd(buffer, scanned);
-        if (end === undefined) {
-          // What was scanned holds no line end: the next chunk's scan starts past it.
-          scanned = Math.max(0, buffer.length - 1);
-          break;
-        }
-        scanned = 0;
-        const line = buffer.slice(0, end.at);
-        buffer = buffer.slice(end.at + end.length);
-        if (line === "") {
-          if (data.length > 0) yield { event, data: data.join("\n"), id };
-          event = null;
-          data = [];
-          // What is left of the chunk counts toward the next message (in code units: close enough).
-          bytes = buffer.length;
-          continue;
-        }
-        const colon = line.indexOf(":");
-        if (colon === 0) continue;
-        const field = colon === -1 ? line : line.slice(0, colon);
-        let value = colon === -1 ? "" : line.slice(colon + 1);
-        if (value.startsWith(" ")) value = value.slice(1);
-        if (field === "event") event = value;
-        else if (field === "data") data.push(value);
-        else if (field === "id" && !value.includes("\0")) id = value;
-      }
-      if (bytes > options.maxMessageBytes) {
-        throw new SseFailure(
-          "too_large",
-          `the API sent a stream message over the ${options.maxMessageBytes}-byte cap ` +
-            `("maxPageBytes"); reading stopped at ${bytes} bytes`,
-        );
-      }
+      const messages = parser.push(chunk);
+      if (messages.length > 0) yield messages;
+      if (parser.failure !== undefined) throw parser.failure;
     }
   } finally {
     await reader.cancel().catch(() => {});
   }
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+const COLON = 0x3a;
+const SPACE = 0x20;
+
+/** Whether `a` and `b` hold the same bytes. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
+}
+
 /**
- * Where the first line of `text` ends (CRLF, LF or CR), looking from `from`,
- * or undefined when it is not whole yet.
+ * The field of the line from `start` to `end` of `bytes`, when it is one this
+ * reader uses, by the length of its name: 4 `data`, 5 `event`, 2 `id`; 0 for
+ * any other field and for a comment. A name is the line's bytes up to its
+ * first colon, or all of them.
  */
-function lineEnd(text: string, from: number): { at: number; length: number } | undefined {
-  for (let index = from; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (char === 0x0a) return { at: index, length: 1 };
-    if (char === 0x0d) {
-      // A CR at the end may be the first half of a CRLF still on its way.
-      if (index + 1 === text.length) return undefined;
-      return { at: index, length: text.charCodeAt(index + 1) === 0x0a ? 2 : 1 };
+function fieldOf(bytes: Uint8Array, start: number, end: number): 0 | 2 | 4 | 5 {
+  const named = (length: number): boolean =>
+    start + length === end || (start + length < end && bytes[start + length] === COLON);
+  const first = bytes[start];
+  if (first === 0x64) {
+    return bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61 &&
+        named(4)
+      ? 4
+      : 0;
+  }
+  if (first === 0x65) {
+    return bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 && bytes[start + 3] === 0x6e &&
+        bytes[start + 4] === 0x74 && named(5)
+      ? 5
+      : 0;
+  }
+  return first === 0x69 && bytes[start + 1] === 0x64 && named(2) ? 2 : 0;
+}
+
+/**
+ * The state of a stream's parse between chunks: the pieces of the line not
+ * ended yet, the fields of the message so far, and its size.
+ */
+class SseParser {
+  #cap: number;
+  // `ignoreBOM`: each line is decoded on its own, and only the stream's first may lose a BOM.
+  #decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The pieces of the line not ended yet (views of the chunks read: a stream's chunks are its reader's). */
+  #pieces: Uint8Array[] = [];
+  #pieceBytes = 0;
+  /** A chunk ended in a CR: an LF first in the next one is the rest of that CRLF. */
+  #afterCr = false;
+  #firstLine = true;
+  #event: string | null = null;
+  #data: string[] = [];
+  #id = "";
+  #lastEvent: { bytes: Uint8Array; text: string } | undefined;
+  /** The bytes of the message so far, the lines ended and their ends. */
+  #messageBytes = 0;
+  /** Set when a message passed the cap: the parse stopped there, after the messages before it. */
+  failure: SseFailure | undefined;
+
+  constructor(cap: number) {
+    this.#cap = cap;
+  }
+
+  /** The messages `chunk` completes, in order. */
+  push(chunk: Uint8Array): SseMessage[] {
+    const messages: SseMessage[] = [];
+    let start = 0;
+    if (this.#afterCr && chunk.length > 0) {
+      this.#afterCr = false;
+      if (chunk[0] === LF) {
+        start = 1;
+        this.#messageBytes += 1;
+      }
+    }
+    // The next CR at or after `start`, found once and kept until passed: CRs are rare, and a
+    // search per line for one that is not there would scan the chunk again each line.
+    let nextCr = -2;
+    while (start < chunk.length && this.failure === undefined) {
+      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
+      let end = chunk.indexOf(LF, start);
+      let endLength = 1;
+      if (nextCr !== -1 && (end === -1 || nextCr < end)) {
+        end = nextCr;
+        if (end + 1 === chunk.length) this.#afterCr = true;
+        else if (chunk[end + 1] === LF) endLength = 2;
+      }
+      if (end === -1) {
+        this.#pieces.push(chunk.subarray(start));
+        this.#pieceBytes += chunk.length - start;
+        break;
+      }
+      const message = this.#line(chunk, start, end, endLength);
+      if (this.failure !== undefined) break;
+      if (message !== undefined) messages.push(message);
+      start = end + endLength;
+    }
+    this.#checkCap(this.#messageBytes + this.#pieceBytes);
+    return messages;
+  }
+
+  /**
+   * Takes the line that ends at `end` of `chunk` (its rest from `start`, after
+   * the pieces kept); a message when it ends one.
+   */
+  #line(chunk: Uint8Array, start: number, end: number, endLength: number): SseMessage | undefined {
+    const length = this.#pieceBytes + end - start;
+    this.#messageBytes += length + endLength;
+    if (length === 0) {
+      this.#firstLine = false;
+      return this.#dispatch();
+    }
+    if (!this.#checkCap(this.#messageBytes)) return undefined;
+    let line = chunk;
+    if (this.#pieces.length > 0) {
+      line = this.#join(chunk.subarray(start, end));
+      start = 0;
+      end = line.length;
+    }
+    if (this.#firstLine) {
+      this.#firstLine = false;
+      // The stream's BOM: a line of it alone is a blank line.
+      if (line[start] === 0xef && line[start + 1] === 0xbb && line[start + 2] === 0xbf) start += 3;
+      if (start === end) return this.#dispatch();
+    }
+    this.#field(line, start, end);
+    return undefined;
+  }
+
+  /** The bytes of the line whose pieces are kept and whose rest is `last`; the pieces let go. */
+  #join(last: Uint8Array): Uint8Array {
+    const joined = new Uint8Array(this.#pieceBytes + last.length);
+    let at = 0;
+    for (const piece of this.#pieces) {
+      joined.set(piece, at);
+      at += piece.length;
+    }
+    joined.set(last, at);
+    this.#pieces = [];
+    this.#pieceBytes = 0;
+    return joined;
+  }
+
+  /**
+   * Reads the field line from `start` to `end` of `bytes`. Only its first
+   * bytes are looked at to know its field, and only the value of one this
+   * reader uses is decoded: a comment, `retry` or a field it does not know
+   * costs no decoding.
+   */
+  #field(bytes: Uint8Array, start: number, end: number): void {
+    const name = fieldOf(bytes, start, end);
+    if (name === 0) return;
+    let from = start + name + 1;
+    if (from < end && bytes[from] === SPACE) from++;
+    const value = from >= end ? "" : undefined;
+    if (name === 4) {
+      this.#data.push(value ?? this.#decoder.decode(bytes.subarray(from, end)));
+    } else if (name === 5) {
+      this.#event = value ?? this.#eventType(bytes.subarray(from, end));
+    } else {
+      const id = value ?? this.#decoder.decode(bytes.subarray(from, end));
+      if (!id.includes("\0")) this.#id = id;
     }
   }
-  return undefined;
+
+  #text(bytes: Uint8Array): string {
+    return bytes.length === 0 ? "" : this.#decoder.decode(bytes);
+  }
+
+  /** An `event` value: the last one's text again when its bytes are the same (as most are). */
+  #eventType(bytes: Uint8Array): string {
+    const last = this.#lastEvent;
+    if (last !== undefined && sameBytes(last.bytes, bytes)) return last.text;
+    const text = this.#text(bytes);
+    if (bytes.length <= 64) this.#lastEvent = { bytes: bytes.slice(), text };
+    return text;
+  }
+
+  /** Ends the message at a blank line: it, when it has data; the fields start again. */
+  #dispatch(): SseMessage | undefined {
+    const message = this.#data.length === 0 ? undefined : {
+      event: this.#event,
+      data: this.#data.length === 1 ? this.#data[0]! : this.#data.join("\n"),
+      id: this.#id,
+    };
+    this.#event = null;
+    this.#data = [];
+    this.#messageBytes = 0;
+    return message;
+  }
+
+  /** Whether `bytes` are within the cap; sets {@linkcode failure} when not. */
+  #checkCap(bytes: number): boolean {
+    if (bytes <= this.#cap) return true;
+    this.failure ??= new SseFailure(
+      "too_large",
+      `the API sent a stream message over the ${this.#cap}-byte cap ` +
+        `("maxPageBytes"); reading stopped at ${bytes} bytes`,
+    );
+    return false;
+  }
 }
 
 /**
