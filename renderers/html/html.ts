@@ -34,7 +34,7 @@ const WHAT = "render the html page";
  * Renders one session as a self-contained HTML page for people to read: a
  * header with the session id, start time, turns and threads; then each
  * conversation item in the grader's order (every thread, messages where the
- * model read them), numbered (`#N` links to its anchor `item-N`), labelled
+ * model read them), numbered by entry seq (`#N` links to its anchor `item-N`), labelled
  * with its speaker, its time (and date, when the day changes), threads told
  * apart by colour and by name, errors marked (and unfolded).
  *

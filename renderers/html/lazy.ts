@@ -41,7 +41,7 @@ function htmlModule(): Promise<HtmlModule> {
 
 /**
  * Renders one session as a self-contained HTML page for people to read,
- * redacted, escaped and without scripts: the page of
+ * redacted, escaped, with no script but its own find-and-filter: the page of
  * `@brigade/transcript/html`'s `renderHtml`, byte for byte (see there for
  * what it shows). The Markdown parser and the diff library it needs are
  * imported with the first page rendered, never when `.` is imported: a
