@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { denoDir } from "../tests/_command.ts";
 import { median } from "./_stats.ts";
+import { loadedModules } from "../tests/_module_graph.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -105,43 +106,14 @@ async function time(c: Case, env: Record<string, string>): Promise<Timing> {
   return { wall: c.firstByte ? first : end, cpu, out };
 }
 
-interface InfoModule {
-  specifier: string;
-  size?: number;
-  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-/**
- * The modules an entry loads before it runs: `deno info --json`'s graph, walked along the
- * imports that are neither type-only nor dynamic (`import()` loads on the call that needs it).
- */
+/** The modules an entry loads before it runs (`import()` loads on the call that needs it). */
 export async function staticGraph(
   entry: string,
 ): Promise<{ count: number; bytes: number; node: string[] }> {
-  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", entry],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  if (!success) throw new Error(`deno info ${entry} failed`);
-  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
-    roots: string[];
-    modules: InfoModule[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [...info.roots];
-  while (queue.length > 0) {
-    const specifier = queue.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (dep.code !== undefined && !dep.isDynamic) queue.push(dep.code.specifier);
-    }
-  }
-  let bytes = 0;
-  for (const specifier of seen) bytes += bySpecifier.get(specifier)?.size ?? 0;
-  return { count: seen.size, bytes, node: [...seen].filter((s) => s.startsWith("node:")).sort() };
+  const modules = await loadedModules(entry, false);
+  const bytes = modules.reduce((sum, m) => sum + m.size, 0);
+  const node = modules.map((m) => m.specifier).filter((s) => s.startsWith("node:")).sort();
+  return { count: modules.length, bytes, node };
 }
 
 function casesOf(dir: string, label: string, cache: string): Case[] {

@@ -6,41 +6,13 @@
 
 import assert from "node:assert/strict";
 import { ROOT, run } from "./_command.ts";
+import { loadedModules } from "./_module_graph.ts";
 
-interface InfoModule {
-  specifier: string;
-  dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-/**
- * The specifiers `deno run` loads from `entry`, read from `deno info --json` along the imports
- * that are not type-only: before it runs (`dynamic: false`), or ever, a literal `import()`
- * included (`dynamic: true`: what Deno resolves, and for npm packages installs, ahead of time).
- */
+/** The specifiers `deno run` loads from `entry` (see {@linkcode loadedModules}), the checkout's relative. */
 async function loaded(entry: string, dynamic: boolean): Promise<string[]> {
-  const { stdout, success } = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", `${ROOT}${entry}`],
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  assert.ok(success, `deno info ${entry}`);
-  const info = JSON.parse(new TextDecoder().decode(stdout)) as {
-    roots: string[];
-    modules: InfoModule[];
-  };
-  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const queue = [...info.roots];
-  while (queue.length > 0) {
-    const specifier = queue.pop()!;
-    if (seen.has(specifier)) continue;
-    seen.add(specifier);
-    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (dep.code !== undefined && (dynamic || !dep.isDynamic)) queue.push(dep.code.specifier);
-    }
-  }
+  const seen = (await loadedModules(`${ROOT}${entry}`, dynamic)).map((m) => m.specifier);
   const root = new URL(ROOT, "file:").href;
-  return [...seen].map((s) => s.startsWith(root) ? s.slice(root.length) : s).sort();
+  return seen.map((s) => s.startsWith(root) ? s.slice(root.length) : s).sort();
 }
 
 Deno.test("the status line loads neither the reader nor a node: built-in before it runs", async () => {
