@@ -3,7 +3,7 @@
 
 import type { LogEntry } from "../events/types.ts";
 import { fieldsOf } from "../events/fields.ts";
-import { secretSafeHead } from "./_compact.ts";
+import { agentLabel } from "./agent_label.ts";
 
 /** The primary thread's key: the primary has no thread id in the log. */
 export const PRIMARY = "";
@@ -73,8 +73,7 @@ export class ThreadBook {
     this.#addChild(id);
     if (typeof name === "string" && name.trim() !== "") {
       // Cut where no secret straddles the cut: the label is redacted after.
-      const kept = secretSafeHead(name, NAME_UNITS_KEPT);
-      rememberBounded(this.#names, id, cleanName(kept), THREADS_KEPT);
+      rememberBounded(this.#names, id, agentLabel(name), THREADS_KEPT);
     }
   }
 
@@ -83,14 +82,4 @@ export class ThreadBook {
     if (this.#children.has(id) && this.#children.size < THREADS_KEPT) return;
     rememberBounded(this.#children, id, true, THREADS_KEPT);
   }
-}
-
-/** The most UTF-16 units of an agent name kept for labels: a name is a word, not a payload. */
-const NAME_UNITS_KEPT = 200;
-
-/** An agent name fit for a one-line label: no control characters, no brackets. */
-function cleanName(name: string): string {
-  // deno-lint-ignore no-control-regex -- control characters are what is removed
-  return name.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\[/g, "(").replace(/\]/g, ")")
-    .replace(/\s+/g, " ").trim();
 }

@@ -45,6 +45,7 @@
  */
 
 export * from "./conversation.ts";
+export * from "./agent_label.ts";
 export * from "./conversation_item.ts";
 export * from "./budget.ts";
 export * from "./utf8.ts";

@@ -5,7 +5,7 @@
 // items as a section of their own (`threads: "each"`), told from the items and from what the
 // entries say of the threads' names.
 
-import type { ConversationItem, LogEntry } from "../../kit/mod.ts";
+import { agentLabel, type ConversationItem, type LogEntry } from "../../kit/mod.ts";
 
 /** How the primary thread is named in `thread`. */
 export const PRIMARY_NAME = "primary";
@@ -57,7 +57,7 @@ export class ThreadNames {
   /** Who speaks on a child in the labels: `@name`, else `@id`. */
   speaker(id: string): string {
     const name = this.#names.get(id);
-    return `@${name === undefined ? id : labelName(name)}`;
+    return `@${name === undefined ? id : agentLabel(name)}`;
   }
 
   #child(id: unknown, name: unknown): void {
@@ -71,13 +71,6 @@ export class ThreadNames {
     this.#keys.set(this.speaker(id), id);
     if (this.#keys.size > 2 * THREADS_KEPT) this.#keys.delete(this.#keys.keys().next().value!);
   }
-}
-
-/** An agent name as the kit writes it in a label: no controls, no brackets, spaces collapsed. */
-function labelName(name: string): string {
-  // deno-lint-ignore no-control-regex -- control characters are what is removed
-  return name.replace(/[\u0000-\u001f\u007f]+/g, " ").replace(/\[/g, "(").replace(/\]/g, ")")
-    .replace(/\s+/g, " ").trim();
 }
 
 /** The thread keys an item belongs to: its own, and a thread message's other end. */
