@@ -10,6 +10,7 @@ import type { ManagedAgentsStopAt as StopAt } from "../sources/managed_agents/fr
 import { EXAMPLE_INPUT } from "./_example.ts";
 import type { DateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
+import { editDistance } from "./_edit_distance.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
 export class UsageError extends Error {
@@ -43,27 +44,6 @@ export function nearestOption(typed: string, known: readonly string[]): string |
     }
   }
   return best === undefined ? undefined : `--${best}`;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = [];
-  for (let i = 0; i <= a.length; i++) {
-    rows.push([i]);
-    for (let j = 1; j <= b.length; j++) {
-      if (i === 0) {
-        rows[0]!.push(j);
-        continue;
-      }
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      }
-      rows[i]!.push(d);
-    }
-  }
-  return rows[a.length]![b.length]!;
 }
 
 /**

@@ -25,6 +25,7 @@ import { parse, type ParseError, printParseErrorCode } from "../deps/jsonc_parse
 import { type Renderer, RendererRegistry } from "../renderers/registry.ts";
 import { UsageError } from "./_args.ts";
 import { importTeamModules, TeamImportError, useTeamImports } from "./_team_imports.ts";
+import { editDistance } from "./_edit_distance.ts";
 
 /** What a project's configuration says of its renderers, nothing imported. */
 export interface RendererConfig {
@@ -148,27 +149,6 @@ export function nearMiss(name: string, known: readonly string[]): string | undef
   return known.find((candidate) =>
     candidate !== name && editDistance(typed, candidate.toLowerCase(), 1) <= 1
   );
-}
-
-/** The optimal string alignment distance of `a` and `b`, or `limit + 1` once past `limit`. */
-function editDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        value = Math.min(value, before[j - 2]! + 1);
-      }
-      row.push(value);
-    }
-    before = previous;
-    previous = row;
-  }
-  return previous[b.length]!;
 }
 
 function from(path: string, configPath: string): string {
