@@ -41,6 +41,12 @@ export class CappedPieces {
   #tailStart = 0;
   #tailBytes = 0;
   #total = 0;
+  /**
+   * What precedes the tail's first piece in the whole text, for a cut that
+   * keeps the tail whole: the head's last character, or the last piece the
+   * tail dropped (a built piece is built then, only if it is asked for).
+   */
+  #beforeTail: string | BuildPiece = "\n";
 
   /** @param cap The most UTF-8 bytes of the text, marker included (checked by the caller). */
   constructor(cap: number) {
@@ -79,6 +85,7 @@ export class CappedPieces {
       this.#head += fit;
       this.#headBytes += fitSize;
       this.#headFull = true;
+      this.#beforeTail = this.#head === "" ? "\n" : this.#head.at(-1)!;
       rest = rest.slice(fit.length);
       size -= fitSize;
     }
@@ -114,6 +121,7 @@ export class CappedPieces {
       drop++;
     }
     if (drop === this.#tailStart) return;
+    this.#beforeTail = this.#lastOf(this.#tailStart, drop);
     // Dropped pieces are let go at once; the lists are shortened in one splice now and then,
     // not on every push.
     for (let i = this.#tailStart; i < drop; i++) this.#tail[i] = "";
@@ -124,6 +132,28 @@ export class CappedPieces {
       this.#tailSizes.splice(0, drop);
       this.#tailStart = 0;
     }
+  }
+
+  /**
+   * The last character of the pieces from `start` to `end` (not included),
+   * or the piece that ends them when it is not built yet; what preceded them
+   * when they are empty.
+   */
+  #lastOf(start: number, end: number): string | BuildPiece {
+    for (let i = end - 1; i >= start; i--) {
+      const piece = this.#tail[i]!;
+      if (typeof piece !== "string") return piece;
+      if (piece !== "") return piece.at(-1)!;
+    }
+    return this.#beforeTail;
+  }
+
+  /** Whether the tail's first piece starts a line of the whole text: after a line break. */
+  #tailStartsLine(first: string): boolean {
+    let before = this.#beforeTail;
+    if (typeof before !== "string") this.#beforeTail = before = before().at(-1) ?? "";
+    // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
+    return isLineBreak(before, 0) && !(before === "\r" && first[0] === "\n");
   }
 
   /** The bytes the cap removed: 0 while the whole fits. */
@@ -169,7 +199,10 @@ export class CappedPieces {
   #tailText(from: "any" | "line" = "any", half: number = this.#half): string {
     const whole = this.#joined();
     const tail = utf8Tail(whole, half);
-    if (from === "any" || tail.length === whole.length) return tail;
+    if (from === "any") return tail;
+    if (tail.length === whole.length) {
+      return this.#tailStartsLine(whole) ? tail : fromNextLine(tail);
+    }
     const before = whole.length - tail.length - 1;
     // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
     const atLineStart = isLineBreak(whole, before) && !(whole[before] === "\r" && tail[0] === "\n");

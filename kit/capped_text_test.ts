@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { CappedText } from "./capped_text.ts";
 
 /** Pushes `count` pieces of `size` bytes; the most bytes the buffers held at once. */
@@ -67,4 +68,50 @@ Deno.test("CappedText.capped({ cap }) keeps a true head and tail within a cap lo
   const text = new CappedText(1_024);
   assert.throws(() => text.capped({ cap: 1_025 }), RangeError);
   assert.throws(() => text.capped({ cap: 10 }), RangeError);
+});
+
+/** Whether `index` of `text` starts a line: its start, or after a break (not between CR and LF). */
+function startsLine(text: string, index: number): boolean {
+  if (index === 0) return true;
+  const before = text[index - 1]!;
+  return /[\n\r\v\f\x85\u2028\u2029]/.test(before) && !(before === "\r" && text[index] === "\n");
+}
+
+Deno.test("CappedText cut at lines keeps whole lines at both ends, pieces pushed or built, any cap", () => {
+  const piece = fc.array(fc.constantFrom("ab", "### x", "\n", "\r", "\r\n", "\u2028", "é"), {
+    maxLength: 12,
+  }).map((parts) => parts.join(""));
+  const encoder = new TextEncoder();
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(piece, fc.boolean()), { maxLength: 40 }),
+      fc.integer({ min: 100, max: 300 }),
+      fc.integer({ min: 0, max: 200 }),
+      (pieces, cap, lower) => {
+        const text = new CappedText(cap);
+        for (const [part, built] of pieces) {
+          if (built) text.pushBuilt(encoder.encode(part).length, () => part);
+          else text.push(part);
+        }
+        const input = pieces.map(([part]) => part).join("");
+        const smaller = Math.max(cap - lower, 60);
+        const { text: out, elidedBytes } = text.capped({ cap: smaller, cutAt: "line" });
+        assert.ok(encoder.encode(out).length <= smaller);
+        if (elidedBytes === 0) return assert.equal(out, input);
+        const [head, tail] = out.split(/\n\n\[… \d+ bytes elided …\]\n\n/) as [string, string];
+        // The head ends at a line break (the LF of a CRLF it ends inside counts as elided).
+        assert.ok(input.startsWith(head) && /(^|[\n\r\u2028])$/.test(head), JSON.stringify(head));
+        const at = input.length - tail.length;
+        assert.ok(
+          input.endsWith(tail) && (tail === "" || startsLine(input, at)),
+          JSON.stringify(tail),
+        );
+        assert.equal(
+          encoder.encode(head + tail).length + elidedBytes,
+          encoder.encode(input).length,
+        );
+      },
+    ),
+    { numRuns: 2_000 },
+  );
 });
