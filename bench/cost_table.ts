@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * `deno task bench`: what each stage costs per event of the generated
+ * `deno task bench:cost`: what each stage costs per event of the generated
  * 1,000,000-event log (`bench/_generate.ts`, written once to `bench/.data/`),
  * as the Markdown table docs/development.md quotes. Rows: the parse floor, the source
  * (`fromNdjson` drained), the kit as a team renderer uses it (`conversation()`
@@ -46,7 +46,7 @@
  * /tmp/before`), the same cases run against it in the same rounds and a
  * second table follows, for a before/after from one command.
  *
- * Run: `deno task bench [--runs=N] [--mem-runs=N] [--baseline PATH/mod.ts]`
+ * Run: `deno task bench:cost [--runs=N] [--mem-runs=N] [--baseline PATH/mod.ts]`
  * (defaults: 3 timed runs and 1 memory run of each case; `--cases=a,b` runs
  * only those cases, `--events=N` takes another generated log, for a quick
  * look). The `deno bench`

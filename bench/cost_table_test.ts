@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { allocatedBytes } from "./cost_table.ts";
 import { ROOT, task } from "../tests/_command.ts";
 
-Deno.test("deno task bench prints the cost table of this checkout and of a baseline named from where it is typed", async () => {
+Deno.test("deno task bench:cost prints the cost table of this checkout and of a baseline named from where it is typed", async () => {
   const { code, stdout, stderr } = await task(
-    "bench",
+    "bench:cost",
     ["--events=2000", "--runs=1", "--cases=fromNdjson,grader", "--baseline", "../mod.ts"],
     { cwd: `${ROOT}bench` },
   );
