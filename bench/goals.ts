@@ -31,6 +31,13 @@ export interface GoalScript {
   items: readonly string[];
   /** Its path, from the repository's root (or absolute). */
   script: string;
+  /**
+   * The flags of `deno run` before it, e.g. `["--config=deno.dev.json", "--allow-all"]` for a
+   * script that imports a development dependency.
+   *
+   * @default {["--allow-all"]}
+   */
+  deno?: readonly string[];
   /** Its arguments; `{runs}` in one stands for the number of runs. */
   args: readonly string[];
   /** The runs of its quick mode: what `{runs}` becomes without `--runs`. */
@@ -45,13 +52,13 @@ export interface GoalScript {
  */
 // deno-fmt-ignore
 export const SCRIPTS: readonly GoalScript[] = [
-  { items: ["1", "2"], script: "bench/sse_compare.ts", args: ["--runs={runs}"], runs: 3, timeoutS: 240 },
-  { items: ["3", "4"], script: "bench/cost_table.ts", args: ["--runs={runs}", "--mem-runs=1", "--cases=dream"], runs: 3, timeoutS: 300 },
-  { items: ["5"], script: "bench/dreams_concurrent.ts", args: ["--runs={runs}"], runs: 1, timeoutS: 240 },
-  { items: ["6", "9"], script: "bench/startup_compare.ts", args: ["--runs={runs}"], runs: 11, timeoutS: 120 },
-  { items: ["6"], script: "bench/reader_statusline.ts", args: ["--runs={runs}"], runs: 5, timeoutS: 120 },
-  { items: ["7"], script: "bench/reader_compare.ts", args: ["--runs={runs}", "--status-runs=3"], runs: 3, timeoutS: 240 },
-  { items: ["8"], script: "bench/render_rerun_compare.ts", args: ["--runs", "{runs}"], runs: 3, timeoutS: 180 },
+  { items: ["1", "2"], script: "bench/sse_compare.ts", deno: ["--config=deno.dev.json", "--allow-all"], args: ["--quick", "--runs={runs}"], runs: 3, timeoutS: 480 },
+  { items: ["3", "4"], script: "bench/cost_table.ts", args: ["--runs={runs}", "--mem-runs=1", "--cases=dream,grader-ends"], runs: 3, timeoutS: 720 },
+  { items: ["5"], script: "bench/dreams_concurrent.ts", args: ["--runs={runs}"], runs: 1, timeoutS: 480 },
+  { items: ["6", "9"], script: "bench/startup_compare.ts", args: ["--quick", "--runs={runs}"], runs: 9, timeoutS: 180 },
+  { items: ["6"], script: "bench/reader_statusline.ts", args: ["--quick", "--runs={runs}"], runs: 9, timeoutS: 180 },
+  { items: ["7"], script: "bench/reader_compare.ts", args: ["--runs={runs}", "--status-runs=3"], runs: 5, timeoutS: 360 },
+  { items: ["8"], script: "bench/render_rerun_compare.ts", args: ["--runs", "{runs}"], runs: 5, timeoutS: 300 },
 ];
 
 /** Options for {@linkcode runGoals}. */
@@ -279,7 +286,8 @@ async function runScript(script: GoalScript, options: RunOptions): Promise<Scrip
   const file = await Deno.makeTempFile({ prefix: "bench_goals_", suffix: ".jsonl" });
   try {
     const started = performance.now();
-    const { code, stopped, tail } = await spawn(url, argsOf(script, options.runs), file, {
+    const args = [...(script.deno ?? ["--allow-all"]), url.href, ...argsOf(script, options.runs)];
+    const { code, stopped, tail } = await spawn(args, file, {
       ...options,
       label: script.script.replace(/^.*\//, "").replace(/\.ts$/, ""),
     });
@@ -314,19 +322,18 @@ interface Spawned {
 }
 
 /**
- * `deno run --allow-all url args` in a process group of its own, its output relayed a line at
+ * `deno run ARGS` in a process group of its own, its output relayed a line at
  * a time; at its limit (or the signal) the whole group is stopped, since a comparison script
  * runs its cases in subprocesses that would go on loading the machine.
  */
 async function spawn(
-  url: URL,
   args: string[],
   goalsFile: string,
   options: RunOptions & { label: string },
 ): Promise<Spawned> {
   const windows = Deno.build.os === "windows";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", url.href, ...args],
+    args: ["run", ...args],
     cwd: options.root ?? new URL("../", import.meta.url),
     env: { BENCH_GOALS_FILE: goalsFile },
     stdin: "null",

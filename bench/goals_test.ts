@@ -9,11 +9,13 @@ const GOAL = new URL("./_goal.ts", import.meta.url).href;
 
 /** Stand-ins for the comparison scripts, each doing one thing a real one may do. */
 const STAND_INS: Record<string, string> = {
-  // Two figures of item 1 (one met, one missed) and one of item 2 that shows its arguments.
+  // Two figures of item 1 (one met, one missed) and one of item 2 that shows its arguments and
+  // whether it may use the network.
   "reports.ts": `import { reportGoal } from "${GOAL}";
 reportGoal({ item: "1", figure: "32 MiB event followed ÷ listed", measured: "1.40×", goal: "≤ 2×", met: true });
 reportGoal({ item: "1", figure: "small events ÷ lines/", measured: "1.12×", goal: "≤ 1×", met: false });
-reportGoal({ item: "2", figure: "arguments", measured: Deno.args.join(" "), goal: "any", met: true });
+const net = Deno.permissions.querySync({ name: "net" }).state;
+reportGoal({ item: "2", figure: "arguments", measured: \`\${Deno.args.join(" ")} (net \${net})\`, goal: "any", met: true });
 console.error("done");
 `,
   // A figure of item 3, then an error before item 4's.
@@ -22,9 +24,12 @@ reportGoal({ item: "3", figure: "dream CPU ÷ parse floor", measured: "2.31×", 
 throw new Error("boom before item 4");
 `,
   "silent.ts": `console.log("a table without goals");\n`,
-  // A case in a subprocess of its own (its pid written down), then waiting for ever.
+  // A case in a subprocess of its own (its pid written down, its output elsewhere, so that
+  // only stopping it ends it), then waiting for ever.
   "hangs.ts": `const child = new Deno.Command(Deno.execPath(), {
   args: ["eval", "await new Promise((resolve) => setTimeout(resolve, 120_000))"],
+  stdout: "null",
+  stderr: "null",
 }).spawn();
 Deno.writeTextFileSync(Deno.args[0], String(child.pid));
 console.error("waiting");
@@ -51,14 +56,20 @@ function rows(table: string): string[][] {
   );
 }
 
-/** Whether a process runs (not gone, not a zombie), where /proc tells. */
-function running(pid: number): boolean {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-  } catch {
-    return false;
-  }
+/** Whether the stand-in's case, whose pid it wrote to `file`, still runs; it is ended if so. */
+async function caseRuns(file: string): Promise<boolean> {
+  const pid = Number(await Deno.readTextFile(file));
+  if (Deno.build.os === "windows" || !(await running(pid))) return false;
+  Deno.kill(pid, "SIGKILL");
+  return true;
+}
+
+/** Whether a process runs: it is there and not a zombie (as `ps` says). */
+async function running(pid: number): Promise<boolean> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-o", "stat=", "-p", String(pid)] })
+    .output();
+  const state = new TextDecoder().decode(stdout).trim();
+  return state !== "" && !state.startsWith("Z");
 }
 
 Deno.test("runGoals() tabulates each figure in item order, and says why an item was not measured", async () => {
@@ -75,7 +86,7 @@ Deno.test("runGoals() tabulates each figure in item order, and says why an item 
     assert.deepEqual(rows(report.table), [
       ["1", "32 MiB event followed ÷ listed", "1.40×", "≤ 2×", "met"],
       ["1", "small events ÷ lines/", "1.12×", "≤ 1×", "**MISSED**"],
-      ["2", "arguments", "--runs=3 --mib=8", "any", "met"],
+      ["2", "arguments", "--runs=3 --mib=8 (net granted)", "any", "met"],
       ["3", "dream CPU ÷ parse floor", "2.31×", "≤ 2×", "**MISSED**"],
       ["4", rows(report.table)[4]![1]!, "–", "–", "–"],
       ["5", `not measured: ${dir}/silent.ts printed no figure`, "–", "–", "–"],
@@ -121,8 +132,7 @@ Deno.test("runGoals() stops a script at its limit, its subprocesses with it, and
       ],
     ]);
     assert.equal(report.code, 1, "a script timed out");
-    const pid = Number(await Deno.readTextFile(`${dir}/pid`));
-    if (Deno.build.os === "linux") assert.ok(!running(pid), `its case ${pid} still runs`);
+    assert.equal(await caseRuns(`${dir}/pid`), false, "its case still runs");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -146,8 +156,7 @@ Deno.test("runGoals() stopped by its signal stops the script running and runs no
       `not measured: ${dir}/hangs.ts was interrupted`,
     ]);
     assert.equal(report.code, 130);
-    const pid = Number(await Deno.readTextFile(`${dir}/pid`));
-    if (Deno.build.os === "linux") assert.ok(!running(pid), `its case ${pid} still runs`);
+    assert.equal(await caseRuns(`${dir}/pid`), false, "its case still runs");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -160,7 +169,11 @@ Deno.test("deno task bench prints the table on stdout and exits 0 when every scr
       `${dir}/table.ts`,
       `export const SCRIPTS = ${
         JSON.stringify([
-          script(dir, "reports.ts", { items: ["1", "2"], args: ["--runs={runs}"] }),
+          script(dir, "reports.ts", {
+            items: ["1", "2"],
+            deno: ["--allow-env=BENCH_GOALS_FILE", "--allow-write"],
+            args: ["--runs={runs}"],
+          }),
           script(dir, "silent.ts", { items: ["5"] }),
           script(dir, "fails.ts", { items: ["3"] }),
         ])
@@ -176,7 +189,7 @@ Deno.test("deno task bench prints the table on stdout and exits 0 when every scr
     assert.equal(code, 0, stderr);
     const [printed, note] = stdout.trim().split("\n\n");
     assert.deepEqual(rows(printed!), [
-      ["2", "arguments", "--runs=7", "any", "met"],
+      ["2", "arguments", "--runs=7 (net prompt)", "any", "met"],
       ["5", `not measured: ${dir}/silent.ts printed no figure`, "–", "–", "–"],
     ]);
     assert.match(
