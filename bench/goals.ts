@@ -115,7 +115,7 @@ export interface ScriptOutcome {
   status: "ran" | "failed" | "timed out" | "missing" | "interrupted";
   /** Why it did not run to the end: its exit code and error line, or the limit it hit. */
   reason: string;
-  /** The figures it reported, in its order. */
+  /** The figures it reported for its items, in its order. */
   figures: GoalFigure[];
   /** The seconds it took. */
   seconds: number;
@@ -292,7 +292,15 @@ async function runScript(script: GoalScript, options: RunOptions): Promise<Scrip
       label: script.script.replace(/^.*\//, "").replace(/\.ts$/, ""),
     });
     const seconds = (performance.now() - started) / 1000;
-    const figures = await readFigures(file, options.progress);
+    // A figure of an item its line does not name is another script's to give (reader_compare
+    // runs the status line's bench too): said, and left out of the table.
+    const reported = await readFigures(file, options.progress);
+    const figures = reported.filter((f) => script.items.includes(f.item));
+    for (const f of reported.filter((f) => !figures.includes(f))) {
+      options.progress(
+        `bench: item ${f.item} is not on ${script.script}'s line, left out: ${f.figure}`,
+      );
+    }
     const status = stopped ?? (code === 0 ? "ran" : "failed");
     const reason = status === "failed"
       ? `exit code ${code}${errorLine(tail)}`

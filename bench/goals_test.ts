@@ -78,6 +78,8 @@ Deno.test("runGoals() tabulates each figure in item order, and says why an item 
     const scripts = [
       script(dir, "silent.ts", { items: ["5"] }),
       script(dir, "fails.ts", { items: ["3", "4"] }),
+      // A line naming item 3 only: the figures it reports (items 1 and 2) are left out.
+      script(dir, "reports.ts", { items: ["3"] }),
       script(dir, "reports.ts", { items: ["1", "2"], args: ["--runs={runs}", "--mib=8"], runs: 3 }),
       script(dir, "absent.ts", { items: ["9"] }),
     ];
@@ -98,11 +100,20 @@ Deno.test("runGoals() tabulates each figure in item order, and says why an item 
         `^not measured: ${dir}/fails\\.ts failed \\(exit code 1: error: Uncaught .*boom before item 4\\)$`,
       ),
     );
-    assert.deepEqual(report.outcomes.map((o) => o.status), ["ran", "failed", "ran", "missing"]);
+    assert.deepEqual(report.outcomes.map((o) => o.status), [
+      "ran",
+      "failed",
+      "ran",
+      "ran",
+      "missing",
+    ]);
+    assert.ok(progress.includes(
+      `bench: item 1 is not on ${dir}/reports.ts's line, left out: small events ÷ lines/`,
+    ));
     assert.equal(report.code, 1, "a script failed");
     // Progress names each script as it starts, relays its output and says how it ended.
     assert.ok(
-      progress.some((l) => l.startsWith(`bench: [3/4] ${dir}/reports.ts --runs=3 --mib=8`)),
+      progress.some((l) => l.startsWith(`bench: [4/5] ${dir}/reports.ts --runs=3 --mib=8`)),
     );
     assert.ok(progress.some((l) => /^ {2}reports \d+ s │ done$/.test(l)), progress.join("\n"));
     const ended = new RegExp(`^bench: ${dir}/reports\\.ts ran in \\d+ s: 3 figures$`);
