@@ -54,7 +54,7 @@ export interface GoalScript {
 export const SCRIPTS: readonly GoalScript[] = [
   { items: ["1", "2"], script: "bench/sse_compare.ts", deno: ["--config=deno.dev.json", "--allow-all"], args: ["--quick", "--runs={runs}"], runs: 3, timeoutS: 480 },
   { items: ["3", "4"], script: "bench/cost_table.ts", args: ["--runs={runs}", "--mem-runs=1", "--cases=dream,dream-keys,grader-ends"], runs: 3, timeoutS: 720 },
-  { items: ["5"], script: "bench/dreams_concurrent.ts", args: ["--runs={runs}", "--events=100000"], runs: 1, timeoutS: 480 },
+  { items: ["5"], script: "bench/dreams_concurrent.ts", args: ["--runs={runs}", "--events=100000"], runs: 1, timeoutS: 720 },
   { items: ["6", "9"], script: "bench/startup_compare.ts", args: ["--quick", "--runs={runs}"], runs: 9, timeoutS: 180 },
   { items: ["6"], script: "bench/reader_statusline.ts", args: ["--quick", "--runs={runs}"], runs: 9, timeoutS: 180 },
   { items: ["7"], script: "bench/reader_compare.ts", args: ["--runs={runs}", "--status-runs=3"], runs: 5, timeoutS: 360 },
