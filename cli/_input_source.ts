@@ -9,7 +9,6 @@
 
 import { baseName } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
-import { fromClaudeCode } from "../sources/claude_code/from_claude_code.ts";
 import { fromNdjson } from "../sources/from_ndjson.ts";
 import type { LogEntry } from "../events/types.ts";
 import type { RenderCommand } from "./_args.ts";
@@ -86,6 +85,8 @@ export async function openInput(input: Input, options: OpenInputOptions): Promis
     sessionId = peeked.sessionId ?? sessionId;
   }
   if (format === "claude-code") {
+    // Imported here: a log's call (the bundled example's among them) loads no Claude Code source.
+    const { fromClaudeCode } = await import("../sources/claude_code/from_claude_code.ts");
     const source = fromClaudeCode(stream ?? input, {
       ...common,
       sessionId,

@@ -47,6 +47,37 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
   assert.ok(ever.includes("cli/_watch.ts"));
 });
 
+Deno.test("render to standard output loads no source it does not read, no folder machinery and no node: built-in", async () => {
+  const modules = await loaded("cli/render.ts", false);
+  const unused = [
+    // --session's Managed Agents source, and a Claude Code transcript's (the example is a log).
+    "sources/managed_agents/",
+    "sources/claude_code/",
+    "cli/_api_session.ts",
+    "cli/_follow_file.ts",
+    "cli/_write_as_it_goes.ts",
+    // --since/--until's dates.
+    "cli/_dates.ts",
+    // --out DIR: the folder's lock, record, pages, index and walk.
+    "cli/_folder_lock.ts",
+    "cli/_folder_writer.ts",
+    "cli/_folder_inputs.ts",
+    "cli/_folder_index.ts",
+    "cli/_manifest.ts",
+    "cli/_manifest_file.ts",
+    "cli/_output.ts",
+    "cli/_walk.ts",
+    "node:",
+  ];
+  assert.deepEqual(modules.filter((m) => unused.some((u) => m.startsWith(u))), []);
+  // Each is still in the graph, for the call that needs it (and for deno compile, publish).
+  const ever = await loaded("cli/render.ts", true);
+  for (const module of ["cli/_manifest.ts", "sources/claude_code/from_claude_code.ts"]) {
+    assert.ok(ever.includes(module), module);
+  }
+  assert.ok(ever.includes("sources/managed_agents/from_managed_agents.ts"));
+});
+
 Deno.test("render's graph holds no npm package, so Deno installs none of the lockfile's", async () => {
   const ever = await loaded("cli/render.ts", true);
   assert.deepEqual(ever.filter((m) => m.startsWith("npm:")), []);
