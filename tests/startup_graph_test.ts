@@ -100,3 +100,39 @@ Deno.test("deno run of render, the lockfile in scope, in a fresh cache downloads
     await Deno.remove(denoDir, { recursive: true });
   }
 });
+
+/**
+ * The modules a call evaluates, as Deno's debug log names them (each module it runs is
+ * looked up in, or added to, V8's code cache): file modules relative to the checkout, and
+ * Deno's own (`ext:…`, where `node:` built-ins are implemented).
+ */
+async function evaluated(args: string[], stdin?: string): Promise<string[]> {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_modules_" });
+  try {
+    const result = await run(
+      "deno",
+      ["task", "--quiet", "--config", `${ROOT}deno.json`, ...args],
+      { cwd, env: { DENO_LOG: "debug" }, ...(stdin === undefined ? {} : { stdin }) },
+    );
+    assert.equal(result.code, 0, result.stderr.slice(-2000));
+    const root = new URL(ROOT, "file:").href;
+    const modules = [...result.stderr.matchAll(/code cache (?:hit )?for ES module: (\S+),/g)]
+      .map(([, specifier]) =>
+        specifier!.startsWith(root) ? specifier!.slice(root.length) : specifier!
+      );
+    // The log still names modules this way: the command's own entry is among them.
+    assert.ok(modules.some((m) => m.startsWith("cli/")), result.stderr.slice(0, 2000));
+    return modules;
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+Deno.test("render of a log through the grader, inputs only, runs no node: built-in", async () => {
+  for (const args of [["render"], ["render", `${ROOT}fixtures/single_agent.ndjson`]]) {
+    const modules = await evaluated(args);
+    assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), []);
+    assert.ok(modules.includes("renderers/grader/grader.ts"));
+    assert.deepEqual(modules.filter((m) => m.startsWith("sources/")), ["sources/from_ndjson.ts"]);
+  }
+});
