@@ -227,6 +227,12 @@ export class RenderRun {
     });
     this.#inputs = found.inputs;
     this.#projects = found.projects;
+    // Under --force no input is looked up; else each file's stat just taken is its stamp.
+    if (this.#manifest !== undefined && !this.#command.force) {
+      for (const [input, info] of found.stats) {
+        if (isRecordable(input)) this.#manifest.stamped(input, info);
+      }
+    }
     this.#tally.inputs.total = found.inputs.length;
   }
 
