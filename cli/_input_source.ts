@@ -13,7 +13,8 @@ import { fromNdjson } from "../sources/from_ndjson.ts";
 import type { LogEntry } from "../events/types.ts";
 import type { RenderCommand } from "./_args.ts";
 import { type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
-import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
+import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleEntries } from "./_example.ts";
+import { fromEntries } from "../sources/from_entries.ts";
 import { checkInput } from "./_inputs.ts";
 import type { BadLines } from "./_reporter.ts";
 
@@ -60,7 +61,7 @@ export async function openInput(input: Input, options: OpenInputOptions): Promis
   const name = inputName(input);
   const common = { name, signal, onInvalid: bad.report };
   if (input === EXAMPLE_INPUT) {
-    const source = fromNdjson(exampleLogStream(), common);
+    const source = fromEntries(await exampleEntries(), { name, signal });
     return { format: "log", source, sessionId: inputSessionId(input) };
   }
   let { format, stream } = await openStream(input, options);

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { ROOT, run } from "./_command.ts";
 import { loadedModules } from "./_module_graph.ts";
+import { exampleEntries } from "../cli/_example.ts";
+import { fromNdjson } from "../mod.ts";
 
 /** The specifiers `deno run` loads from `entry` (see {@linkcode loadedModules}), the checkout's relative. */
 async function loaded(entry: string, dynamic: boolean): Promise<string[]> {
@@ -129,10 +131,20 @@ async function evaluated(args: string[], stdin?: string): Promise<string[]> {
 }
 
 Deno.test("render of a log through the grader, inputs only, runs no node: built-in", async () => {
-  for (const args of [["render"], ["render", `${ROOT}fixtures/single_agent.ndjson`]]) {
-    const modules = await evaluated(args);
-    assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), []);
-    assert.ok(modules.includes("renderers/grader/grader.ts"));
-    assert.deepEqual(modules.filter((m) => m.startsWith("sources/")), ["sources/from_ndjson.ts"]);
-  }
+  const modules = await evaluated(["render", `${ROOT}fixtures/single_agent.ndjson`]);
+  assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), []);
+  assert.ok(modules.includes("renderers/grader/grader.ts"));
+  const sources = ["sources/managed_agents/", "sources/claude_code/"];
+  assert.deepEqual(modules.filter((m) => sources.some((s) => m.startsWith(s))), []);
+});
+
+Deno.test("render of the bundled example loads none of Deno's own modules lazily: no streams, no node:", async () => {
+  const modules = await evaluated(["render"]);
+  assert.ok(modules.includes("renderers/grader/grader.ts"));
+  assert.deepEqual(modules.filter((m) => m.startsWith("ext:")), []);
+});
+
+Deno.test("the example's entries, parsed without a stream, are fromNdjson's of its fixture", async () => {
+  const fixture = `${ROOT}fixtures/coordinator_all_threads.ndjson`;
+  assert.deepEqual(await exampleEntries(), await Array.fromAsync(fromNdjson(fixture)));
 });

@@ -1,0 +1,10 @@
+const t0 = performance.now();
+const { main } = await import("./cli/render.ts");
+const t1 = performance.now();
+await import("./renderers/grader/grader.ts");
+const t2 = performance.now();
+await import("./cli/_example_data.ts");
+const t3 = performance.now();
+await main([]);
+const t4 = performance.now();
+console.error(JSON.stringify([t0, t1 - t0, t2 - t1, t3 - t2, t4 - t3]));

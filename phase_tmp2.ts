@@ -1,0 +1,15 @@
+const { main } = await import("./cli/render.ts");
+await import("./renderers/grader/grader.ts");
+const { Interrupt } = await import("./cli/_interrupt.ts");
+const { enterCallerDirectory } = await import("./cli/_cwd.ts");
+const { parseRenderArgs } = await import("./cli/_args.ts");
+const { fromNdjson } = await import("./sources/from_ndjson.ts");
+const { exampleLogStream } = await import("./cli/_example.ts");
+const { graderRenderer } = await import("./renderers/grader/grader.ts");
+const t = [performance.now()];
+enterCallerDirectory(); t.push(performance.now());
+await parseRenderArgs([]); t.push(performance.now());
+{ using i = new Interrupt(); } t.push(performance.now());
+const text = await graderRenderer.render(fromNdjson(exampleLogStream(), { name: "x" }), {}); t.push(performance.now());
+await main([]); t.push(performance.now());
+console.error(JSON.stringify(t.slice(1).map((x, i) => x - t[i]!)));
