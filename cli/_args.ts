@@ -11,6 +11,7 @@ import { EXAMPLE_INPUT } from "./_example.ts";
 import type { DateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
 import { editDistance } from "./_edit_distance.ts";
+import { plainArgs, type PlainOption } from "./_plain_args.ts";
 
 /** A command-line problem the user must fix: reported without a stack, exit code 2. */
 export class UsageError extends Error {
@@ -90,13 +91,11 @@ async function strictArgs<T extends ParseArgsOptionsConfig>(
   args: string[],
   options: T,
 ): Promise<ReturnType<typeof parseArgs<StrictConfig<T>>>> {
-  if (args.every(isPositional)) {
-    // Inputs only (the common call: `render log.ndjson`, `facts PATH`): what parseArgs gives
-    // for them, without the load of `node:util`, which costs a call more than its parse.
-    const tokens = args.map((value, index) => ({ kind: "positional" as const, index, value }));
-    return { values: {}, positionals: [...args], tokens } as unknown as ReturnType<
-      typeof parseArgs<StrictConfig<T>>
-    >;
+  // The common calls (`render log.ndjson`, `render -r dream --out dreams/ logs/`, `facts PATH`):
+  // what parseArgs gives for them, without the load of `node:util`, which costs more than a parse.
+  const plain = plainArgs(args, options as Readonly<Record<string, PlainOption>>);
+  if (plain !== undefined) {
+    return plain as unknown as ReturnType<typeof parseArgs<StrictConfig<T>>>;
   }
   const { parseArgs } = await import("node:util");
   let parsed: ReturnType<typeof parseArgs<StrictConfig<T>>>;
@@ -115,14 +114,6 @@ async function strictArgs<T extends ParseArgsOptionsConfig>(
     seen.add(token.name);
   }
   return parsed;
-}
-
-/**
- * Whether parseArgs takes `arg` as a positional wherever it stands: `-` (standard input) or an
- * argument that does not start with `-` (an option's value is one too, but then an option precedes).
- */
-function isPositional(arg: string): boolean {
-  return arg === "-" || !arg.startsWith("-");
 }
 
 /** What `deno task render` was asked to do. */

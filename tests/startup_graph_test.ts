@@ -130,12 +130,15 @@ async function evaluated(args: string[], stdin?: string): Promise<string[]> {
   }
 }
 
-Deno.test("render of a log through the grader, inputs only, runs no node: built-in", async () => {
-  const modules = await evaluated(["render", `${ROOT}fixtures/single_agent.ndjson`]);
-  assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), []);
-  assert.ok(modules.includes("renderers/grader/grader.ts"));
-  const sources = ["sources/managed_agents/", "sources/claude_code/"];
-  assert.deepEqual(modules.filter((m) => sources.some((s) => m.startsWith(s))), []);
+Deno.test("render of a log through the grader, with flags or without, runs no node: built-in", async () => {
+  const log = `${ROOT}fixtures/single_agent.ndjson`;
+  for (const args of [["render", log], ["render", "-r", "grader", "--ids", "--keep=ends", log]]) {
+    const modules = await evaluated(args);
+    assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), [], args.join(" "));
+    assert.ok(modules.includes("renderers/grader/grader.ts"));
+    const sources = ["sources/managed_agents/", "sources/claude_code/"];
+    assert.deepEqual(modules.filter((m) => sources.some((s) => m.startsWith(s))), []);
+  }
 });
 
 Deno.test("render of the bundled example loads none of Deno's own modules lazily: no streams, no node:", async () => {

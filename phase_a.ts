@@ -1,0 +1,1 @@
+console.error(JSON.stringify([performance.now()]));
