@@ -1,1 +1,0 @@
-console.error(JSON.stringify([performance.now()]));
