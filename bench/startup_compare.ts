@@ -9,7 +9,10 @@
  * per-run difference to the empty run of that round. With `--baseline DIR` (another checkout,
  * e.g. main), its commands are run in the same rounds and their outputs compared.
  *
- *   deno task bench:startup [--runs N] [--baseline DIR]
+ *   deno task bench:startup [--runs N] [--quick] [--baseline DIR]
+ *
+ * `--quick` (9 runs, for `bench/goals.ts`) prints the same table and goal lines in about a
+ * minute on a shared machine.
  *
  * @module
  */
@@ -19,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import { denoDir } from "../tests/_command.ts";
 import { median } from "./_stats.ts";
 import { loadedModules } from "../tests/_module_graph.ts";
+import { reportGoal } from "./_goal.ts";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
@@ -136,9 +140,13 @@ function casesOf(dir: string, label: string, cache: string): Case[] {
 async function main(): Promise<void> {
   const flags = parseArgs({
     args: Deno.args,
-    options: { runs: { type: "string", default: "31" }, baseline: { type: "string" } },
+    options: {
+      runs: { type: "string" },
+      quick: { type: "boolean", default: false },
+      baseline: { type: "string" },
+    },
   });
-  const runs = Number(flags.values.runs);
+  const runs = Number(flags.values.runs ?? (flags.values.quick ? 9 : 31));
   const work = await Deno.makeTempDir({ prefix: "startup_bench_" });
   try {
     const empty = `${work}/empty.ts`;
@@ -194,6 +202,7 @@ async function main(): Promise<void> {
       "| case | wall | wall vs empty (median of per-run differences) | ratio | CPU | CPU vs empty | goal |",
     );
     console.log("|---|---:|---:|---:|---:|---:|---|");
+    const goals: { name: string; wallDiff: number; cpuDiff: number }[] = [];
     const sign = (ms: number): string => `${ms < 0 ? "" : "+"}${ms.toFixed(1)} ms`;
     for (const c of cases) {
       const empty = emptyOf(c.name);
@@ -213,6 +222,22 @@ async function main(): Promise<void> {
         goalOf(c.name),
       ];
       console.log(`| ${cells.join(" | ")} |`);
+      if (!isEmpty) goals.push({ name: c.name, wallDiff, cpuDiff });
+    }
+    console.log("");
+    for (const { name, wallDiff, cpuDiff } of goals) {
+      if (name.endsWith("baseline")) continue;
+      const statusline = name.startsWith("statusline");
+      const limit = statusline ? 5 : 30;
+      reportGoal({
+        item: statusline ? "6" : "9",
+        figure: statusline
+          ? "status line given context_window, wall to exit − empty deno run"
+          : "render (grader, bundled example), wall to first byte − empty deno run",
+        measured: `${sign(wallDiff)} (CPU ${sign(cpuDiff)}, ${runs} runs)`,
+        goal: `≤ +${limit} ms`,
+        met: wallDiff <= limit,
+      });
     }
     console.log("\n| entry | modules loaded before it runs | bytes | node: built-ins |");
     console.log("|---|---:|---:|---|");

@@ -12,9 +12,6 @@ import {
   type ManagedAgentsStopAt,
 } from "../sources/managed_agents/from_managed_agents.ts";
 import type { LogEntry, Scope } from "../events/types.ts";
-import type { Renderer } from "../renderers/registry.ts";
-import type { RendererFlags } from "./_args.ts";
-import { writeOutput } from "./_terminal.ts";
 
 /** What messages call a session read from the API. */
 export function sessionName(sessionId: string): string {
@@ -47,24 +44,4 @@ export function apiSession(
     ...(options.follow && options.stopAt !== undefined ? { stopAt: options.stopAt } : {}),
     ...(baseUrl ? { baseUrl } : {}),
   });
-}
-
-/**
- * Each chunk of the renderer's `stream` (each item, as it completes) written whole to standard
- * output before the next is asked for, until the source ends; a renderer without `stream` prints
- * its whole text at the end.
- */
-export async function writeAsItGoes(
-  renderer: Renderer,
-  source: AsyncIterable<LogEntry>,
-  options: RendererFlags,
-): Promise<void> {
-  const chunks = renderer.stream?.(source, options) ??
-    (async function* (): AsyncGenerator<string> {
-      yield await renderer.render(source, options);
-    })();
-  for await (const chunk of chunks) {
-    // Whole, before the next is asked for: Ctrl-C stops the reading, never a write.
-    await writeOutput(chunk);
-  }
 }

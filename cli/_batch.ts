@@ -13,13 +13,9 @@ import type { LogEntry } from "../events/types.ts";
 import type { PageOrigin, Renderer } from "../renderers/registry.ts";
 import type { RenderCommand } from "./_args.ts";
 import { UsageError } from "./_args.ts";
-import { apiSession, sessionName, writeAsItGoes } from "./_api_session.ts";
-import { withinRange } from "./_dates.ts";
 import { entriesInScope } from "./_entries_in_scope.ts";
-import { expandFolders, inputOrigin } from "./_folder_inputs.ts";
 import type { InputFormat } from "./_format.ts";
-import { lockFolder } from "./_folder_lock.ts";
-import { FolderWriter, type Reading, type Rendered, writeCounted } from "./_folder_writer.ts";
+import type { FolderWriter, Reading, Rendered } from "./_folder_writer.ts";
 import {
   type Input,
   inputName,
@@ -28,9 +24,7 @@ import {
   openInput,
 } from "./_input_source.ts";
 import type { Interrupt } from "./_interrupt.ts";
-import { followFile } from "./_follow_file.ts";
-import { Manifest } from "./_manifest.ts";
-import { removeStaleTemporaries } from "./_output.ts";
+import type { Manifest } from "./_manifest.ts";
 import { BadLines } from "./_reporter.ts";
 import { describe, RunTally } from "./_run_tally.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
@@ -41,6 +35,40 @@ import { VERSION } from "./_version.ts";
  * rerun waits on one stat at a time no longer, and no more than these are in flight.
  */
 const LOOK_AHEAD = 32;
+
+// Imported on the call that needs them (literal specifiers, so that `deno compile` and the
+// registry still see them): a render of files to standard output, the common call, loads
+// neither the Managed Agents source (`--session`), the follow of a file, `--since`/`--until`'s
+// dates nor the folder's machinery (`--out DIR`: its lock, record, pages, index and walk, and
+// `node:path`, whose load alone costs such a call more than the rest of its start-up).
+
+/** `--session ID`'s reading from the API (the Managed Agents source). */
+function apiSessionModule(): Promise<typeof import("./_api_session.ts")> {
+  return import("./_api_session.ts");
+}
+
+/** `--follow`'s writing of each item as it completes. */
+function followOutputModule(): Promise<typeof import("./_write_as_it_goes.ts")> {
+  return import("./_write_as_it_goes.ts");
+}
+
+/** What writes into a folder: its pages, index and record, and the inputs found in folders. */
+async function folderModules(): Promise<{
+  lock: typeof import("./_folder_lock.ts");
+  writer: typeof import("./_folder_writer.ts");
+  inputs: typeof import("./_folder_inputs.ts");
+  manifest: typeof import("./_manifest.ts");
+  output: typeof import("./_output.ts");
+}> {
+  const [lock, writer, inputs, manifest, output] = await Promise.all([
+    import("./_folder_lock.ts"),
+    import("./_folder_writer.ts"),
+    import("./_folder_inputs.ts"),
+    import("./_manifest.ts"),
+    import("./_output.ts"),
+  ]);
+  return { lock, writer, inputs, manifest, output };
+}
 
 export type { Input } from "./_input_source.ts";
 
@@ -87,6 +115,8 @@ export class RenderRun {
   #folder: FolderWriter | undefined;
   /** The folder's record of its inputs, for a batch of files into a folder. */
   #manifest: Manifest | undefined;
+  /** Into a folder: the modules that write there, imported when the run opens it. */
+  #folderModules: Awaited<ReturnType<typeof folderModules>> | undefined;
   /** The input being rendered into a folder, its outputs, and whether the record vouches. */
   #reading: Reading | undefined;
   /** What an input's outputs depend on besides the input: the options' fingerprint. */
@@ -152,10 +182,12 @@ export class RenderRun {
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
     const dir = this.#target.kind === "dir" ? this.#target.path : undefined;
+    if (dir !== undefined) this.#folderModules = await folderModules();
     // One run at a time writes into a folder: its index and record are the folder's whole.
-    using _lock = dir === undefined
-      ? null
-      : await lockFolder(dir, { signal: this.#interrupt.signal, say: this.#tally.say });
+    using _lock = dir === undefined ? null : await this.#folderModules!.lock.lockFolder(dir, {
+      signal: this.#interrupt.signal,
+      say: this.#tally.say,
+    });
     if (this.#stopped) {
       // Interrupted while another run held the folder: nothing was done.
       this.#tally.summary();
@@ -174,12 +206,13 @@ export class RenderRun {
 
   /** Into a folder: its leftovers cleared, its record read, the folders among the inputs walked. */
   async #openFolder(dir: string): Promise<void> {
-    await removeStaleTemporaries(dir);
+    const { output, manifest, writer, inputs } = this.#folderModules!;
+    await output.removeStaleTemporaries(dir);
     const files = this.#command.session === undefined;
     if (files && this.#renderer.batch === undefined) {
-      this.#manifest = await Manifest.load(dir, { say: this.#tally.say });
+      this.#manifest = await manifest.Manifest.load(dir, { say: this.#tally.say });
     }
-    this.#folder = new FolderWriter({
+    this.#folder = new writer.FolderWriter({
       dir,
       renderer: this.#renderer,
       force: this.#command.force,
@@ -188,12 +221,18 @@ export class RenderRun {
       rendererOptions: this.#watch?.indexOptions ?? this.#command.rendererOptions,
     });
     if (!files) return;
-    const found = await expandFolders(this.#inputs, {
+    const found = await inputs.expandFolders(this.#inputs, {
       failed: this.#tally.fail,
       note: this.#tally.say,
     });
     this.#inputs = found.inputs;
     this.#projects = found.projects;
+    // Under --force no input is looked up; else each file's stat just taken is its stamp.
+    if (this.#manifest !== undefined && !this.#command.force) {
+      for (const [input, info] of found.stats) {
+        if (isRecordable(input)) this.#manifest.stamped(input, info);
+      }
+    }
     this.#tally.inputs.total = found.inputs.length;
   }
 
@@ -229,6 +268,7 @@ export class RenderRun {
   /** `--session ID`: one session read from the Managed Agents API. */
   async #session(sessionId: string): Promise<void> {
     const { scope } = this.#command;
+    const { apiSession, sessionName } = await apiSessionModule();
     const source = apiSession(sessionId, { scope, follow: false, signal: this.#interrupt.signal });
     const name = sessionName(sessionId);
     await this.#guard(name, undefined, async () => {
@@ -245,6 +285,10 @@ export class RenderRun {
   async #follow(sessionId: string): Promise<void> {
     const { scope, stopAt } = this.#command;
     const signal = this.#interrupt.signal;
+    const [{ apiSession, sessionName }, { writeAsItGoes }] = await Promise.all([
+      apiSessionModule(),
+      followOutputModule(),
+    ]);
     const source = apiSession(sessionId, { scope, follow: true, stopAt, signal });
     try {
       await writeAsItGoes(this.#renderer, source, this.#command.rendererOptions);
@@ -267,6 +311,10 @@ export class RenderRun {
     }
     const name = inputName(input);
     const bad = new BadLines(name, { say: this.#tally.say });
+    const [{ followFile }, { writeAsItGoes }] = await Promise.all([
+      import("./_follow_file.ts"),
+      followOutputModule(),
+    ]);
     const source = followFile(input, {
       command: this.#command,
       thinking: this.#thinking,
@@ -328,7 +376,7 @@ export class RenderRun {
       const tally = { entries: 0 };
       const { format, source, sessionId } = await this.#open(input, bad);
       this.#origin = this.#target.kind === "dir"
-        ? await inputOrigin(input, format, this.#projects.get(input))
+        ? await this.#folderModules!.inputs.inputOrigin(input, format, this.#projects.get(input))
         : undefined;
       if (this.#origin !== undefined && this.#watch?.live(input) === true) {
         this.#origin = { ...this.#origin, live: true };
@@ -412,7 +460,9 @@ export class RenderRun {
     entries: AsyncIterable<LogEntry>,
   ): Promise<Rendered | undefined> {
     const range = this.#command.range;
-    const selected = range === undefined ? entries : await withinRange(entries, range);
+    const selected = range === undefined
+      ? entries
+      : await (await import("./_dates.ts")).withinRange(entries, range);
     if (selected === undefined) {
       if (!this.#stopped) this.#tally.counts.outside++;
       return undefined;
@@ -476,6 +526,7 @@ export class RenderRun {
 
   async #emitSingle(rendered: Rendered): Promise<void> {
     if (this.#target.kind === "file") {
+      const { writeCounted } = await import("./_folder_writer.ts");
       await writeCounted(this.#target.path, rendered.text, this.#command.force, this.#tally);
       return;
     }

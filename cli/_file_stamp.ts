@@ -12,14 +12,18 @@ function stampOf(info: Deno.FileInfo): string {
   return `${info.dev}:${info.ino ?? ""}:${info.size}:${info.mtime?.getTime() ?? ""}`;
 }
 
+/** {@linkcode fileStamp} from a stat already taken: undefined for a non-file. */
+export function infoStamp(info: Deno.FileInfo): string | undefined {
+  return info.isFile ? stampOf(info) : undefined;
+}
+
 /**
  * An input's fingerprint: its device, inode, size and modification time; undefined for a
  * non-file, or a path that cannot be looked at. A link is followed (an input may be one).
  */
 export async function fileStamp(path: string): Promise<string | undefined> {
   try {
-    const info = await Deno.stat(path);
-    return info.isFile ? stampOf(info) : undefined;
+    return infoStamp(await Deno.stat(path));
   } catch {
     return undefined;
   }

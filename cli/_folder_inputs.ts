@@ -18,6 +18,11 @@ export interface FolderInputs {
   inputs: Input[];
   /** The project of each input found in a folder, by its path. */
   projects: Map<string, string>;
+  /**
+   * What a stat of each input given that is not a folder said (a link followed), by the input as
+   * given: the folder's record takes an input's stamp from it rather than stat it again.
+   */
+  stats: Map<Input, Deno.FileInfo>;
 }
 
 /** Where {@linkcode expandFolders} says what it found wrong, and notes. */
@@ -25,6 +30,9 @@ export interface ExpandFoldersOptions {
   failed: (message: string) => void;
   note: (message: string) => void;
 }
+
+/** How many inputs are looked at at once: a long list waits on one stat at a time no longer. */
+const STATS_IN_FLIGHT = 32;
 
 /**
  * The inputs with each folder among them replaced by the transcripts and logs found in it,
@@ -36,11 +44,12 @@ export async function expandFolders(
 ): Promise<FolderInputs> {
   const expanded: Input[] = [];
   const projects = new Map<string, string>();
-  for (const input of inputs) {
-    const info = input === "-" || input === EXAMPLE_INPUT
-      ? undefined
-      : await Deno.stat(input).catch(() => undefined);
+  const stats = new Map<Input, Deno.FileInfo>();
+  const infos = await statAll(inputs);
+  for (const [i, input] of inputs.entries()) {
+    const info = infos[i];
     if (!info?.isDirectory) {
+      if (info !== undefined) stats.set(input, info);
       expanded.push(input);
       continue;
     }
@@ -53,7 +62,19 @@ export async function expandFolders(
       expanded.push(path);
     }
   }
-  return { inputs: expanded, projects };
+  return { inputs: expanded, projects, stats };
+}
+
+/** Each input's stat (undefined for standard input, the example, or a path that has none). */
+async function statAll(inputs: readonly Input[]): Promise<(Deno.FileInfo | undefined)[]> {
+  const infos: (Deno.FileInfo | undefined)[] = [];
+  for (let at = 0; at < inputs.length; at += STATS_IN_FLIGHT) {
+    const batch = inputs.slice(at, at + STATS_IN_FLIGHT).map((input) =>
+      input === "-" || input === EXAMPLE_INPUT ? undefined : Deno.stat(input).catch(() => undefined)
+    );
+    infos.push(...await Promise.all(batch));
+  }
+  return infos;
 }
 
 /**

@@ -9,12 +9,12 @@
 
 import { baseName } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
-import { fromClaudeCode } from "../sources/claude_code/from_claude_code.ts";
 import { fromNdjson } from "../sources/from_ndjson.ts";
 import type { LogEntry } from "../events/types.ts";
 import type { RenderCommand } from "./_args.ts";
 import { type InputFormat, peekFormat, peekSessionId } from "./_format.ts";
-import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleLogStream } from "./_example.ts";
+import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleEntries } from "./_example.ts";
+import { fromEntries } from "../sources/from_entries.ts";
 import { checkInput } from "./_inputs.ts";
 import type { BadLines } from "./_reporter.ts";
 
@@ -61,7 +61,7 @@ export async function openInput(input: Input, options: OpenInputOptions): Promis
   const name = inputName(input);
   const common = { name, signal, onInvalid: bad.report };
   if (input === EXAMPLE_INPUT) {
-    const source = fromNdjson(exampleLogStream(), common);
+    const source = fromEntries(await exampleEntries(), { name, signal });
     return { format: "log", source, sessionId: inputSessionId(input) };
   }
   let { format, stream } = await openStream(input, options);
@@ -86,6 +86,8 @@ export async function openInput(input: Input, options: OpenInputOptions): Promis
     sessionId = peeked.sessionId ?? sessionId;
   }
   if (format === "claude-code") {
+    // Imported here: a log's call (the bundled example's among them) loads no Claude Code source.
+    const { fromClaudeCode } = await import("../sources/claude_code/from_claude_code.ts");
     const source = fromClaudeCode(stream ?? input, {
       ...common,
       sessionId,

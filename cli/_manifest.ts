@@ -36,7 +36,7 @@
  */
 
 import { resolve } from "node:path";
-import { fileDigest, fileStamp, outputStamp, stampSize } from "./_file_stamp.ts";
+import { fileDigest, fileStamp, infoStamp, outputStamp, stampSize } from "./_file_stamp.ts";
 import {
   EMPTY_RECORD_BYTES,
   entryLine,
@@ -182,12 +182,19 @@ export class Manifest implements KnownHeads {
    */
   lookAhead(input: string): void {
     const path = this.#resolve(input);
-    if (this.#aheadInputs.has(path)) return;
-    this.#aheadInputs.set(path, fileStamp(input));
+    if (!this.#aheadInputs.has(path)) this.#aheadInputs.set(path, fileStamp(input));
     const outputs = this.#entries.get(path)?.outputs;
-    if (outputs !== undefined) {
+    if (outputs !== undefined && !this.#aheadOutputs.has(path)) {
       this.#aheadOutputs.set(path, { outputs, stamps: this.#outputStamps(outputs) });
     }
+  }
+
+  /**
+   * An input's stamp from a stat the run already took (when it looked for folders among its
+   * inputs): checked as one {@linkcode Manifest.lookAhead} takes, without a stat of its own.
+   */
+  stamped(input: string, info: Deno.FileInfo): void {
+    this.#aheadInputs.set(this.#resolve(input), Promise.resolve(infoStamp(info)));
   }
 
   /** An input's stamp: the one taken ahead when there is one, else taken now. */

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { basename } from "node:path";
 import type { Stderr } from "./_terminal.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import { counted } from "./_plural.ts";
@@ -106,5 +105,34 @@ export class RunTally {
 export function describe(error: unknown, name: string): string {
   const message = error instanceof Error ? error.message : String(error);
   const line = message.split("\n")[0]!;
-  return line.includes(name) || line.includes(basename(name)) ? line : `${name}: ${line}`;
+  return line.includes(name) || line.includes(lastSegment(name)) ? line : `${name}: ${line}`;
+}
+
+/**
+ * A path's last segment, as `node:path`'s `basename` gives it for the platform (trailing
+ * separators dropped; on Windows `\\` separates too, and a drive's `C:` is no segment), without
+ * loading `node:path`: a render to standard output would otherwise load it for this alone.
+ *
+ * @example
+ * ```ts
+ * import { lastSegment } from "./_run_tally.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(lastSegment("logs/sesn_1.ndjson/", false), "sesn_1.ndjson");
+ * assert.equal(lastSegment("C:\\logs\\a.jsonl", true), "a.jsonl");
+ * ```
+ *
+ * @param path The path.
+ * @param windows Whether Windows' rules apply; by default, whether the process runs on Windows.
+ * @returns The last segment (`""` for a root).
+ */
+export function lastSegment(
+  path: string,
+  windows: boolean = Deno.build.os === "windows",
+): string {
+  const separator = windows ? /[\\/]+$/ : /\/+$/;
+  let rest = path.replace(separator, "");
+  if (windows && /^[A-Za-z]:/.test(rest)) rest = rest.slice(2);
+  const at = Math.max(rest.lastIndexOf("/"), windows ? rest.lastIndexOf("\\") : -1);
+  return rest.slice(at + 1);
 }

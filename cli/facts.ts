@@ -7,9 +7,13 @@
  *
  * ```sh
  * deno run --allow-read jsr:@brigade/transcript/facts ~/.claude/projects/<project>/<session>.jsonl
- * deno install -g -n transcript-facts --allow-read jsr:@brigade/transcript/facts
+ * deno install -g -n transcript-facts --allow-read --allow-env=XDG_CACHE_HOME,HOME,LOCALAPPDATA \
+ *   --allow-write="${XDG_CACHE_HOME:-$HOME/.cache}/brigade-transcript" jsr:@brigade/transcript/facts
  * transcript-facts --help
  * ```
+ *
+ * The last two permissions are the status line's cache (on macOS
+ * `$HOME/Library/Caches/brigade-transcript`): without them each call reads the whole transcript.
  *
  * @module
  */

@@ -37,7 +37,6 @@ import {
   runInBoundedWorker,
   serveTeamRun,
 } from "./_team_access.ts";
-import { dirname, resolve } from "node:path";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT } from "./_example.ts";
@@ -283,7 +282,7 @@ async function run(
       // A team's module runs with what this run needs, no more: in a worker, write access only
       // under --out; else in this process, what Deno can give up.
       const folder = await writeFolder(command.out, command.inputs);
-      const write = folder === undefined ? undefined : resolve(folder);
+      const write = folder === undefined ? undefined : (await import("node:path")).resolve(folder);
       return await runInBoundedWorker(args, { session: command.session !== undefined, write });
     }
     if (config !== undefined && typo === undefined) {
@@ -443,7 +442,8 @@ async function writeFolder(
   inputs: readonly string[],
 ): Promise<string | undefined> {
   if (out === undefined) return undefined;
-  return await namesFolder(out, inputs) ? out : dirname(out);
+  // `node:path` imported here: a render to standard output would load it for nothing.
+  return await namesFolder(out, inputs) ? out : (await import("node:path")).dirname(out);
 }
 
 async function namesFolder(out: string, inputs: readonly string[]): Promise<boolean> {

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import { ROOT, run } from "./_command.ts";
 import { loadedModules } from "./_module_graph.ts";
+import { exampleEntries } from "../cli/_example.ts";
+import { fromNdjson } from "../mod.ts";
 
 /** The specifiers `deno run` loads from `entry` (see {@linkcode loadedModules}), the checkout's relative. */
 async function loaded(entry: string, dynamic: boolean): Promise<string[]> {
@@ -47,6 +49,37 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
   assert.ok(ever.includes("cli/_watch.ts"));
 });
 
+Deno.test("render to standard output loads no source it does not read, no folder machinery and no node: built-in", async () => {
+  const modules = await loaded("cli/render.ts", false);
+  const unused = [
+    // --session's Managed Agents source, and a Claude Code transcript's (the example is a log).
+    "sources/managed_agents/",
+    "sources/claude_code/",
+    "cli/_api_session.ts",
+    "cli/_follow_file.ts",
+    "cli/_write_as_it_goes.ts",
+    // --since/--until's dates.
+    "cli/_dates.ts",
+    // --out DIR: the folder's lock, record, pages, index and walk.
+    "cli/_folder_lock.ts",
+    "cli/_folder_writer.ts",
+    "cli/_folder_inputs.ts",
+    "cli/_folder_index.ts",
+    "cli/_manifest.ts",
+    "cli/_manifest_file.ts",
+    "cli/_output.ts",
+    "cli/_walk.ts",
+    "node:",
+  ];
+  assert.deepEqual(modules.filter((m) => unused.some((u) => m.startsWith(u))), []);
+  // Each is still in the graph, for the call that needs it (and for deno compile, publish).
+  const ever = await loaded("cli/render.ts", true);
+  for (const module of ["cli/_manifest.ts", "sources/claude_code/from_claude_code.ts"]) {
+    assert.ok(ever.includes(module), module);
+  }
+  assert.ok(ever.includes("sources/managed_agents/from_managed_agents.ts"));
+});
+
 Deno.test("render's graph holds no npm package, so Deno installs none of the lockfile's", async () => {
   const ever = await loaded("cli/render.ts", true);
   assert.deepEqual(ever.filter((m) => m.startsWith("npm:")), []);
@@ -68,4 +101,53 @@ Deno.test("deno run of render, the lockfile in scope, in a fresh cache downloads
   } finally {
     await Deno.remove(denoDir, { recursive: true });
   }
+});
+
+/**
+ * The modules a call evaluates, as Deno's debug log names them (each module it runs is
+ * looked up in, or added to, V8's code cache): file modules relative to the checkout, and
+ * Deno's own (`ext:…`, where `node:` built-ins are implemented).
+ */
+async function evaluated(args: string[], stdin?: string): Promise<string[]> {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_modules_" });
+  try {
+    const result = await run(
+      "deno",
+      ["task", "--quiet", "--config", `${ROOT}deno.json`, ...args],
+      { cwd, env: { DENO_LOG: "debug" }, ...(stdin === undefined ? {} : { stdin }) },
+    );
+    assert.equal(result.code, 0, result.stderr.slice(-2000));
+    const root = new URL(ROOT, "file:").href;
+    const modules = [...result.stderr.matchAll(/code cache (?:hit )?for ES module: (\S+),/g)]
+      .map(([, specifier]) =>
+        specifier!.startsWith(root) ? specifier!.slice(root.length) : specifier!
+      );
+    // The log still names modules this way: the command's own entry is among them.
+    assert.ok(modules.some((m) => m.startsWith("cli/")), result.stderr.slice(0, 2000));
+    return modules;
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+}
+
+Deno.test("render of a log through the grader, with flags or without, runs no node: built-in", async () => {
+  const log = `${ROOT}fixtures/single_agent.ndjson`;
+  for (const args of [["render", log], ["render", "-r", "grader", "--ids", "--keep=ends", log]]) {
+    const modules = await evaluated(args);
+    assert.deepEqual(modules.filter((m) => m.startsWith("ext:deno_node/")), [], args.join(" "));
+    assert.ok(modules.includes("renderers/grader/grader.ts"));
+    const sources = ["sources/managed_agents/", "sources/claude_code/"];
+    assert.deepEqual(modules.filter((m) => sources.some((s) => m.startsWith(s))), []);
+  }
+});
+
+Deno.test("render of the bundled example loads none of Deno's own modules lazily: no streams, no node:", async () => {
+  const modules = await evaluated(["render"]);
+  assert.ok(modules.includes("renderers/grader/grader.ts"));
+  assert.deepEqual(modules.filter((m) => m.startsWith("ext:")), []);
+});
+
+Deno.test("the example's entries, parsed without a stream, are fromNdjson's of its fixture", async () => {
+  const fixture = `${ROOT}fixtures/coordinator_all_threads.ndjson`;
+  assert.deepEqual(await exampleEntries(), await Array.fromAsync(fromNdjson(fixture)));
 });
