@@ -41,28 +41,30 @@ export async function* followed(
     ? done.signal
     : AbortSignal.any([options.signal, done.signal]);
   const ctx = followContext(options, signal);
-  const follow = (thread: string | null, index: number): [string | null, AsyncIterator<Item>] => [
+  const follow = (thread: string | null, index: number): [string | null, AsyncIterator<Item[]>] => [
     thread,
     followStream(streamOf(options, thread, signal), seen[index]!, ctx),
   ];
   const known = new Set(threads);
-  const added: [string | null, AsyncIterator<Item>][] = [];
+  const added: [string | null, AsyncIterator<Item[]>][] = [];
   const race = raceStreams<string | null>(
     threads.map(follow),
     { take: () => added.splice(0) },
     () => done.abort(new DOMException("The follow is over", "AbortError")),
   );
-  for await (const { key: thread, item } of race) {
-    options.signal?.throwIfAborted();
-    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
-    if (thread !== null) continue;
-    if (SESSION_END_TYPES.has(item.type as string)) return;
-    if (options.stopAt === "idle" && endsTurn(item)) return;
-    const created = createdThread(item);
-    if (options.scope === "all" && created !== undefined && !known.has(created)) {
-      known.add(created);
-      seen.push(new SeenEvents());
-      added.push(follow(created, seen.length - 1));
+  for await (const { key: thread, items } of race) {
+    for (const item of items) {
+      options.signal?.throwIfAborted();
+      yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
+      if (thread !== null) continue;
+      if (SESSION_END_TYPES.has(item.type as string)) return;
+      if (options.stopAt === "idle" && endsTurn(item)) return;
+      const created = createdThread(item);
+      if (options.scope === "all" && created !== undefined && !known.has(created)) {
+        known.add(created);
+        seen.push(new SeenEvents());
+        added.push(follow(created, seen.length - 1));
+      }
     }
   }
 }

@@ -29,55 +29,80 @@ export const FOLLOW_MEMORY = 4_096;
  */
 export class SeenEvents {
   #ids = new Set<string>();
-  #order: { id: string; key: TimeKey | undefined }[] = [];
-  #head = 0;
+  /**
+   * The remembered events in the order seen, a ring of {@linkcode FOLLOW_MEMORY}:
+   * each id and its `processed_at` as sent, read as a time only when it is
+   * forgotten or a listing asks where to start (not once an event).
+   */
+  #ring: string[] = [];
+  #stamps: unknown[] = [];
+  /** Where the next event goes in the ring once it is full (the oldest one's place). */
+  #next = 0;
   #forgottenUntil: TimeKey | undefined;
 
   /** Whether an event of the open stream was seen (by id only); if not, it is remembered now. */
   streamed(item: Item): boolean {
-    const id = idOf(item);
-    if (id !== undefined && this.#ids.has(id)) return true;
-    this.#remember(id, timeKey(item.processed_at));
+    const id = item.id;
+    if (typeof id !== "string") return false;
+    if (this.#ids.has(id)) return true;
+    this.#remember(id, item.processed_at);
     return false;
   }
 
   /** Whether an event of a listing was seen (by id, else by time); if not, it is remembered now. */
   listed(item: Item): boolean {
-    const id = idOf(item);
+    const id = typeof item.id === "string" ? item.id : undefined;
     if (id !== undefined && this.#ids.has(id)) return true;
-    const key = timeKey(item.processed_at);
     const forgotten = this.#forgottenUntil;
-    // Not remembered, and no later than an event forgotten: one of those listed before.
-    if (key !== undefined && forgotten !== undefined && compareKeys(key, forgotten) <= 0) {
-      return true;
+    if (forgotten !== undefined) {
+      const key = timeKey(item.processed_at);
+      // Not remembered, and no later than an event forgotten: one of those listed before.
+      if (key !== undefined && compareKeys(key, forgotten) <= 0) return true;
     }
-    this.#remember(id, key);
+    // An event with no id cannot be remembered: a listing yields it again until it is no later
+    // than an event forgotten.
+    if (id !== undefined) this.#remember(id, item.processed_at);
     return false;
   }
 
-  #remember(id: string | undefined, key: TimeKey | undefined): void {
-    // An event with no id cannot be remembered: a listing yields it again until it is no later
-    // than an event forgotten.
-    if (id === undefined) return;
-    this.#ids.add(id);
-    this.#order.push({ id, key });
-    if (this.#order.length - this.#head <= FOLLOW_MEMORY) return;
-    const oldest = this.#order[this.#head]!;
-    this.#ids.delete(oldest.id);
-    if (
-      oldest.key !== undefined &&
-      (this.#forgottenUntil === undefined || compareKeys(oldest.key, this.#forgottenUntil) > 0)
-    ) {
-      this.#forgottenUntil = oldest.key;
+  /**
+   * Where a catch-up listing can start (`created_at[gte]`), as the API sent
+   * it: the earliest `processed_at` of the events remembered, undefined when
+   * none has one. Every event a list from there gives is one this memory
+   * judges as the whole list's (by id, or by the forgotten time), so the
+   * bound loses nothing to a stamp out of order among them, and a reconnect
+   * lists at most {@linkcode FOLLOW_MEMORY} events again, however long the
+   * session.
+   */
+  since(): string | undefined {
+    let earliest: { key: TimeKey; text: string } | undefined;
+    for (const stamp of this.#stamps) {
+      const key = timeKey(stamp);
+      if (key !== undefined && (earliest === undefined || compareKeys(key, earliest.key) < 0)) {
+        earliest = { key, text: stamp as string };
+      }
     }
-    this.#head++;
-    if (this.#head > FOLLOW_MEMORY) {
-      this.#order = this.#order.slice(this.#head);
-      this.#head = 0;
-    }
+    return earliest?.text;
   }
-}
 
-function idOf(item: Item): string | undefined {
-  return typeof item.id === "string" ? item.id : undefined;
+  #remember(id: string, stamp: unknown): void {
+    this.#ids.add(id);
+    if (this.#ring.length < FOLLOW_MEMORY) {
+      this.#ring.push(id);
+      this.#stamps.push(stamp);
+      return;
+    }
+    const at = this.#next;
+    this.#ids.delete(this.#ring[at]!);
+    const key = timeKey(this.#stamps[at]);
+    if (
+      key !== undefined &&
+      (this.#forgottenUntil === undefined || compareKeys(key, this.#forgottenUntil) > 0)
+    ) {
+      this.#forgottenUntil = key;
+    }
+    this.#ring[at] = id;
+    this.#stamps[at] = stamp;
+    this.#next = at + 1 === FOLLOW_MEMORY ? 0 : at + 1;
+  }
 }
