@@ -63,7 +63,12 @@ export async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
   if (!options.follow || state.ended) return;
   // A turn that has ended ends a follow to "idle", unless the session is at work again.
   if (options.stopAt === "idle" && state.turnEnded && !isRunning(next.value)) return;
-  yield* followed(options, [null, ...threads], seen, seq);
+  for await (const batch of followed(options, [null, ...threads], seen, seq)) {
+    for (const entry of batch) {
+      options.signal?.throwIfAborted();
+      yield entry;
+    }
+  }
 }
 
 function processedAt(event: Item): unknown {
