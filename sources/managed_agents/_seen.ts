@@ -110,12 +110,15 @@ export class SeenEvents {
 }
 
 /**
- * The latest time among `stamps`, as {@linkcode timeKey} reads them. A stamp
- * of the API's form whose fields are all in range (see
- * {@linkcode isRegularUtc}) orders as its text among those of its length, so
- * only the last of each length is read; any other is read on its own.
+ * The latest time among `stamps`, as {@linkcode timeKey} reads them, reading
+ * few: stamps of the API's form (`YYYY-MM-DDTHH:MM:SS[.digits]Z`) of one
+ * length order as their texts do, unless one rolls over (`Date.parse` reads
+ * `02-31` as March 3 and `T24:00` as the next day), so only the last text of
+ * each length is read, and a stamp that may roll over (a day from 29, an hour
+ * from 24) is read on its own, as is any other form. A last text that is no
+ * time (a month 13, a letter) sends its length back to be read stamp by stamp.
  */
-function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
+export function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
   const lastOfLength = new Map<number, string>();
   let latest: TimeKey | undefined;
   const take = (key: TimeKey | undefined): void => {
@@ -123,61 +126,44 @@ function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
   };
   for (const stamp of stamps) {
     if (typeof stamp !== "string") continue;
-    if (!isRegularUtc(stamp)) {
+    if (!isUtcShape(stamp) || mayRollOver(stamp)) {
       take(timeKey(stamp));
       continue;
     }
     const last = lastOfLength.get(stamp.length);
     if (last === undefined || stamp > last) lastOfLength.set(stamp.length, stamp);
   }
-  for (const stamp of lastOfLength.values()) take(timeKey(stamp));
+  for (const [length, last] of lastOfLength) {
+    const key = timeKey(last);
+    if (key !== undefined) {
+      take(key);
+      continue;
+    }
+    for (const stamp of stamps) {
+      if (typeof stamp === "string" && stamp.length === length && isUtcShape(stamp)) {
+        take(timeKey(stamp));
+      }
+    }
+  }
   return latest;
 }
 
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number the two digits at `at` of `text` write; NaN when either is not a digit. */
-function twoDigits(text: string, at: number): number {
-  const tens = text.charCodeAt(at) - 0x30;
-  const ones = text.charCodeAt(at + 1) - 0x30;
-  return tens >= 0 && tens <= 9 && ones >= 0 && ones <= 9 ? tens * 10 + ones : Number.NaN;
+/** Whether `stamp` has the separators of `YYYY-MM-DDTHH:MM:SS[.f]Z` where they go. */
+function isUtcShape(stamp: string): boolean {
+  const length = stamp.length;
+  return length >= 20 && length !== 21 && stamp.charCodeAt(length - 1) === 0x5a &&
+    stamp.charCodeAt(4) === 0x2d && stamp.charCodeAt(7) === 0x2d &&
+    stamp.charCodeAt(10) === 0x54 && stamp.charCodeAt(13) === 0x3a &&
+    stamp.charCodeAt(16) === 0x3a && (length === 20 || stamp.charCodeAt(19) === 0x2e);
 }
 
 /**
- * Whether `stamp` is `YYYY-MM-DDTHH:MM:SS[.digits]Z` with every field in its
- * range (the day within its month, the hour before 24, no leap second): such
- * a stamp is read as written, never rolled over into the next day or month
- * (as `Date.parse` rolls `02-31` and `T24:00`), so two of one length order as
- * their texts do.
+ * Whether a stamp of {@linkcode isUtcShape} may be read as a later day than
+ * it writes: its day is 29 or more, or its hour 24 or more.
  */
-function isRegularUtc(stamp: string): boolean {
-  const length = stamp.length;
-  if (length < 20 || stamp.charCodeAt(length - 1) !== 0x5a) return false;
-  if (
-    stamp.charCodeAt(4) !== 0x2d || stamp.charCodeAt(7) !== 0x2d ||
-    stamp.charCodeAt(10) !== 0x54 || stamp.charCodeAt(13) !== 0x3a ||
-    stamp.charCodeAt(16) !== 0x3a
-  ) {
-    return false;
-  }
-  const century = twoDigits(stamp, 0);
-  const year = century * 100 + twoDigits(stamp, 2);
-  const month = twoDigits(stamp, 5);
-  const day = twoDigits(stamp, 8);
-  // NaN fails every comparison, so a field that is not digits fails here.
-  if (!(year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= 31)) return false;
-  if (day > 28) {
-    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    if (day > DAYS_IN_MONTH[month - 1]! + (month === 2 && leap ? 1 : 0)) return false;
-  }
-  if (!(twoDigits(stamp, 11) <= 23 && twoDigits(stamp, 14) <= 59 && twoDigits(stamp, 17) <= 59)) {
-    return false;
-  }
-  if (length === 20) return true;
-  if (length === 21 || stamp.charCodeAt(19) !== 0x2e) return false;
-  for (let at = 20; at < length - 1; at++) {
-    const code = stamp.charCodeAt(at);
-    if (code < 0x30 || code > 0x39) return false;
-  }
-  return true;
+function mayRollOver(stamp: string): boolean {
+  const dayTens = stamp.charCodeAt(8);
+  const hourTens = stamp.charCodeAt(11);
+  return dayTens > 0x32 || (dayTens === 0x32 && stamp.charCodeAt(9) === 0x39) ||
+    hourTens > 0x32 || (hourTens === 0x32 && stamp.charCodeAt(12) >= 0x34);
 }
