@@ -33,7 +33,7 @@ export function clientStream(
   return {
     thread,
     target,
-    list: () => thread === null ? lists.events() : lists.threadEvents(thread),
+    list: (since) => thread === null ? lists.events(since) : lists.threadEvents(thread),
     connect: async () => {
       const request = { signal };
       let opened: AsyncIterable<unknown>;
@@ -55,22 +55,21 @@ export function clientStream(
       }
       const iterator = opened[Symbol.asyncIterator]();
       return {
-        next: async (): Promise<IteratorResult<Item>> => {
-          for (;;) {
-            const next = await iterator.next();
-            if (next.done) return { done: true, value: undefined };
-            const problem = checkEvent(next.value, (value) => JSON.stringify(value.slice(0, 40)));
-            if (problem !== undefined) {
-              throw new ManagedAgentsError(
-                `Cannot list ${target.what}: the client gave an event that is not valid: ` +
-                  problem,
-                { code: "api", source: target.source },
-              );
-            }
-            return { done: false, value: next.value as Item };
+        // The client gives its events one at a time: each is a batch of its own.
+        next: async (): Promise<IteratorResult<Item[]>> => {
+          const next = await iterator.next();
+          if (next.done) return { done: true, value: undefined };
+          const problem = checkEvent(next.value, (value) => JSON.stringify(value.slice(0, 40)));
+          if (problem !== undefined) {
+            throw new ManagedAgentsError(
+              `Cannot list ${target.what}: the client gave an event that is not valid: ` +
+                problem,
+              { code: "api", source: target.source },
+            );
           }
+          return { done: false, value: [next.value as Item] };
         },
-        return: async (): Promise<IteratorResult<Item>> => {
+        return: async (): Promise<IteratorResult<Item[]>> => {
           await iterator.return?.();
           return { done: true, value: undefined };
         },

@@ -28,15 +28,20 @@ export function createdThread(item: Item): string | undefined {
 export interface FollowedStream {
   /** The thread whose stream it is; null for the session's (the primary thread). */
   thread: string | null;
-  /** The stored events, listed afresh (the catch-up after each connection). */
-  list(): AsyncIterable<Item>;
+  /**
+   * The stored events, listed afresh (the catch-up after each connection):
+   * with `since`, where the API takes it (the primary thread's list), only
+   * those processed at or after it (`created_at[gte]`).
+   */
+  list(since?: string): AsyncIterable<Item>;
   /**
    * Connects (with the listing's retries and deadline), resolving once the
-   * stream is open; the iterator yields its events, ends when the stream
+   * stream is open; the iterator yields its events a batch at a time (those
+   * one read of the connection completed, never empty), ends when the stream
    * ends, and throws on a failure that may pass (a drop) or one that will not
    * ({@linkcode ManagedAgentsError}).
    */
-  connect(): Promise<AsyncIterator<Item>>;
+  connect(): Promise<AsyncIterator<Item[]>>;
   /** Names the stream in errors. */
   target: ListTarget;
 }
@@ -53,7 +58,9 @@ export interface FollowContext {
 
 /**
  * The new events of one stream, forever (until the session ends or the
- * signal aborts): connect, catch up, read, and again after a drop. A stream
+ * signal aborts), a batch at a time: connect, catch up (listing from where
+ * the memory of `seen` starts, {@linkcode SeenEvents.since}), read, and again
+ * after a drop. A stream
  * that drops {@linkcode FollowContext.maxRetries} + 1 times in a row without
  * a new event ends with an error; a stream that was only quiet for the
  * deadline is connected again at once and counts as no drop.
@@ -62,29 +69,27 @@ export async function* followStream(
   stream: FollowedStream,
   seen: SeenEvents,
   ctx: FollowContext,
-): AsyncGenerator<Item> {
+): AsyncGenerator<Item[]> {
   let drops = 0;
   for (;;) {
     ctx.signal.throwIfAborted();
-    let connection: AsyncIterator<Item> | undefined;
+    let connection: AsyncIterator<Item[]> | undefined;
     let fresh = false;
     try {
       connection = await stream.connect();
-      for await (const item of stream.list()) {
+      for await (const item of stream.list(seen.since())) {
         if (seen.listed(item)) continue;
         fresh = true;
-        yield item;
+        yield [item];
       }
       for (;;) {
         const next = await connection.next();
         if (next.done) break;
-        const item = next.value;
-        if (typeof item.type === "string" && PREVIEW_TYPES.has(item.type)) continue;
-        // On the open stream only the id tells: its time may be out of order.
-        if (seen.streamed(item)) continue;
+        const batch = unseen(next.value, seen);
+        if (batch.length === 0) continue;
         fresh = true;
         drops = 0;
-        yield item;
+        yield batch;
       }
       if (fresh) drops = 0;
       else drops++;
@@ -103,33 +108,49 @@ export async function* followStream(
   }
 }
 
-/** One result of {@linkcode raceStreams}: the item and the stream's key. */
+/**
+ * The events of `batch` (the follow's own array, kept in place) that are
+ * neither previews nor seen. On the open stream only the id tells: its time
+ * may be out of order.
+ */
+function unseen(batch: Item[], seen: SeenEvents): Item[] {
+  let kept = 0;
+  for (const item of batch) {
+    if (typeof item.type === "string" && PREVIEW_TYPES.has(item.type)) continue;
+    if (seen.streamed(item)) continue;
+    batch[kept++] = item;
+  }
+  batch.length = kept;
+  return batch;
+}
+
+/** One result of {@linkcode raceStreams}: a batch of items and the stream's key. */
 export interface Raced<K> {
   key: K;
-  item: Item;
+  items: Item[];
 }
 
 /**
- * Yields the items of several streams as they come, pulling each stream only
- * after its last item was taken (so at most one item a stream is held), with
+ * Yields the batches of several streams as they come, pulling each stream only
+ * after its last batch was taken (so at most one batch a stream is held), with
  * streams added while it runs through `add`. Ends when every stream has
  * ended; throws the first failure. The streams are closed by the caller
  * (aborting their signal).
  */
 export async function* raceStreams<K>(
-  initial: Iterable<[K, AsyncIterator<Item>]>,
-  added: { take(): [K, AsyncIterator<Item>][] },
+  initial: Iterable<[K, AsyncIterator<Item[]>]>,
+  added: { take(): [K, AsyncIterator<Item[]>][] },
   stop: () => void,
 ): AsyncGenerator<Raced<K>> {
-  type Pending = Promise<{ slot: number; result: IteratorResult<Item> }>;
-  const slots: { key: K; iterator: AsyncIterator<Item>; pending: Pending | undefined }[] = [];
+  type Pending = Promise<{ slot: number; result: IteratorResult<Item[]> }>;
+  const slots: { key: K; iterator: AsyncIterator<Item[]>; pending: Pending | undefined }[] = [];
   const start = (slot: number): void => {
     const entry = slots[slot]!;
     entry.pending = entry.iterator.next().then((result) => ({ slot, result }));
     // A stream that fails while another's item is being used is reported at the next race.
     entry.pending.catch(() => {});
   };
-  const addAll = (list: Iterable<[K, AsyncIterator<Item>]>): void => {
+  const addAll = (list: Iterable<[K, AsyncIterator<Item[]>]>): void => {
     for (const [key, iterator] of list) {
       slots.push({ key, iterator, pending: undefined });
       start(slots.length - 1);
@@ -150,7 +171,7 @@ export async function* raceStreams<K>(
         continue;
       }
       entry.pending = undefined;
-      yield { key: entry.key, item: result.value };
+      yield { key: entry.key, items: result.value };
       start(slot);
     }
   } finally {

@@ -27,43 +27,52 @@ import { asEvent } from "../../events/fields.ts";
 /**
  * The events that come after the listing, from the streams of `threads`
  * (null: the session's own), each remembering what `seen` holds; `seq`
- * continues from the listing's last.
+ * continues from the listing's last. They come a batch at a time (what one
+ * read of a stream brought), cut after the event that ends the follow; the
+ * caller checks its signal before each.
  */
 export async function* followed(
   options: Resolved,
   threads: (string | null)[],
   seen: SeenEvents[],
   seq: number,
-): AsyncGenerator<LogEntry> {
+): AsyncGenerator<LogEntry[]> {
   const { sessionId } = options;
   const done = new AbortController();
   const signal = options.signal === undefined
     ? done.signal
     : AbortSignal.any([options.signal, done.signal]);
   const ctx = followContext(options, signal);
-  const follow = (thread: string | null, index: number): [string | null, AsyncIterator<Item>] => [
+  const follow = (thread: string | null, index: number): [string | null, AsyncIterator<Item[]>] => [
     thread,
     followStream(streamOf(options, thread, signal), seen[index]!, ctx),
   ];
   const known = new Set(threads);
-  const added: [string | null, AsyncIterator<Item>][] = [];
+  const added: [string | null, AsyncIterator<Item[]>][] = [];
   const race = raceStreams<string | null>(
     threads.map(follow),
     { take: () => added.splice(0) },
     () => done.abort(new DOMException("The follow is over", "AbortError")),
   );
-  for await (const { key: thread, item } of race) {
+  for await (const { key: thread, items } of race) {
     options.signal?.throwIfAborted();
-    yield { seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) };
-    if (thread !== null) continue;
-    if (SESSION_END_TYPES.has(item.type as string)) return;
-    if (options.stopAt === "idle" && endsTurn(item)) return;
-    const created = createdThread(item);
-    if (options.scope === "all" && created !== undefined && !known.has(created)) {
-      known.add(created);
-      seen.push(new SeenEvents());
-      added.push(follow(created, seen.length - 1));
+    const entries: LogEntry[] = [];
+    let over = false;
+    for (const item of items) {
+      entries.push({ seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) });
+      if (thread !== null) continue;
+      if (SESSION_END_TYPES.has(item.type as string)) over = true;
+      else if (options.stopAt === "idle" && endsTurn(item)) over = true;
+      if (over) break;
+      const created = createdThread(item);
+      if (options.scope === "all" && created !== undefined && !known.has(created)) {
+        known.add(created);
+        seen.push(new SeenEvents());
+        added.push(follow(created, seen.length - 1));
+      }
     }
+    yield entries;
+    if (over) return;
   }
 }
 

@@ -38,7 +38,15 @@ export function httpStream(
   return {
     thread,
     target,
-    list: () => listItems(http, listTarget, pageSize, checkEvent),
+    // Only the primary thread's list takes a time (`created_at[gte]`).
+    list: (since) =>
+      listItems(
+        http,
+        listTarget,
+        pageSize,
+        checkEvent,
+        thread === null && since !== undefined ? { "created_at[gte]": since } : {},
+      ),
     connect: async () => {
       const response = await openStream(http, target, new URLSearchParams());
       return streamItems(http, target, response);
@@ -46,12 +54,17 @@ export function httpStream(
   };
 }
 
-/** The events of an open stream of the built-in client. */
+/**
+ * The events of an open stream of the built-in client, a batch for each read
+ * of the connection that completes any. A message that fails (an `error`
+ * event, one that is not JSON or not an event) ends the stream after the
+ * events before it are given.
+ */
 function streamItems(
   http: HttpContext,
   target: ListTarget,
   response: Response,
-): AsyncIterator<Item> {
+): AsyncIterator<Item[]> {
   const body = response.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   const batches = sseBatches(body, {
     idleMs: http.timeoutMs,
@@ -61,58 +74,69 @@ function streamItems(
   // Each failure of the stream names the answer that opened it.
   const requestId = requestIdOf(response);
   let started = false;
-  // The messages of the last chunk read, taken one at a time: a chunk's messages cost one await.
-  let batch: SseMessage[] = [];
-  let index = 0;
+  // A failure met in a batch, thrown once the events before it were taken.
+  let failed: { error: unknown } | undefined;
   return {
-    next: async (): Promise<IteratorResult<Item>> => {
+    next: async (): Promise<IteratorResult<Item[]>> => {
       started = true;
       for (;;) {
-        if (index === batch.length) {
-          let next: IteratorResult<SseMessage[]>;
-          try {
-            next = await batches.next();
-          } catch (error) {
-            if (error instanceof SseFailure && error.kind === "too_large") {
-              throw listError(http, target, error.message, { requestId });
-            }
-            throw error;
-          }
-          if (next.done) return { done: true, value: undefined };
-          batch = next.value;
-          index = 0;
-        }
-        const { event, data } = batch[index++]!;
-        if (event === "ping") continue;
-        if (event === "error") throw new Error(`the stream sent an error: ${data.slice(0, 300)}`);
-        let value: unknown;
+        if (failed !== undefined) throw failed.error;
+        let next: IteratorResult<SseMessage[]>;
         try {
-          value = JSON.parse(data);
-        } catch {
-          throw listError(
-            http,
-            target,
-            `the API sent a stream message that is not JSON: ` +
-              quote(http, data),
-            { requestId },
-          );
+          next = await batches.next();
+        } catch (error) {
+          if (error instanceof SseFailure && error.kind === "too_large") {
+            throw listError(http, target, error.message, { requestId });
+          }
+          throw error;
         }
-        const problem = checkEvent(value, (text) => quote(http, text));
-        if (problem !== undefined) {
-          const detail = `the API sent a stream message that ${problem}`;
-          throw listError(http, target, detail, { requestId });
+        if (next.done) return { done: true, value: undefined };
+        const items: Item[] = [];
+        try {
+          for (const message of next.value) {
+            const item = itemOf(http, target, requestId, message);
+            if (item !== undefined) items.push(item);
+          }
+        } catch (error) {
+          failed = { error };
         }
-        const item = value as Item;
-        if (PREVIEW_TYPES.has(item.type as string)) continue;
-        return { done: false, value: item };
+        if (items.length > 0) return { done: false, value: items };
       }
     },
-    return: async (): Promise<IteratorResult<Item>> => {
-      batch = [];
-      index = 0;
+    return: async (): Promise<IteratorResult<Item[]>> => {
       await batches.return(undefined);
       if (!started) await body.cancel().catch(() => {});
       return { done: true, value: undefined };
     },
   };
+}
+
+/** The event of one message; undefined for a ping or a preview; throws for a failure. */
+function itemOf(
+  http: HttpContext,
+  target: ListTarget,
+  requestId: string | undefined,
+  message: SseMessage,
+): Item | undefined {
+  const { event, data } = message;
+  if (event === "ping") return undefined;
+  if (event === "error") throw new Error(`the stream sent an error: ${data.slice(0, 300)}`);
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw listError(
+      http,
+      target,
+      `the API sent a stream message that is not JSON: ` + quote(http, data),
+      { requestId },
+    );
+  }
+  const problem = checkEvent(value, (text) => quote(http, text));
+  if (problem !== undefined) {
+    const detail = `the API sent a stream message that ${problem}`;
+    throw listError(http, target, detail, { requestId });
+  }
+  const item = value as Item;
+  return PREVIEW_TYPES.has(item.type as string) ? undefined : item;
 }

@@ -18,8 +18,11 @@ import { isRunning, SessionState } from "./_state.ts";
 import type { LogEntry } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";
 
-/** The entries of one iteration of {@linkcode fromManagedAgents}, listed afresh. */
-export async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
+/**
+ * The entries of one iteration of {@linkcode fromManagedAgents}, listed
+ * afresh: the listing's one at a time, the follow's a batch at a time.
+ */
+export async function* entries(options: Resolved): AsyncGenerator<LogEntry | LogEntry[]> {
   const { sessionId } = options;
   const lists = listsOf(options);
   const threads = options.scope === "all" ? await childThreadIds(lists) : [];
@@ -63,6 +66,7 @@ export async function* entries(options: Resolved): AsyncGenerator<LogEntry> {
   if (!options.follow || state.ended) return;
   // A turn that has ended ends a follow to "idle", unless the session is at work again.
   if (options.stopAt === "idle" && state.turnEnded && !isRunning(next.value)) return;
+  // A batch at a time: the caller (flattened()) gives its entries one by one, checking the signal.
   yield* followed(options, [null, ...threads], seen, seq);
 }
 

@@ -108,6 +108,7 @@ const RFC_3339 = /^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2})(?:\.(\d+))?([Zz]|
 /** An RFC 3339 timestamp as a key; undefined for anything else. */
 export function timeKey(value: unknown): TimeKey | undefined {
   if (typeof value !== "string") return undefined;
+  if (isPlainUtc(value)) return plainUtcKey(value);
   const match = RFC_3339.exec(value);
   if (match === null) return undefined;
   const [, date, time, fraction = "", zone = "Z"] = match;
@@ -117,4 +118,49 @@ export function timeKey(value: unknown): TimeKey | undefined {
   if (Number.isNaN(ms)) return undefined;
   const digits = fraction.slice(0, FRACTION_DIGITS).padEnd(FRACTION_DIGITS, "0");
   return { seconds: ms / 1000, fraction: digits };
+}
+
+/** Whether `value` is `YYYY-MM-DDTHH:MM:SS[.digits]Z` (upper case), the form the API sends. */
+function isPlainUtc(value: string): boolean {
+  const length = value.length;
+  if (length < 20 || value.charCodeAt(length - 1) !== 0x5a) return false;
+  for (let at = 0; at < 19; at++) {
+    const code = value.charCodeAt(at);
+    const separator = at === 4 || at === 7
+      ? 0x2d
+      : at === 10
+      ? 0x54
+      : at === 13 || at === 16
+      ? 0x3a
+      : 0;
+    if (separator !== 0 ? code !== separator : code < 0x30 || code > 0x39) return false;
+  }
+  if (length === 20) return true;
+  if (length === 21 || value.charCodeAt(19) !== 0x2e) return false;
+  for (let at = 20; at < length - 1; at++) {
+    const code = value.charCodeAt(at);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
+}
+
+/**
+ * The last whole second read by {@linkcode plainUtcKey}, and its `Date.parse`:
+ * the events of a session come many a second, so most share it.
+ */
+let lastSecond = "";
+let lastMs = Number.NaN;
+
+/** {@linkcode timeKey} of a {@linkcode isPlainUtc} value, the same key without the pattern. */
+function plainUtcKey(value: string): TimeKey | undefined {
+  if (lastSecond === "" || !value.startsWith(lastSecond)) {
+    lastSecond = value.slice(0, 19);
+    lastMs = Date.parse(`${lastSecond}Z`);
+  }
+  if (Number.isNaN(lastMs)) return undefined;
+  const fraction = value.length === 20 ? "" : value.slice(20, value.length - 1);
+  const digits = fraction.length === FRACTION_DIGITS
+    ? fraction
+    : fraction.slice(0, FRACTION_DIGITS).padEnd(FRACTION_DIGITS, "0");
+  return { seconds: lastMs / 1000, fraction: digits };
 }

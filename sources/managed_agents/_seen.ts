@@ -7,12 +7,16 @@
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
 import type { Item } from "./_pages.ts";
 
-/** How many ids each stream remembers; older events are told apart by their time. */
+/**
+ * How many ids each stream remembers at least (and at most twice as many);
+ * older events are told apart by their time.
+ */
 export const FOLLOW_MEMORY = 4_096;
 
 /**
- * The events of one stream seen so far: the latest {@linkcode FOLLOW_MEMORY}
- * ids, and the newest `processed_at` of the events whose ids it forgot.
+ * The events of one stream seen so far: the latest ids, from
+ * {@linkcode FOLLOW_MEMORY} to twice that, and the newest `processed_at` of
+ * the events whose ids it forgot.
  *
  * Two questions, asked of two kinds of input:
  * - {@linkcode SeenEvents.streamed}: an event that arrives on the open stream
@@ -26,58 +30,140 @@ export const FOLLOW_MEMORY = 4_096;
  *   one far-future stamp hides nothing until it is itself forgotten, and an
  *   event stored while the stream was down (newer than anything forgotten)
  *   is new.
+ *
+ * The ids are kept in two generations of {@linkcode FOLLOW_MEMORY}: when the
+ * newer is full, the older is forgotten whole (its times read then, once a
+ * generation, not once an event) and the newer takes its place, so an event
+ * costs two look-ups and one insertion, never a deletion.
  */
 export class SeenEvents {
-  #ids = new Set<string>();
-  #order: { id: string; key: TimeKey | undefined }[] = [];
-  #head = 0;
+  #newer = new Set<string>();
+  #older = new Set<string>();
+  /** The `processed_at` of each id remembered, as sent, generation by generation. */
+  #newerStamps: unknown[] = [];
+  #olderStamps: unknown[] = [];
   #forgottenUntil: TimeKey | undefined;
 
   /** Whether an event of the open stream was seen (by id only); if not, it is remembered now. */
   streamed(item: Item): boolean {
-    const id = idOf(item);
-    if (id !== undefined && this.#ids.has(id)) return true;
-    this.#remember(id, timeKey(item.processed_at));
+    const id = item.id;
+    if (typeof id !== "string") return false;
+    if (this.#newer.has(id) || this.#older.has(id)) return true;
+    this.#remember(id, item.processed_at);
     return false;
   }
 
   /** Whether an event of a listing was seen (by id, else by time); if not, it is remembered now. */
   listed(item: Item): boolean {
-    const id = idOf(item);
-    if (id !== undefined && this.#ids.has(id)) return true;
-    const key = timeKey(item.processed_at);
+    const id = typeof item.id === "string" ? item.id : undefined;
+    if (id !== undefined && (this.#newer.has(id) || this.#older.has(id))) return true;
     const forgotten = this.#forgottenUntil;
-    // Not remembered, and no later than an event forgotten: one of those listed before.
-    if (key !== undefined && forgotten !== undefined && compareKeys(key, forgotten) <= 0) {
-      return true;
+    if (forgotten !== undefined) {
+      const key = timeKey(item.processed_at);
+      // Not remembered, and no later than an event forgotten: one of those listed before.
+      if (key !== undefined && compareKeys(key, forgotten) <= 0) return true;
     }
-    this.#remember(id, key);
+    // An event with no id cannot be remembered: a listing yields it again until it is no later
+    // than an event forgotten.
+    if (id !== undefined) this.#remember(id, item.processed_at);
     return false;
   }
 
-  #remember(id: string | undefined, key: TimeKey | undefined): void {
-    // An event with no id cannot be remembered: a listing yields it again until it is no later
-    // than an event forgotten.
-    if (id === undefined) return;
-    this.#ids.add(id);
-    this.#order.push({ id, key });
-    if (this.#order.length - this.#head <= FOLLOW_MEMORY) return;
-    const oldest = this.#order[this.#head]!;
-    this.#ids.delete(oldest.id);
+  /**
+   * Where a catch-up listing can start (`created_at[gte]`), as the API sent
+   * it: the earliest `processed_at` of the events remembered, undefined when
+   * none has one. Every event a list from there gives is one this memory
+   * judges as it would in the whole list (by id, or by the forgotten time),
+   * so the bound loses nothing to a stamp out of order among them, and a
+   * reconnect lists again at most the events remembered, however long the
+   * session.
+   */
+  since(): string | undefined {
+    let earliest: { key: TimeKey; text: string } | undefined;
+    for (const stamps of [this.#olderStamps, this.#newerStamps]) {
+      for (const stamp of stamps) {
+        const key = timeKey(stamp);
+        if (key !== undefined && (earliest === undefined || compareKeys(key, earliest.key) < 0)) {
+          earliest = { key, text: stamp as string };
+        }
+      }
+    }
+    return earliest?.text;
+  }
+
+  #remember(id: string, stamp: unknown): void {
+    this.#newer.add(id);
+    this.#newerStamps.push(stamp);
+    if (this.#newerStamps.length < FOLLOW_MEMORY) return;
+    const latest = latestKey(this.#olderStamps);
     if (
-      oldest.key !== undefined &&
-      (this.#forgottenUntil === undefined || compareKeys(oldest.key, this.#forgottenUntil) > 0)
+      latest !== undefined &&
+      (this.#forgottenUntil === undefined || compareKeys(latest, this.#forgottenUntil) > 0)
     ) {
-      this.#forgottenUntil = oldest.key;
+      this.#forgottenUntil = latest;
     }
-    this.#head++;
-    if (this.#head > FOLLOW_MEMORY) {
-      this.#order = this.#order.slice(this.#head);
-      this.#head = 0;
-    }
+    this.#older = this.#newer;
+    this.#olderStamps = this.#newerStamps;
+    this.#newer = new Set();
+    this.#newerStamps = [];
   }
 }
 
-function idOf(item: Item): string | undefined {
-  return typeof item.id === "string" ? item.id : undefined;
+/**
+ * The latest time among `stamps`, as {@linkcode timeKey} reads them, reading
+ * few: stamps of the API's form (`YYYY-MM-DDTHH:MM:SS[.digits]Z`) of one
+ * length order as their texts do, unless one rolls over (`Date.parse` reads
+ * `02-31` as March 3 and `T24:00` as the next day), so only the last text of
+ * each length is read, and a stamp that may roll over (a day from 29, an hour
+ * from 24) is read on its own, as is any other form. A last text that is no
+ * time (a month 13, a letter) sends its length back to be read stamp by stamp.
+ */
+export function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
+  const lastOfLength = new Map<number, string>();
+  let latest: TimeKey | undefined;
+  const take = (key: TimeKey | undefined): void => {
+    if (key !== undefined && (latest === undefined || compareKeys(key, latest) > 0)) latest = key;
+  };
+  for (const stamp of stamps) {
+    if (typeof stamp !== "string") continue;
+    if (!isUtcShape(stamp) || mayRollOver(stamp)) {
+      take(timeKey(stamp));
+      continue;
+    }
+    const last = lastOfLength.get(stamp.length);
+    if (last === undefined || stamp > last) lastOfLength.set(stamp.length, stamp);
+  }
+  for (const [length, last] of lastOfLength) {
+    const key = timeKey(last);
+    if (key !== undefined) {
+      take(key);
+      continue;
+    }
+    for (const stamp of stamps) {
+      if (typeof stamp === "string" && stamp.length === length && isUtcShape(stamp)) {
+        take(timeKey(stamp));
+      }
+    }
+  }
+  return latest;
+}
+
+/** Whether `stamp` has the separators of `YYYY-MM-DDTHH:MM:SS[.f]Z` where they go. */
+function isUtcShape(stamp: string): boolean {
+  const length = stamp.length;
+  return length >= 20 && length !== 21 && stamp.charCodeAt(length - 1) === 0x5a &&
+    stamp.charCodeAt(4) === 0x2d && stamp.charCodeAt(7) === 0x2d &&
+    stamp.charCodeAt(10) === 0x54 && stamp.charCodeAt(13) === 0x3a &&
+    stamp.charCodeAt(16) === 0x3a && (length === 20 || stamp.charCodeAt(19) === 0x2e);
+}
+
+/**
+ * Whether a stamp of {@linkcode isUtcShape} may be read as a later day than
+ * it writes: its day is 29 or more, or its hour 24 or more.
+ */
+function mayRollOver(stamp: string): boolean {
+  const dayTens = stamp.charCodeAt(8);
+  const hourTens = stamp.charCodeAt(11);
+  return dayTens > 0x32 || (dayTens === 0x32 && stamp.charCodeAt(9) === 0x39) ||
+    hourTens > 0x32 || (hourTens === 0x32 && stamp.charCodeAt(12) >= 0x34);
 }

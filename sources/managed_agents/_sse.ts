@@ -100,22 +100,25 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * first colon, or all of them.
  */
 function fieldOf(bytes: Uint8Array, start: number, end: number): 0 | 2 | 4 | 5 {
-  const named = (length: number): boolean =>
-    start + length === end || (start + length < end && bytes[start + length] === COLON);
   const first = bytes[start];
   if (first === 0x64) {
     return bytes[start + 1] === 0x61 && bytes[start + 2] === 0x74 && bytes[start + 3] === 0x61 &&
-        named(4)
+        nameEnds(bytes, start + 4, end)
       ? 4
       : 0;
   }
   if (first === 0x65) {
     return bytes[start + 1] === 0x76 && bytes[start + 2] === 0x65 && bytes[start + 3] === 0x6e &&
-        bytes[start + 4] === 0x74 && named(5)
+        bytes[start + 4] === 0x74 && nameEnds(bytes, start + 5, end)
       ? 5
       : 0;
   }
-  return first === 0x69 && bytes[start + 1] === 0x64 && named(2) ? 2 : 0;
+  return first === 0x69 && bytes[start + 1] === 0x64 && nameEnds(bytes, start + 2, end) ? 2 : 0;
+}
+
+/** Whether a field's name ends at `at` of a line ending at `end`: the line's end, or a colon. */
+function nameEnds(bytes: Uint8Array, at: number, end: number): boolean {
+  return at === end || (at < end && bytes[at] === COLON);
 }
 
 /**

@@ -6,10 +6,11 @@
 // options (_options.ts) and their checks (_resolve.ts, _base_url.ts), the
 // defaults (_defaults.ts), the listing (_listing.ts, _lists.ts, _pages.ts,
 // _merge.ts), the follow (_followed.ts, _follow.ts, _seen.ts, _http_stream.ts,
-// _client_stream.ts, _sse.ts), the HTTP client (_http.ts, _fetch.ts,
+// _client_stream.ts, _sse.ts, _flatten.ts), the HTTP client (_http.ts, _fetch.ts,
 // _retry.ts, _scrub.ts, _targets.ts), the SDK-client adapter (_client.ts) and
 // the error (_error.ts).
 
+import { flattened } from "./_flatten.ts";
 import { entries } from "./_listing.ts";
 import type { ManagedAgentsOptions } from "./_options.ts";
 import { resolve } from "./_resolve.ts";
@@ -207,5 +208,5 @@ export type { ManagedAgentsOptions, ManagedAgentsStopAt } from "./_options.ts";
  */
 export function fromManagedAgents(options: ManagedAgentsOptions): AsyncIterable<LogEntry> {
   const resolved = resolve(options);
-  return { [Symbol.asyncIterator]: () => entries(resolved) };
+  return { [Symbol.asyncIterator]: () => flattened(entries(resolved), resolved.signal) };
 }

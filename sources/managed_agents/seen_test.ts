@@ -3,7 +3,9 @@
 // The follow's memory of the events it yielded: bounded, and still right about old events.
 
 import assert from "node:assert/strict";
-import { FOLLOW_MEMORY, SeenEvents } from "./_seen.ts";
+import fc from "fast-check";
+import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
+import { FOLLOW_MEMORY, latestKey, SeenEvents } from "./_seen.ts";
 
 const at = (n: number): string => new Date(Date.UTC(2026, 8, 14) + n * 1_000).toISOString();
 
@@ -78,4 +80,44 @@ Deno.test("SeenEvents, in a catch-up listing, knows the forgotten events by time
   assert.equal(seen.listed(back), false);
   assert.equal(seen.listed(stored), false);
   assert.equal(seen.listed(stored), true);
+});
+
+/** Stamps of the API's form and near it: days past the month's end, T24, fields out of range. */
+const stamp = fc.oneof(
+  fc.record({
+    year: fc.constantFrom("2024", "2026", "2100", "0000"),
+    month: fc.constantFrom("01", "02", "04", "09", "12", "13", "00"),
+    day: fc.constantFrom("01", "09", "28", "29", "30", "31", "32", "00", "1a"),
+    hour: fc.constantFrom("00", "10", "23", "24", "25", "/1"),
+    minute: fc.constantFrom("00", "59", "60"),
+    second: fc.constantFrom("00", "07", "59", "60"),
+    fraction: fc.constantFrom("", ".0", ".000", ".999", ".5", ".12a"),
+    zone: fc.constantFrom("Z", "Z", "Z", "z", "+02:00"),
+  }).map((f) =>
+    `${f.year}-${f.month}-${f.day}T${f.hour}:${f.minute}:${f.second}${f.fraction}${f.zone}`
+  ),
+  fc.constant(null),
+  fc.string({ maxLength: 24 }),
+);
+
+Deno.test("latestKey() gives the latest time of the stamps, as timeKey() reads each", () => {
+  const naive = (stamps: unknown[]): TimeKey | undefined => {
+    let latest: TimeKey | undefined;
+    for (const value of stamps) {
+      const key = timeKey(value);
+      if (key !== undefined && (latest === undefined || compareKeys(key, latest) > 0)) latest = key;
+    }
+    return latest;
+  };
+  fc.assert(
+    fc.property(fc.array(stamp, { maxLength: 40 }), (stamps) => {
+      assert.deepEqual(latestKey(stamps), naive(stamps));
+    }),
+    { numRuns: 5_000 },
+  );
+  // A day that rolls over is later than the next month's first day, though its text is not.
+  assert.deepEqual(
+    latestKey(["2026-03-01T00:00:00Z", "2026-02-31T00:00:00Z"]),
+    timeKey("2026-03-03T00:00:00Z"),
+  );
 });
