@@ -41,7 +41,7 @@ const LETTER_ESCAPE = /\\u00[4-7]/;
  * code alone raised the read's peak RSS by about 3 MB; these four searches loop only over
  * their rare matches, for about 0.1 ms more a MiB (a first read of 200 MB about 20% slower).
  */
-const ESCAPE_DIGITS = ["004", "005", "006", "007"] as const;
+const ZEROS = "00";
 
 /** Lenient UTF-8: invalid sequences become U+FFFD, a byte order mark is kept. */
 const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -107,18 +107,11 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
 export function collectSpecialLines(text: string, out: number[]): void {
   out.length = 0;
   // Letter escapes: `\u00` then 4 to 7.
-  for (const digits of ESCAPE_DIGITS) {
-    for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
-      if (text.charCodeAt(at - 1) === 0x75 && text.charCodeAt(at - 2) === 0x5c) {
-        const start = text.lastIndexOf("\n", at) + 1;
-        const end = lineEnd(text, at);
-        out.push(start, end);
-        at = end;
-      }
-    }
+  for (let at = letterEscape(text, 0); at !== -1; at = letterEscape(text, at)) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    at = lineEnd(text, at);
+    out.push(start, at);
   }
-  // One search a digit: a line found twice, or found out of order, is sorted in once.
-  if (out.length > 2) sortPairs(out);
   const escapes = out.length;
   // Model attachments spelled without escapes: `"modelId"` and `"attachment"` on one line.
   let e = 0;
@@ -138,17 +131,35 @@ export function collectSpecialLines(text: string, out: number[]): void {
     }
     at = end;
   }
-  // Compactions: `compact_boundary"`, rare enough to collect every line that holds it.
-  const before = out.length;
+  if (merged && escapes > 0) sortPairs(out);
+}
+
+/**
+ * Collects, into `out`, the `[start, end)` pairs of the lines of `text` from position
+ * `from` on that may be a compaction, in file order.
+ */
+export function collectCompactions(text: string, from: number, out: number[]): void {
+  out.length = 0;
   // Found from its tail `y"`: a short search is several times faster than the whole literal.
-  for (let at = text.indexOf(Y_QUOTE); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
+  for (let at = text.indexOf(Y_QUOTE, from); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
     if (!text.startsWith(COMPACTION, at - COMPACTION_BEFORE)) continue;
     const start = text.lastIndexOf("\n", at) + 1;
     const end = lineEnd(text, at);
     out.push(start, end);
     at = end;
   }
-  if ((merged && escapes > 0) || (out.length > before && before > 0)) sortPairs(out);
+}
+
+/** The position of the first letter escape's `00` in `text` from `from` on; -1 if none. */
+function letterEscape(text: string, from: number): number {
+  for (let at = text.indexOf(ZEROS, from); at !== -1; at = text.indexOf(ZEROS, at + 1)) {
+    const digit = text.charCodeAt(at + 2);
+    if (
+      digit >= 0x34 && digit <= 0x37 && text.charCodeAt(at - 1) === 0x75 &&
+      text.charCodeAt(at - 2) === 0x5c
+    ) return at;
+  }
+  return -1;
 }
 
 function lineEnd(text: string, at: number): number {

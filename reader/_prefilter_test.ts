@@ -2,17 +2,31 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ASSISTANT, collectSpecialLines, LineFlags, textOf } from "./_prefilter.ts";
+import {
+  ASSISTANT,
+  collectCompactions,
+  collectSpecialLines,
+  LineFlags,
+  textOf,
+} from "./_prefilter.ts";
 import { classifyRecord } from "./_facts.ts";
 
+/** The lines either search collects (special lines, then compactions), once each, in file order. */
 function special(text: string): [string, number, number][] {
+  const lines = new Map<number, [string, number, number]>();
   const out: number[] = [];
-  collectSpecialLines(text, out);
-  const lines: [string, number, number][] = [];
-  for (let i = 0; i < out.length; i += 2) {
-    lines.push([text.slice(out[i]!, out[i + 1]!), out[i]!, out[i + 1]!]);
+  for (
+    const collect of [
+      collectSpecialLines,
+      (text: string, out: number[]) => collectCompactions(text, 0, out),
+    ]
+  ) {
+    collect(text, out);
+    for (let i = 0; i < out.length; i += 2) {
+      lines.set(out[i]!, [text.slice(out[i]!, out[i + 1]!), out[i]!, out[i + 1]!]);
+    }
   }
-  return lines;
+  return [...lines.values()].sort((a, b) => a[1] - b[1]);
 }
 
 Deno.test("collectSpecialLines() finds model attachments and letter escapes, line by line", () => {
