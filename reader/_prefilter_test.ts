@@ -75,6 +75,27 @@ Deno.test("collectSpecialLines() gives each line once, in file order, whatever i
   ]);
 });
 
+Deno.test("collectCompactions() finds the compaction lines from a position on, in file order", () => {
+  const lines = [
+    '{"type":"system","subtype":"compact_boundary"}',
+    '{"type":"assistant","message":{"usage":{"input_tokens":1}}}',
+    '{"type":"user","text":"summary"}',
+    '{"type":"system","subtype":"microcompact_boundary","x":"compact_boundary"}',
+  ];
+  const text = lines.join("\n") + "\n";
+  const found = (from: number): string[] => {
+    const out: number[] = [];
+    collectCompactions(text, from, out);
+    const at: string[] = [];
+    for (let i = 0; i < out.length; i += 2) at.push(text.slice(out[i]!, out[i + 1]!));
+    return at;
+  };
+  assert.deepEqual(found(0), [lines[0], lines[3]]);
+  // From the end of the usage line on: the compaction before it is not collected.
+  assert.deepEqual(found(text.indexOf(lines[2]!)), [lines[3]]);
+  assert.deepEqual(found(text.length), []);
+});
+
 Deno.test("textOf() decodes as a line is decoded: ASCII kept, invalid UTF-8 as U+FFFD", () => {
   const bytes = new Uint8Array([0x7b, 0xe2, 0x82, 0x0a, 0xc3, 0xa9, 0xff, 0x22, 0x7d]);
   assert.equal(textOf(bytes, 0, bytes.length), '{\ufffd\n\u00e9\ufffd"}');

@@ -107,7 +107,7 @@ Deno.test({
     "TranscriptReader's first refresh of a 64 MiB transcript raises its peak RSS by under 32 MiB",
   // VmHWM is Linux's.
   ignore: Deno.build.os !== "linux",
-  async fn(t) {
+  async fn(t): Promise<void> {
     const dir = await Deno.makeTempDir();
     try {
       const path = `${dir}/session.jsonl`;
