@@ -94,14 +94,14 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
   }
   /** The file position, as the reads left it (`NaN` after a failed one). */
   let at = 0;
-  /** What this handle may still read synchronously before its next read through the pool. */
+  /** What this handle may still read synchronously. */
   let syncBudget = SYNC_READ_BYTES;
   return {
     size,
     identity,
     readAt(into: Uint8Array, position: number): Promise<number> {
       const sync = into.length <= syncBudget;
-      syncBudget = sync ? syncBudget - into.length : SYNC_READ_BYTES;
+      if (sync) syncBudget -= into.length;
       const read = sync ? readNow : readLater;
       return read(deno, file, into, position, at).then(
         (end) => {
@@ -133,13 +133,12 @@ async function openWithDeno(deno: typeof Deno, path: string): Promise<OpenTransc
  */
 
 /**
- * How many bytes a handle reads synchronously before one read goes through the thread pool:
- * the fingerprints, a status line's appends and the whole first read of a small transcript
- * take no round trip, while a large first read still lets the event loop run (and a timer
- * abort its signal) every 16 MiB. A round trip for every 1 MiB read cost a first read of
- * 200 MB about a tenth more CPU, and more wall time on a busy machine.
+ * How many bytes a handle reads synchronously before its reads go through the thread pool:
+ * the fingerprints, a status line's appends and the whole first read of a small transcript,
+ * while a large first read still lets the event loop run (and an abort signal fire) between
+ * its reads.
  */
-const SYNC_READ_BYTES = 16 << 20;
+const SYNC_READ_BYTES = 4 << 20;
 
 function statNow(deno: typeof Deno, path: string): Deno.FileInfo {
   return deno.statSync(path);

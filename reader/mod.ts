@@ -157,8 +157,7 @@ export interface TranscriptReaderOptions {
 export interface RefreshOptions {
   /**
    * Stops the refresh early, between two reads of the file (at most one read buffer, 1 MiB,
-   * apart; a large read lets the event loop run, and so a timer abort the signal, every 16
-   * MiB). An aborted refresh resolves, never rejects: with the facts of the lines read so
+   * apart). An aborted refresh resolves, never rejects: with the facts of the lines read so
    * far and no error; the next refresh reads on from there. Check `signal.aborted` to know
    * the facts may be behind the file.
    *

@@ -1,6 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
+import { TranscriptReader } from "./mod.ts";
 
 /** The transcript's size: twice the bound, so that a reader holding it cannot stay under. */
 const FILE_MIB = 64;
@@ -135,4 +136,22 @@ Deno.test({
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("TranscriptReader's first refresh of a 64 MiB transcript lets a timer abort it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/session.jsonl`;
+    const last = await writeTranscript(path);
+    const reader = new TranscriptReader(path);
+    // Reading 64 MiB takes far longer than a millisecond: the timer fires at the first turn
+    // of the event loop after it, which a refresh must let run while it reads.
+    const early = await reader.refresh({ signal: AbortSignal.timeout(1) });
+    assert.equal(early.error, undefined);
+    assert.notEqual(early.facts.contextUsedTokens, 3 + last + 40_000, "stopped before the end");
+    const whole = await reader.refresh();
+    assert.equal(whole.facts.contextUsedTokens, 3 + last + 40_000, "then read on to the end");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
