@@ -1,16 +1,21 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 /**
- * `deno task bench:reader`: the transcript reader's first refresh against, in the same run,
- * the floor of any line reader (`Deno.open` + reads into one reused 1 MiB buffer +
- * `indexOf(10)` over each chunk) and the naive way (`Deno.readTextFile` + `split` +
- * `JSON.parse` of every line), on a generated transcript of real shapes; and the cost of a
- * refresh after a 10 KB append at 1 MB and at the full size. Each measurement runs in its own
- * subprocess, so its peak RSS (`VmHWM`, runtime included) is its own. Prints a markdown table,
- * then the status-line process table of `reader_statusline.ts` (1, 20 and 200 MB, against an
- * empty `deno run`).
+ * `deno task bench:reader`: the transcript reader's first refresh against, in the same
+ * interleaved runs, its floor, a newline scan of the same bytes (`Deno.open` + reads into
+ * one reused 1 MiB buffer + `indexOf(10)` over each chunk: what any line reader pays), and
+ * the naive way (`Deno.readTextFile` + `split` + `JSON.parse` of every line), on a generated
+ * transcript of real shapes; and the cost of a refresh after a 10 KB append at 1 MB and at the
+ * full size. Each measurement runs in a process of its own (`_reader_child.ts`, which loads the
+ * reader and nothing else), so that its peak RSS (`VmHWM`, runtime included) is its own.
+ * Prints a markdown table per size with medians, wall and CPU, the ratios as the medians of
+ * the runs' own ratios; the goals of issue 28's item 7 through `reportGoal()`; then the
+ * status-line process table of `reader_statusline.ts` (1, 20 and 200 MB, against an empty
+ * `deno run`).
  *
- * Usage: deno task bench:reader [--size MB] [--runs N] [--status-runs N] [--baseline DIR]...
+ * Usage: deno task bench:reader [--sizes MB,…] [--runs N] [--status-runs N] [--no-naive]
+ *   [--baseline DIR]... ; `--quick` is `--runs=3 --sizes=200 --status-runs=0 --no-naive` (what
+ * `bench/goals.ts` runs). `--size MB` is `--sizes MB`.
  *
  * `--baseline DIR` (repeatable) adds, in the same interleaved runs, the first refresh of the
  * reader of another checkout (e.g. `git worktree add /tmp/before <commit>`) and its status-line
@@ -24,151 +29,37 @@
 
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
-import type { TranscriptReader as Reader } from "../reader/mod.ts";
-import { appendedTurns, ensureTranscript } from "./reader_data.ts";
+import type { Measure } from "./_reader_child.ts";
+import { ensureTranscript } from "./reader_data.ts";
 import { statuslineBench } from "./reader_statusline.ts";
-import { median, peakRssKb } from "./_stats.ts";
+import { median } from "./_stats.ts";
+import { reportGoal, times } from "./_goal.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
-const SELF = fileURLToPath(import.meta.url);
+const CHILD = fileURLToPath(new URL("./_reader_child.ts", import.meta.url));
 const OWN_READER = fileURLToPath(new URL("../reader/mod.ts", import.meta.url));
-const CHUNK = 1 << 20;
-const APPEND_BYTES = 10_000;
-const APPENDS = 25;
-
-interface Measure {
-  /** Milliseconds of the measured work. */
-  ms: number;
-  /** Peak resident set, in MB, runtime included. */
-  peakMb: number;
-  /** What the work found, to check the modes agree; or why it failed. */
-  result: string;
-  ok: boolean;
-}
-
-async function floor(path: string): Promise<string> {
-  const file = await Deno.open(path);
-  const buffer = new Uint8Array(CHUNK);
-  let lines = 0;
-  try {
-    for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
-      const view = read === CHUNK ? buffer : buffer.subarray(0, read);
-      for (let at = view.indexOf(10); at !== -1; at = view.indexOf(10, at + 1)) lines++;
-    }
-  } finally {
-    file.close();
-  }
-  return `${lines} lines`;
-}
-
-async function naive(path: string): Promise<string> {
-  const text = await Deno.readTextFile(path);
-  let model = "";
-  let context = -1;
-  let parsed = 0;
-  for (const line of text.split("\n")) {
-    let record;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    parsed++;
-    if (record?.type === "attachment" && record.attachment?.type === "model") {
-      model = record.attachment.identity?.modelId ?? model;
-    } else if (record?.type === "assistant" && record.message?.model !== "<synthetic>") {
-      const usage = record.message?.usage;
-      if (usage) {
-        context = (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) +
-          (usage.cache_read_input_tokens ?? 0);
-      }
-    }
-  }
-  return `${model} ${context} (${parsed} lines parsed)`;
-}
-
-/** The reader measured: this checkout's, or a baseline's (`--reader PATH`). */
-let TranscriptReader: typeof Reader;
-
-async function reader(path: string): Promise<string> {
-  const { facts, error } = await new TranscriptReader(path).refresh();
-  if (error) throw error;
-  return `${facts.model} ${facts.contextUsedTokens}`;
-}
-
-/** Times refreshes after 10 KB appends; restores the file's size afterwards. */
-async function append(path: string): Promise<[number, string]> {
-  const original = (await Deno.stat(path)).size;
-  const reader = new TranscriptReader(path);
-  await reader.refresh();
-  const chunk = appendedTurns(APPEND_BYTES);
-  const times: number[] = [];
-  let facts = "";
-  try {
-    for (let i = 0; i < APPENDS; i++) {
-      await Deno.writeFile(path, chunk, { append: true });
-      const start = performance.now();
-      const result = await reader.refresh();
-      times.push(performance.now() - start);
-      facts = `${result.facts.model} ${result.facts.contextUsedTokens}`;
-    }
-  } finally {
-    await Deno.truncate(path, original);
-  }
-  return [median(times), facts];
-}
-
-async function child(mode: string, path: string, readerModule: string): Promise<void> {
-  let out: Measure;
-  try {
-    // Every mode loads the reader, so that the runtime row counts its modules too.
-    ({ TranscriptReader } = await import(toFileUrl(readerModule)));
-    if (mode === "append") {
-      const [ms, result] = await append(path);
-      out = { ms, peakMb: peakRssKb() / 1024, result, ok: true };
-    } else {
-      const work = mode === "floor"
-        ? floor
-        : mode === "naive"
-        ? naive
-        : mode === "reader"
-        ? reader
-        : null;
-      const start = performance.now();
-      const result = work === null ? "nothing" : await work(path);
-      out = { ms: performance.now() - start, peakMb: peakRssKb() / 1024, result, ok: true };
-    }
-  } catch (error) {
-    const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    out = { ms: Number.NaN, peakMb: peakRssKb() / 1024, result: reason, ok: false };
-  }
-  console.log(JSON.stringify(out));
-}
-
-function toFileUrl(path: string): string {
-  return new URL(`file://${path}`).href;
-}
+/** Item 7's goals: the first refresh of 200 MB within 1.2× a newline scan, under 48 MB. */
+const GOAL_RATIO = 1.2;
+const GOAL_PEAK_MB = 48;
 
 async function spawn(mode: string, path: string, readerModule = OWN_READER): Promise<Measure> {
   const { stdout, stderr, code } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      SELF,
-      "--child",
-      mode,
-      "--reader",
-      readerModule,
-      path,
-    ],
+    // Every permission: reading /proc/self/status for VmHWM takes them all (without, the
+    // peak would be the RSS at the end).
+    args: ["run", "--allow-all", CHILD, mode, readerModule, path],
     stdout: "piped",
     stderr: "piped",
   }).output();
   const text = new TextDecoder().decode(stdout).trim();
   if (text === "") {
     const reason = new TextDecoder().decode(stderr).trim().split("\n")[0] ?? `exit ${code}`;
-    return { ms: Number.NaN, peakMb: Number.NaN, result: `crashed: ${reason}`, ok: false };
+    return {
+      ms: Number.NaN,
+      cpuMs: Number.NaN,
+      peakMb: Number.NaN,
+      result: `crashed: ${reason}`,
+      ok: false,
+    };
   }
   return JSON.parse(text) as Measure;
 }
@@ -177,34 +68,23 @@ function fmt(value: number, digits = 1): string {
   return Number.isFinite(value) ? value.toFixed(digits) : "–";
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      size: { type: "string", default: "200" },
-      runs: { type: "string", default: "5" },
-      child: { type: "string" },
-      "status-runs": { type: "string", default: "15" },
-      reader: { type: "string", default: OWN_READER },
-      baseline: { type: "string", multiple: true, default: [] },
-    },
-    allowPositionals: true,
-  });
-  if (values.child !== undefined) {
-    const path = Deno.args[Deno.args.length - 1]!;
-    return await child(values.child, path, values.reader);
-  }
-  const baselines = values.baseline.map((dir) => Deno.realPathSync(dir));
-  const sizeMb = Number(values.size);
-  const runs = Number(values.runs);
-  const big = `${DATA}transcript_${sizeMb}mb.jsonl`;
-  const small = `${DATA}transcript_1mb.jsonl`;
-  await ensureTranscript(big, sizeMb * 1e6);
-  await ensureTranscript(small, 1e6);
-  const actual = (await Deno.stat(big)).size;
+function mb(bytes: number): string {
+  return `${(bytes / 1e6).toFixed(1)} MB`;
+}
 
-  const modes = ["runtime", "floor", "reader", "naive"] as const;
-  const results: Record<string, Measure[]> = {};
+/** The measurements of one mode, run by run. */
+type Runs = Record<string, Measure[]>;
+
+/** Runs every mode once a round, interleaved, so the noise of a shared machine falls alike. */
+async function measureSize(
+  big: string,
+  small: string,
+  runs: number,
+  naive: boolean,
+  baselines: string[],
+): Promise<Runs> {
+  const modes = ["runtime", "floor", "reader", ...(naive ? ["naive"] : [])];
+  const results: Runs = {};
   for (const mode of [...modes, "append 1 MB", "append big", ...baselines]) results[mode] = [];
   for (let run = 0; run < runs; run++) {
     console.error(`run ${run + 1}/${runs}…`);
@@ -219,60 +99,109 @@ async function main(): Promise<void> {
     results["append 1 MB"]!.push(await spawn("append", small));
     results["append big"]!.push(await spawn("append", big));
   }
+  return results;
+}
 
-  const ms = (mode: string): number => median(results[mode]!.map((m) => m.ms));
+/** The median of the runs' own ratios of `mode` to the floor (wall, or CPU). */
+function ratio(results: Runs, mode: string, key: "ms" | "cpuMs"): number {
+  const floor = results.floor!;
+  return median(results[mode]!.map((m, run) => m[key] / floor[run]![key]));
+}
+
+function table(results: Runs, runs: number, sizeBytes: number, smallBytes: number): string[] {
+  const ms = (mode: string, key: "ms" | "cpuMs" = "ms"): number =>
+    median(results[mode]!.map((m) => m[key]));
   const peak = (mode: string): number => median(results[mode]!.map((m) => m.peakMb));
-  const floorMs = ms("floor");
-  const readerMs = ms("reader");
-  const naiveMs = ms("naive");
   const failures = (mode: string): string => {
     const failed = results[mode]!.filter((m) => !m.ok);
     return failed.length
       ? `${failed.length}/${runs} failed: ${failed[0]!.result}`
       : results[mode]![0]!.result;
   };
-  const smallSize = (await Deno.stat(small)).size;
-  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
-  const naiveFailed = results.naive!.every((m) => !m.ok);
-  const speedup = naiveFailed ? "the naive way failed" : `${fmt(naiveMs / readerMs, 1)}×`;
-  const lines = [
-    `Transcript: ${mb(actual)} generated (${DATA}), hot page cache; ${runs} runs, medians.`,
-    `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${navigator.hardwareConcurrency} cores.`,
-    "",
-    "| measurement | median ms | vs floor | peak RSS MB | result |",
-    "|---|---:|---:|---:|---|",
-    `| runtime only (a subprocess that loads the modules) | – | – | ${fmt(peak("runtime"))} | |`,
-    `| floor: Deno.open + 1 MiB reads + indexOf(10) | ${fmt(floorMs)} | 1.00× | ${
-      fmt(peak("floor"))
-    } | ${failures("floor")} |`,
-    `| **reader: first refresh** | ${fmt(readerMs)} | ${fmt(readerMs / floorMs, 2)}× | ${
-      fmt(peak("reader"))
-    } | ${failures("reader")} |`,
-    ...baselines.map((dir) =>
-      `| reader of ${dir}: first refresh | ${fmt(ms(dir))} | ${fmt(ms(dir) / floorMs, 2)}× | ${
-        fmt(peak(dir))
-      } | ${failures(dir)} |`
-    ),
-    `| naive: readTextFile + split + JSON.parse | ${fmt(naiveMs)} | ${
-      fmt(naiveMs / floorMs, 2)
-    }× | ${fmt(peak("naive"))} | ${failures("naive")} |`,
-    `| refresh after a 10 KB append, ${mb(smallSize)} file | ${fmt(ms("append 1 MB"), 3)} | – | ${
-      fmt(peak("append 1 MB"))
-    } | median of ${APPENDS} appends a run |`,
-    `| refresh after a 10 KB append, ${mb(actual)} file | ${fmt(ms("append big"), 3)} | – | ${
-      fmt(peak("append big"))
-    } | median of ${APPENDS} appends a run |`,
-    "",
-    `Goals: first refresh within 2× the floor: ${fmt(readerMs / floorMs, 2)}× ${
-      readerMs <= 2 * floorMs ? "✓" : "✗"
-    }; ≥ 5× faster than naive: ${speedup} ${naiveFailed || naiveMs >= 5 * readerMs ? "✓" : "✗"}; ` +
-    `peak RSS < 100 MB: ${fmt(peak("reader"))} MB ${peak("reader") < 100 ? "✓" : "✗"}; ` +
-    `append refresh flat: ${fmt(ms("append big") / ms("append 1 MB"), 2)}× at ${mb(actual)} vs ${
-      mb(smallSize)
-    }.`,
+  const row = (label: string, mode: string): string =>
+    `| ${label} | ${fmt(ms(mode))} | ${fmt(ratio(results, mode, "ms"), 2)}× | ${
+      fmt(ms(mode, "cpuMs"), 0)
+    } | ${fmt(ratio(results, mode, "cpuMs"), 2)}× | ${fmt(peak(mode))} | ${failures(mode)} |`;
+  const append = (label: string, mode: string): string =>
+    `| ${label} | ${fmt(ms(mode), 3)} | – | – | – | ${
+      fmt(peak(mode))
+    } | median of 25 appends a run |`;
+  const baselines = Object.keys(results).filter((mode) => mode.startsWith("/"));
+  return [
+    "| measurement | median ms | ÷ newline scan | CPU ms | ÷ newline scan, CPU | peak RSS MB | result |",
+    "|---|---:|---:|---:|---:|---:|---|",
+    `| runtime only (a process that loads the reader) | – | – | – | – | ${
+      fmt(peak("runtime"))
+    } | |`,
+    row("floor: a newline scan of the same bytes (1 MiB reads + indexOf(10))", "floor"),
+    row("**reader: first refresh**", "reader"),
+    ...baselines.map((dir) => row(`reader of ${dir}: first refresh`, dir)),
+    ...("naive" in results ? [row("naive: readTextFile + split + JSON.parse", "naive")] : []),
+    append(`refresh after a 10 KB append, ${mb(smallBytes)} file`, "append 1 MB"),
+    append(`refresh after a 10 KB append, ${mb(sizeBytes)} file`, "append big"),
   ];
-  console.log(lines.join("\n"));
-  console.log("\n" + await statuslineBench(Number(values["status-runs"]), baselines));
+}
+
+function reportGoals(results: Runs, sizeMb: number, runs: number): void {
+  const how = `${sizeMb} MB, median of ${runs} interleaved runs`;
+  for (const key of ["ms", "cpuMs"] as const) {
+    const measured = ratio(results, "reader", key);
+    reportGoal({
+      item: "7",
+      figure: `reader first refresh ÷ newline scan (${key === "ms" ? "wall" : "CPU"}), ${how}`,
+      measured: times(measured),
+      goal: `≤ ${GOAL_RATIO}×`,
+      met: measured <= GOAL_RATIO,
+    });
+  }
+  const peak = median(results.reader!.map((m) => m.peakMb));
+  reportGoal({
+    item: "7",
+    figure: `reader first refresh peak RSS, runtime included, ${how}`,
+    measured: `${fmt(peak, 2)} MB`,
+    goal: `< ${GOAL_PEAK_MB} MB`,
+    met: peak < GOAL_PEAK_MB,
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      quick: { type: "boolean", default: false },
+      sizes: { type: "string" },
+      size: { type: "string" },
+      runs: { type: "string" },
+      "status-runs": { type: "string" },
+      "no-naive": { type: "boolean", default: false },
+      baseline: { type: "string", multiple: true, default: [] },
+    },
+  });
+  const quick = values.quick;
+  const sizes = (values.sizes ?? values.size ?? "200").split(",").map(Number);
+  const runs = Number(values.runs ?? (quick ? 3 : 5));
+  const statusRuns = Number(values["status-runs"] ?? (quick ? 0 : 15));
+  const naive = !values["no-naive"] && !quick;
+  const baselines = values.baseline.map((dir) => Deno.realPathSync(dir));
+  const small = `${DATA}transcript_1mb.jsonl`;
+  await ensureTranscript(small, 1e6);
+  const smallBytes = (await Deno.stat(small)).size;
+  const out: string[] = [
+    `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${navigator.hardwareConcurrency} cores;`,
+    `hot page cache; ${runs} interleaved runs; medians (the ratios: medians of each run's own).`,
+  ];
+  for (const sizeMb of sizes) {
+    const big = `${DATA}transcript_${sizeMb}mb.jsonl`;
+    await ensureTranscript(big, sizeMb * 1e6);
+    const sizeBytes = (await Deno.stat(big)).size;
+    const results = await measureSize(big, small, runs, naive, baselines);
+    out.push("", `Transcript: ${mb(sizeBytes)} generated (${DATA}).`, "");
+    out.push(...table(results, runs, sizeBytes, smallBytes), "");
+    console.log(out.join("\n"));
+    out.length = 0;
+    reportGoals(results, sizeMb, runs);
+  }
+  if (statusRuns > 0) console.log("\n" + await statuslineBench(statusRuns, baselines));
 }
 
 if (import.meta.main) await main();

@@ -10,7 +10,6 @@
  * @module
  */
 
-import { dirname } from "node:path";
 import { makeRandom } from "../tests/_random.ts";
 
 const SESSION_ID = "78368290-ee0b-474f-8052-bb65a9a581d6";
@@ -232,6 +231,9 @@ export async function ensureTranscript(path: string, bytes: number): Promise<voi
     // Not generated yet.
   }
   console.error(`generating ${path} (${(bytes / 1e6).toFixed(0)} MB)…`);
-  await Deno.mkdir(dirname(path), { recursive: true });
+  // Not node:path: the measured child process imports this module, and loads no node: module.
+  await Deno.mkdir(path.slice(0, Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"))), {
+    recursive: true,
+  });
   await writeTranscript(path, bytes);
 }

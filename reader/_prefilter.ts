@@ -13,7 +13,7 @@
  * yields a letter), so a line with such an escape is a candidate too. `JSON.stringify` never
  * writes those escapes, so the common `\u001b` of terminal colours does not make a line a
  * candidate. A compaction is a `system` record whose `subtype` ends with `compact_boundary`,
- * found the same way.
+ * found the same way, but only after the latest usage of a run: one before it changes no fact.
  *
  * @module
  */
@@ -35,13 +35,14 @@ const TAIL = COMPACTION.length - 1;
 /** An escape that can spell a letter. */
 const LETTER_ESCAPE = /\\u00[4-7]/;
 /**
- * What follows `\u` in a letter escape, each searched on its own. A loop over every `00`
- * (timestamps and the `\u001b` of terminal colours hold over a thousand a MiB) ran hot
- * enough on a large first read for V8 to compile it with its optimizing compiler, whose
- * code alone raised the read's peak RSS by about 3 MB; these four searches loop only over
- * their rare matches, for about 0.1 ms more a MiB (a first read of 200 MB about 20% slower).
+ * What a letter escape is found from: its `00`, in one search. The runtime's search stops at
+ * every `0` whatever follows it, so the four searches of `004` to `007` an earlier version
+ * made cost four times this one (a first read of 200 MB about 20% more CPU). This loop runs
+ * over every `00` (timestamps and the `\u001b` of terminal colours hold a thousand a MiB), hot
+ * enough on a large read for V8's optimizing compiler, whose code costs the read 1–2 MB of
+ * peak RSS: the read stays within 48 MB, and on real transcripts the search of `Id"` is as hot.
  */
-const ESCAPE_DIGITS = ["004", "005", "006", "007"] as const;
+const ZEROS = "00";
 
 /** Lenient UTF-8: invalid sequences become U+FFFD, a byte order mark is kept. */
 const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -95,30 +96,24 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
 
 /**
  * Collects, into `out`, the `[start, end)` pairs of the lines of `text` (complete lines,
- * each ending with a newline) that may be a model attachment or a compaction or hold a
- * letter escape, in file order. Lines found only by {@linkcode ASSISTANT} are not collected: the caller walks
+ * each ending with a newline) that may be a model attachment or hold a letter escape, in
+ * file order. Lines found only by {@linkcode ASSISTANT} are not collected: the caller walks
  * those backwards with `lastIndexOf`.
  *
  * The searches start from rare characters, where the runtime's string search is fastest: a
  * model attachment without escapes holds `"modelId"`, found from its `Id"` (a capital I is
- * rare in transcripts), and a letter escape holds one of `004` to `007`, far rarer than its
- * backslash.
+ * rare in transcripts), and a letter escape holds `00`, far rarer than its backslash.
+ * Compactions are collected apart, by {@linkcode collectCompactions}: only those after the
+ * latest usage can matter.
  */
 export function collectSpecialLines(text: string, out: number[]): void {
   out.length = 0;
   // Letter escapes: `\u00` then 4 to 7.
-  for (const digits of ESCAPE_DIGITS) {
-    for (let at = text.indexOf(digits); at !== -1; at = text.indexOf(digits, at + 1)) {
-      if (text.charCodeAt(at - 1) === 0x75 && text.charCodeAt(at - 2) === 0x5c) {
-        const start = text.lastIndexOf("\n", at) + 1;
-        const end = lineEnd(text, at);
-        out.push(start, end);
-        at = end;
-      }
-    }
+  for (let at = letterEscape(text, 0); at !== -1; at = letterEscape(text, at)) {
+    const start = text.lastIndexOf("\n", at) + 1;
+    at = lineEnd(text, at);
+    out.push(start, at);
   }
-  // One search a digit: a line found twice, or found out of order, is sorted in once.
-  if (out.length > 2) sortPairs(out);
   const escapes = out.length;
   // Model attachments spelled without escapes: `"modelId"` and `"attachment"` on one line.
   let e = 0;
@@ -138,17 +133,38 @@ export function collectSpecialLines(text: string, out: number[]): void {
     }
     at = end;
   }
-  // Compactions: `compact_boundary"`, rare enough to collect every line that holds it.
-  const before = out.length;
+  if (merged && escapes > 0) sortPairs(out);
+}
+
+/**
+ * Collects, into `out`, the `[start, end)` pairs of the lines of `text` from position
+ * `from` on that may be a compaction, in file order.
+ */
+export function collectCompactions(text: string, from: number, out: number[]): void {
+  out.length = 0;
   // Found from its tail `y"`: a short search is several times faster than the whole literal.
-  for (let at = text.indexOf(Y_QUOTE); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
+  for (let at = text.indexOf(Y_QUOTE, from); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
     if (!text.startsWith(COMPACTION, at - COMPACTION_BEFORE)) continue;
     const start = text.lastIndexOf("\n", at) + 1;
     const end = lineEnd(text, at);
     out.push(start, end);
     at = end;
   }
-  if ((merged && escapes > 0) || (out.length > before && before > 0)) sortPairs(out);
+}
+
+/**
+ * The position of the first letter escape's `00` in `text` from `from` on; -1 if none. A
+ * function of its own, so that the optimizing compiler compiles this loop alone.
+ */
+function letterEscape(text: string, from: number): number {
+  for (let at = text.indexOf(ZEROS, from); at !== -1; at = text.indexOf(ZEROS, at + 1)) {
+    const digit = text.charCodeAt(at + 2);
+    if (
+      digit >= 0x34 && digit <= 0x37 && text.charCodeAt(at - 1) === 0x75 &&
+      text.charCodeAt(at - 2) === 0x5c
+    ) return at;
+  }
+  return -1;
 }
 
 function lineEnd(text: string, at: number): number {

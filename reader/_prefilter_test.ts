@@ -2,17 +2,31 @@
 
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { ASSISTANT, collectSpecialLines, LineFlags, textOf } from "./_prefilter.ts";
+import {
+  ASSISTANT,
+  collectCompactions,
+  collectSpecialLines,
+  LineFlags,
+  textOf,
+} from "./_prefilter.ts";
 import { classifyRecord } from "./_facts.ts";
 
+/** The lines either search collects (special lines, then compactions), once each, in file order. */
 function special(text: string): [string, number, number][] {
+  const lines = new Map<number, [string, number, number]>();
   const out: number[] = [];
-  collectSpecialLines(text, out);
-  const lines: [string, number, number][] = [];
-  for (let i = 0; i < out.length; i += 2) {
-    lines.push([text.slice(out[i]!, out[i + 1]!), out[i]!, out[i + 1]!]);
+  for (
+    const collect of [
+      collectSpecialLines,
+      (text: string, out: number[]) => collectCompactions(text, 0, out),
+    ]
+  ) {
+    collect(text, out);
+    for (let i = 0; i < out.length; i += 2) {
+      lines.set(out[i]!, [text.slice(out[i]!, out[i + 1]!), out[i]!, out[i + 1]!]);
+    }
   }
-  return lines;
+  return [...lines.values()].sort((a, b) => a[1] - b[1]);
 }
 
 Deno.test("collectSpecialLines() finds model attachments and letter escapes, line by line", () => {
@@ -59,6 +73,27 @@ Deno.test("collectSpecialLines() gives each line once, in file order, whatever i
     lines[4],
     lines[6],
   ]);
+});
+
+Deno.test("collectCompactions() finds the compaction lines from a position on, in file order", () => {
+  const lines = [
+    '{"type":"system","subtype":"compact_boundary"}',
+    '{"type":"assistant","message":{"usage":{"input_tokens":1}}}',
+    '{"type":"user","text":"summary"}',
+    '{"type":"system","subtype":"microcompact_boundary","x":"compact_boundary"}',
+  ];
+  const text = lines.join("\n") + "\n";
+  const found = (from: number): string[] => {
+    const out: number[] = [];
+    collectCompactions(text, from, out);
+    const at: string[] = [];
+    for (let i = 0; i < out.length; i += 2) at.push(text.slice(out[i]!, out[i + 1]!));
+    return at;
+  };
+  assert.deepEqual(found(0), [lines[0], lines[3]]);
+  // From the end of the usage line on: the compaction before it is not collected.
+  assert.deepEqual(found(text.indexOf(lines[2]!)), [lines[3]]);
+  assert.deepEqual(found(text.length), []);
 });
 
 Deno.test("textOf() decodes as a line is decoded: ASCII kept, invalid UTF-8 as U+FFFD", () => {

@@ -19,6 +19,7 @@ import { decodeLine, parseLine } from "./_decode.ts";
 import { BatchSummary, classifyRecord, type FactsState } from "./_facts.ts";
 import {
   ASSISTANT,
+  collectCompactions,
   collectSpecialLines,
   latin1,
   LineFlags,
@@ -87,6 +88,7 @@ export class LineScanner {
   readonly #latin1Bytes: number;
   readonly #summary = new BatchSummary();
   readonly #special: number[] = [];
+  readonly #compactions: number[] = [];
   /** The file position of the first line not yet consumed. */
   #offset = 0;
   #long: LongLine | null = null;
@@ -269,13 +271,59 @@ export class LineScanner {
         end = special[next + 1]!;
         next -= 2;
       }
-      // Latin-1 positions are byte offsets: decode the line's bytes; else parse the text.
-      const record = fast
-        ? decodeLine(buffer.subarray(from + start, from + end), position + start === 0)
-        : parseLine(text.slice(start, end), position === 0 && start === 0);
-      summary.offer(classifyRecord(record));
+      const record = classifyRecord(
+        this.#decode(buffer, from, text, position, start, end, fast),
+      );
+      if (record?.kind === "assistant" && record.usage !== null && summary.usage === null) {
+        // The latest usage of the batch: only compactions after it can matter.
+        this.#offerCompactions(buffer, from, text, position, end, fast);
+      }
+      summary.offer(record);
       if (summary.done) break;
     }
+    if (summary.usage === null) this.#offerCompactions(buffer, from, text, position, 0, fast);
     state.merge(summary);
+  }
+
+  /**
+   * Offers to the summary every compaction among the lines of `text` from `after` on. They
+   * come after every usage offered so far, and a compaction changes only whether one came
+   * after the latest usage, so offering them out of order with other records is the same.
+   */
+  #offerCompactions(
+    buffer: Uint8Array,
+    from: number,
+    text: string,
+    position: number,
+    after: number,
+    fast: boolean,
+  ): void {
+    const lines = this.#compactions;
+    collectCompactions(text, after, lines);
+    for (let i = 0; i < lines.length; i += 2) {
+      const record = classifyRecord(
+        this.#decode(buffer, from, text, position, lines[i]!, lines[i + 1]!, fast),
+      );
+      if (record?.kind === "compaction") {
+        this.#summary.offer(record);
+        return;
+      }
+    }
+  }
+
+  /** Decodes the line `text[start, end)` of a run folded by {@linkcode LineScanner.#foldRun}. */
+  #decode(
+    buffer: Uint8Array,
+    from: number,
+    text: string,
+    position: number,
+    start: number,
+    end: number,
+    fast: boolean,
+  ): unknown {
+    // Latin-1 positions are byte offsets: decode the line's bytes; else parse the text.
+    return fast
+      ? decodeLine(buffer.subarray(from + start, from + end), position + start === 0)
+      : parseLine(text.slice(start, end), position === 0 && start === 0);
   }
 }
