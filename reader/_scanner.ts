@@ -31,6 +31,19 @@ import {
 export const READ_BUFFER_BYTES = 1 << 20;
 
 /**
+ * How many bytes a scan reads between two turns of the event loop it gives timers. Reads
+ * through the thread pool complete one after another without letting timers run (an
+ * `AbortSignal.timeout` went unfired through a whole 64 MiB first refresh, now and then), so a
+ * long scan waits for a timer's turn every so often: a dozen turns on 200 MB.
+ */
+const TURN_BYTES = 16 << 20;
+
+/** Resolves at the event loop's next timer turn, after the timers already due. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * The key of a hidden {@linkcode TranscriptReader} option that sets the read buffer's size,
  * so that tests can drive lines longer than the buffer with small files.
  * `TranscriptReader` is in `mod.ts`.
@@ -168,11 +181,18 @@ export class LineScanner {
     let bufferStart = this.examined;
     const fast = size - bufferStart >= this.#latin1Bytes && await loadLatin1();
     let fill = 0;
+    let sinceTurn = 0;
     while (bufferStart + fill < size && signal?.aborted !== true) {
+      if (sinceTurn >= TURN_BYTES) {
+        sinceTurn = 0;
+        await nextTurn();
+        continue; // The loop's test sees an abort the turn let fire.
+      }
       const want = Math.min(capacity - fill, size - bufferStart - fill);
       const read = await file.readAt(buffer.subarray(fill, fill + want), bufferStart + fill);
       if (read === 0) break;
       fill += read;
+      sinceTurn += read;
       let start = 0;
       const long = this.#long;
       if (long !== null) {
