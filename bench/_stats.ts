@@ -21,7 +21,12 @@ export function peakRssKb(): number {
     const status = Deno.readTextFileSync("/proc/self/status");
     const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
     if (Number.isFinite(kb)) return kb;
-  } catch {
+  } catch (error) {
+    // Deno reads /proc/self/status only with every permission: a child without them would
+    // report its RSS at the end as its peak, so it is told to, never quietly.
+    if (error instanceof Deno.errors.NotCapable) {
+      throw new Error("peakRssKb() needs --allow-all: Deno reads /proc/self/status only with it");
+    }
     // Not Linux: fall back to the current RSS.
   }
   return Deno.memoryUsage().rss / 1024;
