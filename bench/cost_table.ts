@@ -82,6 +82,7 @@ const ALL_CASES: readonly Case[] = [
   { id: "conversation", title: "`conversation()` drained", stops: false },
   { id: "conversation-dream", title: '`conversation({ view: "dream" })` drained', stops: false },
   { id: "grader", title: "`renderGrader`", stops: true },
+  { id: "grader-ends", title: '`renderGrader({ keep: "ends" })`', stops: false },
   { id: "dream", title: "`renderDream`", stops: false },
   { id: "json", title: "`renderJson`", stops: true },
   { id: "html", title: "`renderHtml`", stops: true },
@@ -134,6 +135,7 @@ async function runChild(
       // Drained as a team renderer would read it, item by item.
     }
   } else if (id === "grader") await mod.renderGrader(source());
+  else if (id === "grader-ends") await mod.renderGrader(source(), { keep: "ends" });
   else if (id === "dream") await mod.renderDream(source());
   else if (id === "json") await mod.renderJson(source());
   else if (id === "html") await mod.renderHtml(source());
