@@ -74,7 +74,10 @@ async function main(): Promise<void> {
   const dreams = Number(arg("dreams", "100"));
   const sizes = arg("events", "100000,10000").split(",").map(Number);
   const baseline = arg("baseline", "");
-  const checkouts: [string, string][] = [["this checkout", new URL("../mod.ts", import.meta.url).href]];
+  const checkouts: [string, string][] = [[
+    "this checkout",
+    new URL("../mod.ts", import.meta.url).href,
+  ]];
   if (baseline !== "") {
     const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
     checkouts.push([`baseline ${baseline}`, new URL(baseline, `file://${cwd}/`).href]);
