@@ -58,6 +58,7 @@
 import { ensureLogInfo, logPath } from "./_generate.ts";
 import { parseEveryLine, sizeName } from "./grader_compare.ts";
 import { median, peakRssKb } from "./_stats.ts";
+import { reportGoal, times } from "./_goal.ts";
 import type * as Mod from "../mod.ts";
 import process from "node:process";
 
@@ -82,6 +83,7 @@ const ALL_CASES: readonly Case[] = [
   { id: "conversation", title: "`conversation()` drained", stops: false },
   { id: "conversation-dream", title: '`conversation({ view: "dream" })` drained', stops: false },
   { id: "grader", title: "`renderGrader`", stops: true },
+  { id: "grader-ends", title: '`renderGrader({ keep: "ends" })`', stops: false },
   { id: "dream", title: "`renderDream`", stops: false },
   { id: "json", title: "`renderJson`", stops: true },
   { id: "html", title: "`renderHtml`", stops: true },
@@ -134,6 +136,7 @@ async function runChild(
       // Drained as a team renderer would read it, item by item.
     }
   } else if (id === "grader") await mod.renderGrader(source());
+  else if (id === "grader-ends") await mod.renderGrader(source(), { keep: "ends" });
   else if (id === "dream") await mod.renderDream(source());
   else if (id === "json") await mod.renderJson(source());
   else if (id === "html") await mod.renderHtml(source());
@@ -308,6 +311,35 @@ function intArg(args: string[], name: string, fallback: number): number {
   return value;
 }
 
+/**
+ * Item 4 of issue 28: the grader with `keep: "ends"` reads the whole session
+ * at most 2× the parse floor in CPU, within a 16 MB old generation on the
+ * 1M-event log (every memory run fitted).
+ */
+function reportEndsGoals(of: Figures, lines: number, full: boolean): void {
+  const runs = of.times.get("grader-ends");
+  const samples = of.memory.get("grader-ends");
+  if (runs === undefined || samples === undefined) return;
+  const floor = median(of.times.get(PARSE.id)!.map((t) => t.cpu));
+  const ratio = median(runs.map((t) => t.cpu)) / floor;
+  const size = full ? "1M events" : `${lines.toLocaleString("en-US")} events`;
+  reportGoal({
+    item: "4",
+    figure: `renderGrader keep "ends" CPU ÷ parse floor, ${size}`,
+    measured: times(ratio),
+    goal: "≤ 2×",
+    met: ratio <= 2,
+  });
+  const fitted = samples.filter((s) => s.failure === undefined).length;
+  reportGoal({
+    item: "4",
+    figure: `renderGrader keep "ends" within a 16 MB old generation, ${size}`,
+    measured: `${fitted} of ${samples.length} runs fitted`,
+    goal: "every run",
+    met: fitted === samples.length,
+  });
+}
+
 function baselineArg(args: string[]): string | undefined {
   const at = args.findIndex((a) => a === "--baseline" || a.startsWith("--baseline="));
   if (at === -1) return undefined;
@@ -386,6 +418,7 @@ async function main(args: string[]): Promise<void> {
     );
   }
   console.log(out.join("\n"));
+  reportEndsGoals(floor, info.events, events === EVENTS);
 }
 
 if (Deno.args[0] === "--child") {

@@ -25,6 +25,13 @@ export type JsonLine =
  * reason quotes the input only through {@linkcode excerpt} (redacted, cut,
  * control characters visible).
  *
+ * A batch is parsed as it is iterated, a line at a time, and must be iterated
+ * before the next batch is asked for (its lines may be views of the chunk
+ * read): a chunk's values are never all alive at once, so a process reading
+ * many inputs at a time (a hundred dreams) holds one value each, not a
+ * chunk's worth, and the garbage collector's young generation is not
+ * outlived by every chunk's values.
+ *
  * @param stream The bytes.
  * @param options The cap, the input's name and the signal.
  * @returns The batches of parsed lines.
@@ -32,15 +39,22 @@ export type JsonLine =
 export async function* jsonLineBatches(
   stream: ReadableStream<Uint8Array>,
   options: ByteLinesOptions,
-): AsyncGenerator<JsonLine[], void, undefined> {
+): AsyncGenerator<Iterable<JsonLine>, void, undefined> {
   const decoder = new TextDecoder();
   for await (const batch of byteLineBatches(stream, options)) {
-    const parsed: JsonLine[] = [];
-    for (const line of batch) {
-      const result = parseLine(line, decoder, options.maxLineBytes);
-      if (result !== undefined) parsed.push(result);
-    }
-    if (parsed.length > 0) yield parsed;
+    yield parsedLines(batch, decoder, options.maxLineBytes);
+  }
+}
+
+/** The lines of a batch parsed one by one, as they are asked for; the blank ones skipped. */
+function* parsedLines(
+  batch: ByteLine[],
+  decoder: TextDecoder,
+  maxLineBytes: number,
+): Generator<JsonLine, void, undefined> {
+  for (const line of batch) {
+    const result = parseLine(line, decoder, maxLineBytes);
+    if (result !== undefined) yield result;
   }
 }
 

@@ -6,6 +6,7 @@
 import {
   type ConversationItem,
   framedItemBody,
+  framedItemBodySize,
   utf8Length,
   visibleControls,
 } from "../../kit/mod.ts";
@@ -43,6 +44,34 @@ export async function* graderPieces(
     // Past what the text can show, the items are read for the facts they give, not written.
     if (drain?.past) continue;
     yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
+    first = false;
+  }
+}
+
+/** A piece given by its UTF-8 size and a way to build it, for `CappedText.pushBuilt`. */
+export interface SizedPiece {
+  /** The UTF-8 size of what `build` returns. */
+  size: number;
+  /** Builds the piece: the same text each time. */
+  build: () => string;
+}
+
+/**
+ * {@linkcode graderPieces}' pieces, each given by its size and a way to build
+ * it: with `keep: "ends"` the whole session is read, and past the head only
+ * the pieces the tail still holds at the end are built, not every item's
+ * framed body (each is measured, not written).
+ */
+export async function* graderSizedPieces(
+  items: AsyncIterable<ConversationItem>,
+  itemBudget: number,
+  ids: boolean,
+): AsyncGenerator<SizedPiece, void, undefined> {
+  let first = true;
+  for await (const item of items) {
+    const label = `${first ? "" : "\n"}${labelLine(item, ids)}\n`;
+    const size = utf8Length(label) + framedItemBodySize(item, BODY_INDENT, itemBudget) + 1;
+    yield { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
     first = false;
   }
 }

@@ -17,14 +17,20 @@ import {
   GRADER_TRANSCRIPT_BUDGET,
   joinWithinBudget,
   type LogEntry,
-  streamCapped,
   streamWithinBudget,
   utf8Length,
 } from "../../kit/mod.ts";
 import { CHUNK_MIN_BYTES, chunkPieces } from "./_chunks.ts";
 import { envelope, ENVELOPE_BYTES } from "./_envelope.ts";
 import { OUTCOME_LABEL, OutcomeFacts } from "./_outcome.ts";
-import { BODY_INDENT, filtered, graderPieces, sectionPieces } from "./_pieces.ts";
+import {
+  BODY_INDENT,
+  filtered,
+  graderPieces,
+  graderSizedPieces,
+  sectionPieces,
+  type SizedPiece,
+} from "./_pieces.ts";
 import { inThread, ThreadNames } from "./_threads.ts";
 import type { GraderKeep, GraderOptions } from "./options.ts";
 
@@ -38,8 +44,10 @@ const OUTCOME_SLACK = 128;
 
 /** What the grader renders, worked out from its options. */
 export interface Plan {
-  /** The items' text, piece by piece. */
+  /** The items' text, piece by piece (with `keep: "ends"`, unused: see `sized`). */
   pieces: AsyncIterable<string>;
+  /** With `keep: "ends"`: the pieces by size, built only if the capped text keeps them. */
+  sized: AsyncIterable<SizedPiece> | undefined;
   /** The budget of the whole output. */
   budget: number;
   /** The budget of the pieces: the whole output's less the envelope's markers. */
@@ -113,11 +121,17 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
       : (item: ConversationItem) => inThread(item, scope, names),
     outcome === undefined ? undefined : (item) => outcome.item(item),
   );
-  const pieces = scope === "each"
+  // With keep "ends" the whole session is read: past the head, a piece is measured and built
+  // only if the tail holds it at the end.
+  const sized = keep === "ends" ? graderSizedPieces(shown, itemBudget, ids) : undefined;
+  const pieces = sized !== undefined
+    ? builtPieces(sized)
+    : scope === "each"
     ? sectionPieces(shown, names, itemBudget, ids, room, outcome !== undefined)
     : graderPieces(shown, itemBudget, ids, drain);
   return {
     pieces,
+    sized,
     budget,
     room,
     keep,
@@ -185,6 +199,7 @@ function chunkPlan(
   const ids = flag(options.ids, "ids", what);
   return {
     pieces: chunkPieces(shown, bytes, itemBudget, ids),
+    sized: undefined,
     budget: Infinity,
     room: Infinity,
     keep: "head",
@@ -230,7 +245,7 @@ export async function wholeText(plan: Plan): Promise<string> {
   } else if (plan.keep === "head") {
     text = await joinWithinBudget(plan.pieces, plan.room, note, { cutAt: "line" });
   } else {
-    text = await keepEnds(plan.pieces, plan.room);
+    text = await keepEnds(plan.sized!, plan.room);
   }
   return plan.envelope ? await envelope(text) : text;
 }
@@ -251,13 +266,50 @@ export function streamText(plan: Plan): AsyncIterable<string> {
   if (plan.keep === "head") {
     return streamWithinBudget(plan.pieces, plan.room, note, { cutAt: "line" });
   }
-  return streamCapped(plan.pieces, new CappedText(plan.room));
+  return streamEnds(plan.sized!, new CappedText(plan.room));
+}
+
+/**
+ * `streamCapped` of the pieces built, building only what it gives out at once
+ * (the pieces while they fit the head) and what the tail keeps at the end.
+ */
+async function* streamEnds(
+  pieces: AsyncIterable<SizedPiece>,
+  text: CappedText,
+): AsyncGenerator<string, void, undefined> {
+  let givenBytes = 0;
+  let givenChars = 0;
+  let giving = true;
+  for await (const piece of pieces) {
+    if (!giving) {
+      text.pushBuilt(piece.size, piece.build);
+      continue;
+    }
+    const built = piece.build();
+    text.push(built);
+    if (givenBytes + piece.size <= text.half && /[\n\r]$/.test(built)) {
+      givenBytes += piece.size;
+      givenChars += built.length;
+      yield built;
+    } else {
+      giving = false;
+    }
+  }
+  const rest = text.capped({ cutAt: "line" }).text.slice(givenChars);
+  if (rest !== "") yield rest;
+}
+
+/** The pieces built, each as it comes. */
+async function* builtPieces(
+  sized: AsyncIterable<SizedPiece>,
+): AsyncGenerator<string, void, undefined> {
+  for await (const piece of sized) yield piece.build();
 }
 
 /** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
-async function keepEnds(pieces: AsyncIterable<string>, budget: number): Promise<string> {
+async function keepEnds(pieces: AsyncIterable<SizedPiece>, budget: number): Promise<string> {
   const text = new CappedText(budget);
-  for await (const piece of pieces) text.push(piece);
+  for await (const piece of pieces) text.pushBuilt(piece.size, piece.build);
   return text.text({ cutAt: "line" });
 }
 
@@ -271,7 +323,7 @@ async function withOutcome(plan: Plan, facts: OutcomeFacts, note: () => string):
     // The block's room is kept aside first: the tail is known only at the end.
     const most = blockMost(plan);
     const capped = new CappedText(plan.room - most);
-    for await (const piece of plan.pieces) capped.push(piece);
+    for await (const piece of plan.sized!) capped.pushBuilt(piece.size, piece.build);
     const { text, elidedBytes } = capped.capped({ cutAt: "line" });
     const cut = elidedBytes === 0
       ? undefined

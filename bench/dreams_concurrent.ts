@@ -1,0 +1,129 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * A control plane's nightly run: N dreams at once in one process, each
+ * reading a session log of M events of its own (`renderDream(fromNdjson(…))`
+ * started together and awaited with `Promise.all`), and the peak resident
+ * memory of that process (VmHWM, runtime included) with no V8 flag, beside
+ * its CPU and wall time. Each run is a fresh process (this script again,
+ * with `--child`), so no run inherits another's heap.
+ *
+ * The logs are the generated ones (`bench/_generate.ts`); the N dreams read
+ * the same file, each through its own handle, buffers and state (the page
+ * cache a file shares is not resident memory of the process). Item 5 of
+ * issue 28 is the 100 × 100k figure; `--events=10000` gives the smaller one.
+ *
+ *   deno task bench:dreams [--runs=3] [--dreams=100] [--events=100000,10000]
+ *   deno task bench:dreams --baseline=/tmp/before/mod.ts   # another checkout, same rounds
+ *
+ * @module
+ */
+
+import { reportGoal } from "./_goal.ts";
+import { ensureLog } from "./_generate.ts";
+import { median, peakRssKb } from "./_stats.ts";
+import type * as Mod from "../mod.ts";
+import process from "node:process";
+
+/** The goal of item 5: peak RSS of 100 dreams of 100k events each, in MiB. */
+const GOAL_MIB = 150;
+
+/** What one child prints. */
+interface Run {
+  peakKb: number;
+  cpuMs: number;
+  ms: number;
+  texts: number;
+}
+
+async function runChild(moduleUrl: string, path: string, dreams: number): Promise<void> {
+  const mod = await import(moduleUrl) as typeof Mod;
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const all = await Promise.all(
+    Array.from({ length: dreams }, () => mod.renderDream(mod.fromNdjson(path))),
+  );
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  const texts = new Set(all.map((dream) => dream.digest)).size;
+  const run: Run = { peakKb: peakRssKb(), cpuMs: (user + system) / 1000, ms, texts };
+  console.log(JSON.stringify(run));
+}
+
+async function child(moduleUrl: string, path: string, dreams: number): Promise<Run> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    // --allow-all: Deno grants /proc/self/status (the peak RSS) to nothing less.
+    args: ["run", "--allow-all", import.meta.filename!, "--child", moduleUrl, path, String(dreams)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!output.success) throw new Error(`dreams_concurrent: a child failed (exit ${output.code})`);
+  return JSON.parse(new TextDecoder().decode(output.stdout)) as Run;
+}
+
+function arg(name: string, fallback: string): string {
+  return Deno.args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+}
+
+function mib(kb: number): string {
+  return `${(kb / 1024).toFixed(1)} MiB`;
+}
+
+async function main(): Promise<void> {
+  const runs = Number(arg("runs", "3"));
+  const dreams = Number(arg("dreams", "100"));
+  const sizes = arg("events", "100000,10000").split(",").map(Number);
+  const baseline = arg("baseline", "");
+  const checkouts: [string, string][] = [[
+    "this checkout",
+    new URL("../mod.ts", import.meta.url).href,
+  ]];
+  if (baseline !== "") {
+    const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
+    checkouts.push([`baseline ${baseline}`, new URL(baseline, `file://${cwd}/`).href]);
+  }
+  const results = new Map<string, Run[]>();
+  for (const events of sizes) {
+    const path = await ensureLog(events);
+    for (let round = 0; round < runs; round++) {
+      console.error(`${dreams} × ${events}: round ${round + 1} of ${runs}…`);
+      for (const [label, url] of checkouts) {
+        const key = `${label}\u0000${events}`;
+        results.set(key, [...results.get(key) ?? [], await child(url, path, dreams)]);
+      }
+    }
+  }
+  console.log(`${dreams} concurrent dreams in one process, no V8 flag; medians of ${runs} runs`);
+  console.log("");
+  console.log("| checkout | events each | peak RSS | CPU s | wall s | distinct texts |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const [label] of checkouts) {
+    for (const events of sizes) {
+      const samples = results.get(`${label}\u0000${events}`)!;
+      const of = (pick: (run: Run) => number): number => median(samples.map(pick));
+      console.log(
+        `| ${label} | ${events.toLocaleString("en-US")} | ${mib(of((r) => r.peakKb))} | ${
+          (of((r) => r.cpuMs) / 1000).toFixed(1)
+        } | ${(of((r) => r.ms) / 1000).toFixed(1)} | ${of((r) => r.texts)} |`,
+      );
+    }
+  }
+  const hundredK = results.get(`this checkout\u0000100000`);
+  if (dreams === 100 && hundredK !== undefined) {
+    const peak = median(hundredK.map((r) => r.peakKb));
+    reportGoal({
+      item: "5",
+      figure: "peak RSS of 100 concurrent dreams of 100k events, no V8 flag",
+      measured: mib(peak),
+      goal: `< ${GOAL_MIB} MiB`,
+      met: peak / 1024 < GOAL_MIB,
+    });
+  }
+}
+
+if (Deno.args[0] === "--child") {
+  const [, moduleUrl, path, dreams] = Deno.args;
+  await runChild(moduleUrl!, path!, Number(dreams));
+} else if (import.meta.main) {
+  await main();
+}
