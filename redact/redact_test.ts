@@ -12,6 +12,7 @@ import {
   checkTable,
   checkUnchanged,
   DIGITS,
+  FILLER_CHARS,
   JWT,
   KEY_CHARS,
   LEGACY_KEY,
@@ -776,6 +777,30 @@ Deno.test("redact() never lets a generated secret survive", async (t) => {
       { numRuns: NUM_RUNS },
     );
   });
+
+  await t.step(
+    "far into a text, after a long run that holds no trigger, and another after it",
+    () => {
+      // The passes that find the shapes start just before the first trigger: what comes before it
+      // must be read as before, whatever its length.
+      const noTrigger = stringOf(FILLER_CHARS + " \n", 0, 600);
+      fc.assert(
+        fc.property(
+          noTrigger,
+          fc.constantFrom(" ", "\n", "("),
+          secret,
+          noTrigger,
+          secret,
+          safeText,
+          (head, left, s, middle, s2, tail) => {
+            const out = redact(`${head}${left}${s.text} ${middle}\n${s2.text} ${tail}`);
+            assert.equal(out, `${head}${left}${s.redacted} ${middle}\n${s2.redacted} ${tail}`);
+          },
+        ),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
 
   await t.step("as exactly its redacted form in plain prose", () => {
     fc.assert(
