@@ -74,6 +74,13 @@ export class Redacted {
    */
   cut(budget: number): CutBody {
     if (this.#pieces === undefined) return cutText(this.#text, budget);
+    // No unit takes more than three bytes: a redaction this short fits unmeasured.
+    if (this.length <= budget / 3) return { head: this.head(Infinity), cutBytes: 0 };
+    if (Number.isSafeInteger(budget) && !NON_ASCII.test(this.#text)) {
+      // ASCII, and so is the marker: a unit is a byte.
+      if (this.length <= budget) return { head: this.head(Infinity), cutBytes: 0 };
+      return { head: detach(this.head(budget)), cutBytes: this.length - budget };
+    }
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
     // A head of `budget` bytes holds at most `budget` units; one more shows
