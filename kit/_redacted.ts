@@ -31,7 +31,7 @@ export class Redacted {
       return;
     }
     // Worked out once, as slices (views, not copies) and markers; every query reads this list.
-    const pieces = [...redactedPieces(text, spans)];
+    const pieces = redactedPieces(text, spans);
     let length = 0;
     for (const piece of pieces) length += piece.length;
     this.#pieces = pieces;

@@ -177,22 +177,22 @@ function inOrder(spans: Span[]): Span[] {
 }
 
 /**
- * The redacted text in order, a piece at a time: a kept slice of `text`, then
+ * The redacted text in order, as its pieces: a kept slice of `text`, then
  * a marker, and so on, then the rest of `text`. A slice of a long text is a
  * view of it (no copy), and a kept slice is always followed by a marker, so a
  * surrogate pair is never split between two pieces.
  */
-export function* redactedPieces(text: string, spans: readonly Span[]): Generator<string> {
+export function redactedPieces(text: string, spans: readonly Span[]): string[] {
+  // A list, not a generator: both readers take every piece, and a key-dense session has many.
+  const pieces: string[] = [];
   let copied = 0;
   for (const [start, end] of spans) {
     // Overlapping ranges become one marker.
-    if (start >= copied) {
-      yield text.slice(copied, start);
-      yield MARKER;
-    }
+    if (start >= copied) pieces.push(text.slice(copied, start), MARKER);
     copied = Math.max(copied, end);
   }
-  yield text.slice(copied);
+  pieces.push(text.slice(copied));
+  return pieces;
 }
 
 // The bodies of tokens. A run is read by a sticky pattern made of one
