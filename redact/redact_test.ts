@@ -802,6 +802,19 @@ Deno.test("redact() never lets a generated secret survive", async (t) => {
     },
   );
 
+  await t.step("a signature's before a word's trigger, however far before", () => {
+    const sas = "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig=";
+    const signature = "AbCdEf0123456789abcdefGHIJ%2Bklmn%3D";
+    for (const gap of [0, 1, 40, 5_000]) {
+      const text = `${sas}${signature}&se=1 ${"1".repeat(gap)} api_key=${AWS_KEY_ID} token`;
+      assert.equal(
+        redact(text),
+        `${sas}${R}&se=1 ${"1".repeat(gap)} api_key=${R} token`,
+        JSON.stringify({ gap }),
+      );
+    }
+  });
+
   await t.step("as exactly its redacted form in plain prose", () => {
     fc.assert(
       fc.property(safeText, secret, fc.constantFrom(" ", "\n", "("), safeText, (a, s, left, b) => {

@@ -61,8 +61,11 @@ const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
  */
 function passesStart(text: string): number {
   const word = text.search(TRIGGER);
-  // A signature's trigger is searched for even after a word's: one before it must not be missed.
-  const signature = text.search(SIGNATURE_TRIGGER);
+  // A signature's trigger is searched for even after a word's, up to where that matched (and
+  // the four units of a `sig=` that starts before it): one before it must not be missed.
+  const signature = word === -1
+    ? text.search(SIGNATURE_TRIGGER)
+    : text.slice(0, word + 4).search(SIGNATURE_TRIGGER);
   if (word === -1 && signature === -1) return -1;
   const first = word === -1 ? signature : signature === -1 ? word : Math.min(word, signature);
   return Math.max(0, first - TRIGGER_LEAD);
