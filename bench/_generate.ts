@@ -25,6 +25,14 @@
  * once, streamed in chunks, with a marker file recording the generator
  * version and the byte size, and reuses it while both still match.
  *
+ * The secret-dense variant (`{ keyEvery: 4 }`, written to
+ * `bench/.data/session_<events>_keys4.ndjson`) is the same session with a key
+ * in every fourth event (`seq` a multiple of 4), one that `redact()` removes:
+ * a line of its text where it has one (a text block after its content, an
+ * `env` member of a tool call's input, the end of an error's message), else
+ * in a `metadata` member no renderer shows. Its keys come from a random
+ * stream of their own, so every other byte of an event is the plain log's.
+ *
  * @module
  */
 
@@ -59,17 +67,30 @@ export interface LogInfo {
   secrets: Record<string, number>;
   /** Entries by event type. */
   types: Record<string, number>;
+  /** Every how many events a key is planted (the secret-dense variant); absent in the plain log. */
+  keyEvery?: number;
+}
+
+/** Which variant of the generated log. */
+export interface LogOptions {
+  /**
+   * Plant a key that `redact()` removes in every event whose `seq` is a multiple of this.
+   *
+   * @default {undefined (the plain log: a secret-like string in about one event of 4,000)}
+   */
+  keyEvery?: number;
 }
 
 const DATA_DIR = new URL("./.data/", import.meta.url);
 
 /** The path of the log of `events` events (whether or not it exists yet). */
-export function logPath(events: number): string {
-  return decodeURIComponent(new URL(`session_${events}.ndjson`, DATA_DIR).pathname);
+export function logPath(events: number, options: LogOptions = {}): string {
+  const keys = options.keyEvery === undefined ? "" : `_keys${options.keyEvery}`;
+  return decodeURIComponent(new URL(`session_${events}${keys}.ndjson`, DATA_DIR).pathname);
 }
 
-function markerPath(events: number): string {
-  return `${logPath(events)}.meta.json`;
+function markerPath(events: number, options: LogOptions): string {
+  return `${logPath(events, options)}.meta.json`;
 }
 
 /**
@@ -82,54 +103,60 @@ function markerPath(events: number): string {
  * @param events How many entries (lines); at least 2.
  * @returns The absolute path of the NDJSON file.
  */
-export async function ensureLog(events: number): Promise<string> {
-  await ensureLogInfo(events);
-  return logPath(events);
+export async function ensureLog(events: number, options: LogOptions = {}): Promise<string> {
+  await ensureLogInfo(events, options);
+  return logPath(events, options);
 }
 
 /**
  * Like {@linkcode ensureLog}, but returns what the log holds.
  *
  * @param events How many entries (lines); at least 2.
+ * @param options Which variant: the plain log, or the secret-dense one.
  * @returns The log's marker: size, rows per thread, secrets and types.
  */
-export async function ensureLogInfo(events: number): Promise<LogInfo> {
+export async function ensureLogInfo(events: number, options: LogOptions = {}): Promise<LogInfo> {
   if (!Number.isSafeInteger(events) || events < 2) {
     throw new RangeError(`Cannot generate a log of ${events} events: give an integer >= 2`);
   }
-  const existing = await readMarker(events);
+  const every = options.keyEvery;
+  if (every !== undefined && (!Number.isSafeInteger(every) || every < 1)) {
+    throw new RangeError(`Cannot plant a key every ${every} events: give an integer >= 1`);
+  }
+  const existing = await readMarker(events, options);
   if (existing !== undefined) return existing;
   await Deno.mkdir(DATA_DIR, { recursive: true });
-  const path = logPath(events);
+  const path = logPath(events, options);
   const temporary = `${path}.${Deno.pid}.tmp`;
   let info: LogInfo;
   try {
-    info = await writeLog(temporary, events);
+    info = await writeLog(temporary, events, options);
     await Deno.rename(temporary, path);
   } catch (error) {
     await Deno.remove(temporary).catch(() => {});
     throw error;
   }
-  await Deno.writeTextFile(markerPath(events), JSON.stringify(info, null, 2) + "\n");
+  await Deno.writeTextFile(markerPath(events, options), JSON.stringify(info, null, 2) + "\n");
   return info;
 }
 
-async function readMarker(events: number): Promise<LogInfo | undefined> {
+async function readMarker(events: number, options: LogOptions): Promise<LogInfo | undefined> {
   try {
-    const info = JSON.parse(await Deno.readTextFile(markerPath(events))) as LogInfo;
-    const stat = await Deno.stat(logPath(events));
+    const info = JSON.parse(await Deno.readTextFile(markerPath(events, options))) as LogInfo;
+    const stat = await Deno.stat(logPath(events, options));
     const fresh = info.version === GENERATOR_VERSION && info.events === events &&
-      info.sessionId === SESSION_ID && stat.isFile && stat.size === info.bytes;
+      info.sessionId === SESSION_ID && info.keyEvery === options.keyEvery && stat.isFile &&
+      stat.size === info.bytes;
     return fresh ? info : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function writeLog(path: string, events: number): Promise<LogInfo> {
+async function writeLog(path: string, events: number, options: LogOptions): Promise<LogInfo> {
   const file = await Deno.open(path, { write: true, create: true, truncate: true });
   try {
-    const session = new Session(events);
+    const session = new Session(events, options.keyEvery);
     while (!session.full) {
       session.turn();
       if (session.pending >= CHUNK_CHARS) await writeAll(file, session.drain());
@@ -386,10 +413,14 @@ class Session {
   #context = 4_000;
   #last = "";
   #usage = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0 };
+  #keyEvery: number | undefined;
+  /** The keys' own stream: planting them draws nothing from the session's. */
+  #keyRandom: Random = makeRandom(0x6b65_7973);
 
-  constructor(events: number) {
+  constructor(events: number, keyEvery?: number) {
     this.#limit = events - 1; // the last line is the final idle
     this.#random = makeRandom(0x5e55_1011); // one seed: a shorter log is a longer one's head
+    this.#keyEvery = keyEvery;
     this.#children = CHILD_NAMES.map((name, i) => ({
       id: `sthr_01BenchChild${i}${name.replace(/\s/g, "")}`,
       name,
@@ -422,6 +453,7 @@ class Session {
       maxLineBytes: this.#maxLine,
       secrets: this.#secrets,
       types: this.#types,
+      ...(this.#keyEvery === undefined ? {} : { keyEvery: this.#keyEvery }),
     };
   }
 
@@ -784,11 +816,18 @@ class Session {
     }
     this.#clock += millis + Math.floor(this.#random() * millis);
     const type = event.type as string;
+    const seq = ++this.#seq;
+    const keyed = this.#keyEvery !== undefined && seq % this.#keyEvery === 0;
     const line = JSON.stringify({
-      seq: ++this.#seq,
+      seq,
       session_id: SESSION_ID,
       thread_id: thread,
-      event: { type, id, processed_at: new Date(this.#clock).toISOString(), ...event },
+      event: {
+        type,
+        id,
+        processed_at: new Date(this.#clock).toISOString(),
+        ...(keyed ? this.#withKey(event) : event),
+      },
     }) + "\n";
     this.#chunk.push(line);
     this.#pendingChars += line.length;
@@ -801,6 +840,24 @@ class Session {
     this.#last = type;
     if (this.#seq >= this.#limit) this.full = true;
     return id;
+  }
+
+  /** A copy of `event` carrying a key: in its text where it has one (the event may be shared). */
+  #withKey(event: Record<string, unknown>): Record<string, unknown> {
+    const [kind, line] = secret(this.#keyRandom);
+    this.#secrets[kind] = (this.#secrets[kind] ?? 0) + 1;
+    const { content, input, error } = event;
+    if (Array.isArray(content)) {
+      return { ...event, content: [...content, { type: "text", text: line }] };
+    }
+    if (typeof input === "object" && input !== null) {
+      return { ...event, input: { ...input, env: line } };
+    }
+    if (typeof error === "object" && error !== null) {
+      const { message } = error as { message?: unknown };
+      return { ...event, error: { ...error, message: `${String(message)} (${line})` } };
+    }
+    return { ...event, metadata: { note: line } };
   }
 }
 
@@ -819,11 +876,15 @@ function utf8Bytes(text: string): number {
 }
 
 if (import.meta.main) {
-  for (const arg of Deno.args.length > 0 ? Deno.args : ["100000"]) {
+  // `--keys=N`: the secret-dense variant, a key every N events.
+  const keys = Deno.args.find((arg) => arg.startsWith("--keys="));
+  const options: LogOptions = keys === undefined ? {} : { keyEvery: Number(keys.slice(7)) };
+  const sizes = Deno.args.filter((arg) => !arg.startsWith("--"));
+  for (const arg of sizes.length > 0 ? sizes : ["100000"]) {
     const started = performance.now();
-    const info = await ensureLogInfo(Number(arg));
+    const info = await ensureLogInfo(Number(arg), options);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    console.log(`${logPath(info.events)}: ${info.bytes} bytes, ${seconds} s`);
+    console.log(`${logPath(info.events, options)}: ${info.bytes} bytes, ${seconds} s`);
     console.log(JSON.stringify(info));
   }
 }

@@ -6,7 +6,11 @@
  * as the Markdown table docs/development.md quotes. Rows: the parse floor, the source
  * (`fromNdjson` drained), the kit as a team renderer uses it (`conversation()`
  * drained, in each view), and the built-in renderers (grader, dream, json,
- * html, each through `fromNdjson`, with their default budgets).
+ * html, each through `fromNdjson`, with their default budgets), and the dream
+ * again on the secret-dense variant of the log (a key that `redact()` removes
+ * in every fourth event), against that log's own parse floor. After the
+ * tables, item 3's goals of issue 28 (the dream at most 2× the parse floor in
+ * CPU, on each log) are printed through `reportGoal()` (`bench/_goal.ts`).
  *
  * Every run is a fresh subprocess (this script again, with `--child`), so no
  * run warms the next one's JIT or heap; the rounds interleave the cases (and
@@ -73,9 +77,20 @@ interface Case {
   title: string;
   /** Whether it may stop before the end of the log (its entries are then counted). */
   stops: boolean;
+  /** The log it reads: the generated one, or its secret-dense variant (`"keys"`). */
+  log?: "keys";
 }
 
 const PARSE: Case = { id: "parse", title: "`JSON.parse` floor", stops: false };
+/** The floor of the secret-dense log: a key in every fourth event (`bench/_generate.ts`). */
+const PARSE_KEYS: Case = {
+  id: "parse-keys",
+  title: "`JSON.parse` floor, secret-dense log",
+  stops: false,
+  log: "keys",
+};
+/** Every how many events the secret-dense log plants a key. */
+const KEY_EVERY = 4;
 /** Loads the module and runs nothing: what every child allocates before its case. */
 const IDLE: Case = { id: "idle", title: "nothing", stops: false };
 const ALL_CASES: readonly Case[] = [
@@ -87,6 +102,7 @@ const ALL_CASES: readonly Case[] = [
   { id: "dream", title: "`renderDream`", stops: false },
   { id: "json", title: "`renderJson`", stops: true },
   { id: "html", title: "`renderHtml`", stops: true },
+  { id: "dream-keys", title: "`renderDream`, secret-dense log", stops: false, log: "keys" },
 ];
 
 /** What a child prints: its time, what it read, its heap at exit and its peak RSS. */
@@ -127,7 +143,7 @@ async function runChild(
   const cpu = process.cpuUsage();
   const started = performance.now();
   if (id === "idle") entries = 0;
-  else if (id === "parse") entries = await parseEveryLine(path);
+  else if (id === "parse" || id === "parse-keys") entries = await parseEveryLine(path);
   else if (id === "fromNdjson") {
     for await (const _ of source()) if (!count) entries++;
   } else if (id === "conversation" || id === "conversation-dream") {
@@ -140,6 +156,7 @@ async function runChild(
   else if (id === "dream") await mod.renderDream(source());
   else if (id === "json") await mod.renderJson(source());
   else if (id === "html") await mod.renderHtml(source());
+  else if (id === "dream-keys") await mod.renderDream(source());
   else throw new Error(`cost_table: no case ${id}`);
   const ms = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
@@ -269,15 +286,16 @@ function number(value: number, digits = 0): string {
 
 /** The table of one checkout, against the floor measured in the same rounds. */
 function table(cases: readonly Case[], floor: Figures, of: Figures, lines: number): string[] {
-  const floorTimes = floor.times.get(PARSE.id)!;
+  const floors = cases.some((c) => c.log === "keys") ? [PARSE, PARSE_KEYS] : [PARSE];
   const out = [
     "| case | entries read | × parse floor, CPU | wall | B allocated / event | peak RSS, old gen 16 MB |",
     "| --- | ---: | ---: | ---: | ---: | ---: |",
   ];
-  for (const c of [PARSE, ...cases]) {
-    const source = c === PARSE ? floor : of;
-    const entries = c === PARSE ? lines : source.entries.get(c.id) ?? lines;
+  for (const c of [...floors, ...cases]) {
+    const source = floors.includes(c) ? floor : of;
+    const entries = floors.includes(c) ? lines : source.entries.get(c.id) ?? lines;
     const times = source.times.get(c.id)!;
+    const floorTimes = floor.times.get(floorOf(c).id)!;
     const ratio = (kind: keyof Time): string =>
       (median(times.map((t) => t[kind])) /
         (median(floorTimes.map((t) => t[kind])) * entries / lines))
@@ -299,6 +317,29 @@ function table(cases: readonly Case[], floor: Figures, of: Figures, lines: numbe
     );
   }
   return out;
+}
+
+/** The floor a case is measured against: the parse floor of the log it reads. */
+function floorOf(c: Case): Case {
+  return c.log === "keys" ? PARSE_KEYS : PARSE;
+}
+
+/** Item 3's goal: the dream at most 2× the parse floor in CPU, on each log. */
+function reportDreamGoals(cases: readonly Case[], floor: Figures, events: number): void {
+  const cpu = (id: string): number => median(floor.times.get(id)!.map((t) => t.cpu));
+  for (const c of cases.filter((c) => c.id === "dream" || c.id === "dream-keys")) {
+    const ratio = cpu(c.id) / cpu(floorOf(c).id);
+    const log = c.log === "keys"
+      ? `secret-dense ${sizeName(events)}-event log`
+      : `${sizeName(events)}-event log`;
+    reportGoal({
+      item: "3",
+      figure: `dream CPU ÷ parse floor, ${log}`,
+      measured: times(ratio),
+      goal: "≤ 2×",
+      met: ratio <= 2,
+    });
+  }
 }
 
 function intArg(args: string[], name: string, fallback: number): number {
@@ -377,29 +418,35 @@ async function main(args: string[]): Promise<void> {
   const baselineUrl = baselineArg(args);
   const events = intArg(args, "events", EVENTS);
   const info = await ensureLogInfo(events);
-  const path = logPath(events);
+  const keys = { keyEvery: KEY_EVERY };
+  const withKeys = cases.some((c) => c.log === "keys");
+  if (withKeys) await ensureLogInfo(events, keys);
+  const pathOf = (c: Case): string => c.log === "keys" ? logPath(events, keys) : logPath(events);
+  const floors = withKeys ? [PARSE, PARSE_KEYS] : [PARSE];
   const checkouts = [figures("this checkout", new URL("../mod.ts", import.meta.url).href)];
   if (baselineUrl !== undefined) checkouts.push(figures(`baseline ${baselineUrl}`, baselineUrl));
   const floor = checkouts[0]!;
   const started = performance.now();
   for (let round = 0; round < runs; round++) {
     console.error(`round ${round + 1} of ${runs} (timed)…`);
-    push(floor.times, PARSE.id, await timed(PARSE, path, floor.moduleUrl));
+    for (const f of floors) push(floor.times, f.id, await timed(f, pathOf(f), floor.moduleUrl));
     for (const c of cases) {
-      for (const of of checkouts) push(of.times, c.id, await timed(c, path, of.moduleUrl));
+      for (const of of checkouts) push(of.times, c.id, await timed(c, pathOf(c), of.moduleUrl));
     }
   }
   for (let round = 0; round < memRuns; round++) {
     console.error(`round ${round + 1} of ${memRuns} (memory)…`);
-    push(floor.memory, PARSE.id, await memory(PARSE, path, floor.moduleUrl));
-    for (const of of checkouts) push(of.memory, IDLE.id, await memory(IDLE, path, of.moduleUrl));
+    for (const f of floors) push(floor.memory, f.id, await memory(f, pathOf(f), floor.moduleUrl));
+    for (const of of checkouts) {
+      push(of.memory, IDLE.id, await memory(IDLE, pathOf(PARSE), of.moduleUrl));
+    }
     for (const c of cases) {
-      for (const of of checkouts) push(of.memory, c.id, await memory(c, path, of.moduleUrl));
+      for (const of of checkouts) push(of.memory, c.id, await memory(c, pathOf(c), of.moduleUrl));
     }
   }
   for (const c of cases.filter((c) => c.stops)) {
     for (const of of checkouts) {
-      const run = await child(c.id, path, of.moduleUrl, { count: true });
+      const run = await child(c.id, pathOf(c), of.moduleUrl, { count: true });
       if (run.result !== undefined) of.entries.set(c.id, run.result.entries);
     }
   }
@@ -408,7 +455,12 @@ async function main(args: string[]): Promise<void> {
     `Deno ${Deno.version.deno}, V8 ${Deno.version.v8}, ${Deno.build.os}/${Deno.build.arch}; ` +
     `medians of ${runs} timed and ${memRuns} memory runs, each case in a fresh process, ` +
     `cases interleaved; ${number(seconds)} s in all.`;
-  const out = [head];
+  const dense = withKeys
+    ? ` and its secret-dense variant (${
+      number((await ensureLogInfo(events, keys)).bytes / 2 ** 20)
+    } MiB)`
+    : "";
+  const out = [head.replace("; Deno", `${dense}; Deno`)];
   for (const of of checkouts) {
     out.push(
       "",
@@ -419,6 +471,7 @@ async function main(args: string[]): Promise<void> {
   }
   console.log(out.join("\n"));
   reportEndsGoals(floor, info.events, events === EVENTS);
+  reportDreamGoals(cases, floor, events);
 }
 
 if (Deno.args[0] === "--child") {

@@ -3,6 +3,8 @@
 import assert from "node:assert/strict";
 import { allocatedBytes } from "./cost_table.ts";
 import { ROOT, task } from "../tests/_command.ts";
+import { ensureLog, ensureLogInfo, logPath } from "./_generate.ts";
+import { fromNdjson, renderDream } from "../mod.ts";
 
 Deno.test("deno task bench:cost prints the cost table of this checkout and of a baseline named from where it is typed", async () => {
   const { code, stdout, stderr } = await task(
@@ -33,6 +35,67 @@ Deno.test("deno task bench:cost prints the cost table of this checkout and of a 
       assert.match(row[6]!, /^\d[\d,]*\.\d MiB$/);
     }
   }
+});
+
+Deno.test("deno task bench:cost measures the dream on the secret-dense log too, and prints item 3's goals beside each figure", async () => {
+  const goals = await Deno.makeTempFile({ suffix: ".ndjson" });
+  try {
+    const { code, stdout, stderr } = await task(
+      "bench:cost",
+      ["--events=2000", "--runs=1", "--cases=dream,dream-keys"],
+      { cwd: `${ROOT}bench`, env: { BENCH_GOALS_FILE: goals } },
+    );
+    assert.equal(code, 0, stderr);
+    const rows = stdout.split("\n").filter((line) => line.startsWith("| `"))
+      .map((row) => row.split("|")[1]!.trim());
+    assert.deepEqual(rows, [
+      "`JSON.parse` floor",
+      "`JSON.parse` floor, secret-dense log",
+      "`renderDream`",
+      "`renderDream`, secret-dense log",
+    ]);
+    const lines = stdout.split("\n").filter((line) => line.startsWith("goal · "));
+    assert.equal(lines.length, 2, stdout);
+    assert.match(
+      lines[0]!,
+      /^goal · 3 · dream CPU ÷ parse floor, 2k-event log: \d+\.\d\d× \(goal ≤ 2×\) (met|MISSED)$/,
+    );
+    assert.match(
+      lines[1]!,
+      /^goal · 3 · dream CPU ÷ parse floor, secret-dense 2k-event log: \d+\.\d\d× \(goal ≤ 2×\) (met|MISSED)$/,
+    );
+    const figures = (await Deno.readTextFile(goals)).trim().split("\n").map((line) =>
+      JSON.parse(line) as { item: string; goal: string; met: boolean }
+    );
+    assert.deepEqual(figures.map((f) => [f.item, f.goal]), [["3", "≤ 2×"], ["3", "≤ 2×"]]);
+  } finally {
+    await Deno.remove(goals);
+  }
+});
+
+Deno.test("the secret-dense generated log carries a key in every fourth event, and the dream shows none of them", async () => {
+  const info = await ensureLogInfo(2_000, { keyEvery: 4 });
+  assert.equal(info.keyEvery, 4);
+  const path = logPath(2_000, { keyEvery: 4 });
+  const lines = (await Deno.readTextFile(path)).trimEnd().split("\n");
+  assert.equal(lines.length, 2_000);
+  const plain = (await Deno.readTextFile(await ensureLog(2_000))).trimEnd().split("\n");
+  const keys: string[] = [];
+  for (const [i, line] of lines.entries()) {
+    // The key's body: what follows a known prefix or `=`, `:` or `Bearer `.
+    const key = /(?:sk-ant-api03-|password=|AKIA|Bearer |ghp_)[\w-]{12,}/.exec(line)?.[0];
+    if ((i + 1) % 4 === 0) {
+      assert.ok(key !== undefined, `no key in event ${i + 1}: ${line.slice(0, 200)}`);
+      keys.push(key.slice(-12));
+    } else {
+      // Every other event is the plain log's, byte for byte.
+      assert.equal(line, plain[i]);
+    }
+  }
+  assert.equal(keys.length, 500);
+  const { text } = await renderDream(fromNdjson(path), { cap: 10_000_000 });
+  for (const key of keys) assert.ok(!text.includes(key), `a key survived in the dream: …${key}`);
+  assert.ok(text.includes("[REDACTED_SECRET]"));
 });
 
 Deno.test("allocatedBytes() counts what a process allocated, collected or not, from V8's GC trace", async () => {

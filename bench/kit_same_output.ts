@@ -2,7 +2,7 @@
 
 /**
  * Renders every fixture, a few real Claude Code transcripts and the generated
- * 10k- and 100k-event logs with this checkout's renderers and another's
+ * 10k- and 100k-event logs (and their secret-dense variants) with this checkout's renderers and another's
  * (`--root=DIR`, e.g. a `git worktree` of `main`), through every built-in
  * (grader, dream, index, json, html: whole and streamed, default and small
  * budgets) and `conversation()` in both views, and reports every output that
@@ -34,6 +34,8 @@ async function inputs(): Promise<string[]> {
     // No real transcripts here.
   }
   paths.push(await ensureLog(10_000), await ensureLog(100_000));
+  // The secret-dense variants: a key in every fourth event.
+  paths.push(await ensureLog(10_000, { keyEvery: 4 }), await ensureLog(100_000, { keyEvery: 4 }));
   return paths.sort();
 }
 

@@ -202,9 +202,29 @@ function finish(
   item.label = fields.redact(item.label);
   if (item.tool !== undefined) item.tool = fields.redact(item.tool);
   if (item.thread !== null) item.thread = fields.redact(item.thread);
-  if (item.processedAt !== null) item.processedAt = redact(item.processedAt);
+  if (item.processedAt !== null) item.processedAt = redactTime(item.processedAt);
   return item;
 }
+
+/**
+ * `redact` for a time: one written in digits, `-`, `:`, `.`, `+`, `T` and
+ * `Z` alone (as every RFC 3339 time is) holds no shape's trigger, each of
+ * which needs another letter or a `/`, `_` or `=`, so it is its own redaction
+ * without a scan; any other is redacted.
+ */
+function redactTime(time: string): string {
+  if (time.length > TIME_UNITS) return redact(time);
+  for (let i = 0; i < time.length; i++) {
+    const unit = time.charCodeAt(i);
+    const plain = (unit >= 0x30 && unit <= 0x3a) || unit === 0x2d || unit === 0x2e ||
+      unit === 0x2b || unit === 0x54 || unit === 0x5a;
+    if (!plain) return redact(time);
+  }
+  return time;
+}
+
+/** The longest time read unit by unit: an RFC 3339 time with nanoseconds and an offset is 35. */
+const TIME_UNITS = 64;
 
 /**
  * `redact` for an item's speakers, label, tool and thread: a session repeats

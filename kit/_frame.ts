@@ -114,6 +114,11 @@ export function frameBodySize(
   budget: number,
 ): { bytes: number; cutBytes: number } {
   const indentBytes = utf8Length(indent);
+  // Most bodies are ASCII broken by LF alone: one scan says so, and a unit is then a byte.
+  if (!NON_ASCII_OR_OTHER_BREAK.test(body)) {
+    const bytes = body.length + nonEmptyLines(body) * indentBytes;
+    return bytes <= budget ? { bytes, cutBytes: 0 } : measureAsciiFramed(body, indentBytes, budget);
+  }
   if (!OTHER_BREAK.test(body)) {
     const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
@@ -124,6 +129,8 @@ export function frameBodySize(
 }
 
 const NON_ASCII = /[\x80-\uffff]/;
+/** A unit that is not ASCII, or a line break other than LF (each of {@linkcode OTHER_BREAK}'s). */
+const NON_ASCII_OR_OTHER_BREAK = /[\v\f\r\x80-\uffff]/;
 
 /** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
 function measureAsciiFramed(

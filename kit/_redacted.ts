@@ -31,7 +31,7 @@ export class Redacted {
       return;
     }
     // Worked out once, as slices (views, not copies) and markers; every query reads this list.
-    const pieces = [...redactedPieces(text, spans)];
+    const pieces = redactedPieces(text, spans);
     let length = 0;
     for (const piece of pieces) length += piece.length;
     this.#pieces = pieces;
@@ -73,7 +73,14 @@ export class Redacted {
    * the head on a code point boundary, and the bytes cut.
    */
   cut(budget: number): CutBody {
-    if (this.#pieces === undefined) return cutBodyParts(this.#text, budget);
+    if (this.#pieces === undefined) return cutText(this.#text, budget);
+    // No unit takes more than three bytes: a redaction this short fits unmeasured.
+    if (this.length <= budget / 3) return { head: this.head(Infinity), cutBytes: 0 };
+    if (Number.isSafeInteger(budget) && !NON_ASCII.test(this.#text)) {
+      // ASCII, and so is the marker: a unit is a byte.
+      if (this.length <= budget) return { head: this.head(Infinity), cutBytes: 0 };
+      return { head: detach(this.head(budget)), cutBytes: this.length - budget };
+    }
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
     // A head of `budget` bytes holds at most `budget` units; one more shows
@@ -82,6 +89,20 @@ export class Redacted {
     return { head, cutBytes: size - utf8Length(head) };
   }
 }
+
+/**
+ * `cutBodyParts(text, budget)`, with no text measured when it is ASCII (most
+ * is): one scan says so, and a unit is then a byte.
+ */
+function cutText(text: string, budget: number): CutBody {
+  if (text.length <= budget / 3 || !Number.isSafeInteger(budget) || NON_ASCII.test(text)) {
+    return cutBodyParts(text, budget);
+  }
+  if (text.length <= budget) return { head: text, cutBytes: 0 };
+  return { head: detach(text.slice(0, budget)), cutBytes: text.length - budget };
+}
+
+const NON_ASCII = /[\x80-\uffff]/;
 
 /** A copy of a short slice, so that it does not keep its long parent alive. */
 function detach(text: string): string {

@@ -31,7 +31,10 @@ export interface FlattenedBlocks {
 export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (content === null || content === undefined) return "";
-  if (Array.isArray(content)) return flattenBlocks(content).text;
+  // One block (most content) is its own text: no list of parts to join.
+  if (Array.isArray(content)) {
+    return content.length === 1 ? blockText(content[0], 0) : flattenBlocks(content).text;
+  }
   if (typeof content === "object") return flattenBlocks([content]).text;
   return JSON.stringify(content) ?? String(content);
 }

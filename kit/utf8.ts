@@ -46,14 +46,47 @@ export function utf8Length(text: string): number {
 function measure(text: string): number {
   // A label or a note costs less to count here than to hand to the encoder.
   if (text.length <= TINY_UNITS) return countBytes(text);
-  if (text.length <= CHUNK_UNITS) return encoder.encodeInto(text, scratch).written;
+  // Most text is ASCII with a few runs of other characters: a native search
+  // skips to each run, counted here, which costs less than encoding the
+  // whole text. Text dense with them is encoded from where that shows.
+  let extra = 0;
+  let walked = 0;
+  NON_ASCII.lastIndex = 0;
+  while (NON_ASCII.test(text)) {
+    let i = NON_ASCII.lastIndex - 1;
+    for (; i < text.length; i++, walked++) {
+      const unit = text.charCodeAt(i);
+      if (unit < 0x80) break;
+      if (unit < 0x800) extra += 1;
+      else if (isHigh(unit) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) {
+        extra += 2; // four bytes over two units
+        i++;
+        walked++;
+      } else extra += 2;
+    }
+    // `i` is past the run, at an ASCII unit or the end: never inside a surrogate pair.
+    if (walked > DENSE_UNITS && walked * 4 > i) return i + extra + encoded(text, i);
+    NON_ASCII.lastIndex = i;
+  }
+  return text.length + extra;
+}
+
+/** A unit that is not ASCII, searched for from `lastIndex`. */
+const NON_ASCII = /[\x80-\uffff]/g;
+/** Past this many units of runs, text of more than a quarter of them is encoded instead. */
+const DENSE_UNITS = 1024;
+
+/** The UTF-8 size of `text` from `from` on, encoded natively. */
+function encoded(text: string, from: number): number {
+  const rest = from === 0 ? text : text.slice(from);
+  if (rest.length <= CHUNK_UNITS) return encoder.encodeInto(rest, scratch).written;
   // A long text is measured a chunk at a time by the native encoder, a chunk
   // never ending between the two halves of a surrogate pair.
   let bytes = 0;
-  for (let start = 0; start < text.length;) {
-    let end = Math.min(start + CHUNK_UNITS, text.length);
-    if (end < text.length && isHigh(text.charCodeAt(end - 1))) end--;
-    bytes += encoder.encodeInto(text.slice(start, end), scratch).written;
+  for (let start = 0; start < rest.length;) {
+    let end = Math.min(start + CHUNK_UNITS, rest.length);
+    if (end < rest.length && isHigh(rest.charCodeAt(end - 1))) end--;
+    bytes += encoder.encodeInto(rest.slice(start, end), scratch).written;
     start = end;
   }
   return bytes;

@@ -29,6 +29,20 @@ Deno.test("utf8Length() of a long text equals its encoded size, wherever a pair 
   }
 });
 
+Deno.test("utf8Length() of long runs of ASCII and of other characters, sparse or dense, equals the encoded size", () => {
+  const run = fc.tuple(
+    fc.constantFrom("a", "\n", "é", "€", "中", "😀", "\ud800", "\udc00"),
+    fc.integer({ min: 0, max: 3_000 }),
+  ).map(([unit, times]) => unit.repeat(times));
+  fc.assert(
+    fc.property(fc.array(run, { maxLength: 12 }), (runs) => {
+      const long = runs.join("");
+      return utf8Length(long) === encoded(long);
+    }),
+    { numRuns: 200 },
+  );
+});
+
 Deno.test("utf8Head() keeps the longest prefix within the budget, never splitting a character", () => {
   fc.assert(
     fc.property(text, fc.nat({ max: 64 }), (s, budget) => {

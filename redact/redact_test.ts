@@ -12,6 +12,7 @@ import {
   checkTable,
   checkUnchanged,
   DIGITS,
+  FILLER_CHARS,
   JWT,
   KEY_CHARS,
   LEGACY_KEY,
@@ -775,6 +776,43 @@ Deno.test("redact() never lets a generated secret survive", async (t) => {
       }),
       { numRuns: NUM_RUNS },
     );
+  });
+
+  await t.step(
+    "far into a text, after a long run that holds no trigger, and another after it",
+    () => {
+      // The passes that find the shapes start just before the first trigger: what comes before it
+      // must be read as before, whatever its length.
+      const noTrigger = stringOf(FILLER_CHARS + " \n", 0, 600);
+      fc.assert(
+        fc.property(
+          noTrigger,
+          fc.constantFrom(" ", "\n", "("),
+          secret,
+          noTrigger,
+          secret,
+          safeText,
+          (head, left, s, middle, s2, tail) => {
+            const out = redact(`${head}${left}${s.text} ${middle}\n${s2.text} ${tail}`);
+            assert.equal(out, `${head}${left}${s.redacted} ${middle}\n${s2.redacted} ${tail}`);
+          },
+        ),
+        { numRuns: NUM_RUNS },
+      );
+    },
+  );
+
+  await t.step("a signature's before a word's trigger, however far before", () => {
+    const sas = "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sig=";
+    const signature = "AbCdEf0123456789abcdefGHIJ%2Bklmn%3D";
+    for (const gap of [0, 1, 40, 5_000]) {
+      const text = `${sas}${signature}&se=1 ${"1".repeat(gap)} api_key=${AWS_KEY_ID} token`;
+      assert.equal(
+        redact(text),
+        `${sas}${R}&se=1 ${"1".repeat(gap)} api_key=${R} token`,
+        JSON.stringify({ gap }),
+      );
+    }
   });
 
   await t.step("as exactly its redacted form in plain prose", () => {

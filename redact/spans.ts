@@ -51,10 +51,33 @@ const TRIGGER = triggerPattern();
 // searched on its own.
 const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
 
-/** Whether `text` holds a trigger of any shape. */
-function hasTrigger(text: string): boolean {
-  return TRIGGER.test(text) || SIGNATURE_TRIGGER.test(text);
+/**
+ * Where the passes that find the shapes may start: before the first trigger
+ * in `text` by as much as any shape's match may start before its trigger's
+ * (see {@linkcode TRIGGER_LEAD}); -1 when `text` holds no trigger of any
+ * shape. A shape's match holds its trigger, so none starts earlier: text
+ * before the first trigger (most of a long output that names a key once, near
+ * its end) is scanned once, not by every pass.
+ */
+function passesStart(text: string): number {
+  const word = text.search(TRIGGER);
+  // A signature's trigger is searched for even after a word's, up to where that matched (and
+  // the four units of a `sig=` that starts before it): one before it must not be missed.
+  const signature = word === -1
+    ? text.search(SIGNATURE_TRIGGER)
+    : text.slice(0, word + 4).search(SIGNATURE_TRIGGER);
+  if (word === -1 && signature === -1) return -1;
+  const first = word === -1 ? signature : signature === -1 ? word : Math.min(word, signature);
+  return Math.max(0, first - TRIGGER_LEAD);
 }
+
+/**
+ * At least how far before where {@linkcode TRIGGER} (or the signature's
+ * trigger) matches a shape's match may start: a trigger matches at its word's
+ * rarest letter or at a cased prefix's `_`, `-`, `I`, `J`, `q` or `b`, at most
+ * 14 units into a match (`shared_access_key`'s `k`); with room to spare.
+ */
+const TRIGGER_LEAD = 32;
 
 /**
  * The words and the prefixes as one pattern, so that a text is scanned once:
@@ -99,7 +122,8 @@ const NO_SPANS: readonly Span[] = Object.freeze([]);
  * replacing its start) the rest of a secret of another shape.
  */
 export function secretSpans(text: string): readonly Span[] {
-  if (!hasTrigger(text)) return NO_SPANS;
+  const from = passesStart(text);
+  if (from === -1) return NO_SPANS;
   // The lists are reused: a text that merely names a key or a token (many do) finds no
   // secret, and costs no allocation.
   const assignments = ASSIGNMENTS;
@@ -109,9 +133,9 @@ export function secretSpans(text: string): readonly Span[] {
   tokens.length = 0;
   commands.length = 0;
   try {
-    collectAssignments(text, assignments);
-    collectTokens(text, tokens);
-    collectCommandPasswords(text, commands);
+    collectAssignments(text, assignments, from);
+    collectTokens(text, tokens, from);
+    collectCommandPasswords(text, commands, from);
     if (assignments.length === 0 && tokens.length === 0 && commands.length === 0) {
       return NO_SPANS;
     }
@@ -156,22 +180,22 @@ function inOrder(spans: Span[]): Span[] {
 }
 
 /**
- * The redacted text in order, a piece at a time: a kept slice of `text`, then
+ * The redacted text in order, as its pieces: a kept slice of `text`, then
  * a marker, and so on, then the rest of `text`. A slice of a long text is a
  * view of it (no copy), and a kept slice is always followed by a marker, so a
  * surrogate pair is never split between two pieces.
  */
-export function* redactedPieces(text: string, spans: readonly Span[]): Generator<string> {
+export function redactedPieces(text: string, spans: readonly Span[]): string[] {
+  // A list, not a generator: both readers take every piece, and a key-dense session has many.
+  const pieces: string[] = [];
   let copied = 0;
   for (const [start, end] of spans) {
     // Overlapping ranges become one marker.
-    if (start >= copied) {
-      yield text.slice(copied, start);
-      yield MARKER;
-    }
+    if (start >= copied) pieces.push(text.slice(copied, start), MARKER);
     copied = Math.max(copied, end);
   }
-  yield text.slice(copied);
+  pieces.push(text.slice(copied));
+  return pieces;
 }
 
 // The bodies of tokens. A run is read by a sticky pattern made of one
@@ -297,9 +321,9 @@ function anyCase(word: string): string {
   return [...word].map((c) => `[${c.toUpperCase()}${c.toLowerCase()}]`).join("");
 }
 
-function collectTokens(text: string, spans: Span[]): void {
+function collectTokens(text: string, spans: Span[], from: number): void {
   for (const starts of TOKEN_STARTS) {
-    starts.lastIndex = 0;
+    starts.lastIndex = from;
     let match;
     while ((match = starts.exec(text)) !== null) {
       // The search goes on after the prefix, even when a token was found: a
@@ -797,8 +821,8 @@ function endsAuthorization(text: string, end: number): boolean {
 
 const AUTHORIZATION = "authorization";
 
-function collectAssignments(text: string, spans: Span[]): void {
-  NAME.lastIndex = 0;
+function collectAssignments(text: string, spans: Span[], from: number): void {
+  NAME.lastIndex = from;
   let end = 0;
   let inQuoted = false;
   while (NAME.test(text)) {
@@ -1031,8 +1055,8 @@ function unquotedRunEnd(text: string, start: number): number {
 const MYSQL_COMMAND =
   /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?=[ \t])/g;
 
-function collectCommandPasswords(text: string, spans: Span[]): void {
-  MYSQL_COMMAND.lastIndex = 0;
+function collectCommandPasswords(text: string, spans: Span[], from: number): void {
+  MYSQL_COMMAND.lastIndex = from;
   while (MYSQL_COMMAND.test(text)) {
     // The search goes on after the command's arguments: a name among them
     // (`mysql -e "use mysql"`) is not read again, so the pass stays linear.

@@ -191,9 +191,18 @@ const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"
 function isPreview(value: unknown): boolean {
   if (typeof value !== "object" || value === null) return false;
   const { type, seq, event } = value as { type?: unknown; seq?: unknown; event?: unknown };
-  if (seq === undefined && typeof type === "string") return PREVIEW_TYPES.has(type);
+  if (seq === undefined && typeof type === "string") return isPreviewType(type);
   const inner = (event as { type?: unknown } | null | undefined)?.type;
-  return typeof inner === "string" && PREVIEW_TYPES.has(inner);
+  return typeof inner === "string" && isPreviewType(inner);
+}
+
+/**
+ * Whether a type is a preview's: both start with `e`, and no stored event's
+ * does (`user.…`, `agent.…`, `session.…`, `span.…`), so most types are
+ * turned down without being hashed for the set.
+ */
+function isPreviewType(type: string): boolean {
+  return type.charCodeAt(0) === 0x65 && PREVIEW_TYPES.has(type);
 }
 
 /** One line's value as an entry, null for a preview, or why it is not an entry. */
