@@ -84,14 +84,45 @@ export async function* streamWithinBudget(
 }
 
 /**
+ * A piece given by its UTF-8 size and a way to build it, for
+ * {@linkcode streamCapped} and {@linkcode CappedText.pushBuilt}: a renderer past
+ * the head of a long session measures each piece and builds only those kept.
+ *
+ * @example Usage
+ * ```ts
+ * import { CappedText, type SizedPiece, streamCapped } from "@brigade/transcript/kit";
+ * import assert from "node:assert/strict";
+ *
+ * let built = 0;
+ * async function* pieces(): AsyncGenerator<SizedPiece> {
+ *   for (let i = 0; i < 100; i++) {
+ *     yield { size: 4, build: () => (built++, `${String(i).padStart(3, "0")}\n`) };
+ *   }
+ * }
+ * const text = (await Array.fromAsync(streamCapped(pieces(), new CappedText(200)))).join("");
+ * assert.ok(text.startsWith("000\n") && text.endsWith("099\n"));
+ * assert.ok(built < 100); // the elided middle was never built
+ * ```
+ */
+export interface SizedPiece {
+  /** The UTF-8 size of what `build` returns. */
+  size: number;
+  /** Builds the piece: a text of exactly `size` UTF-8 bytes, the same each time. */
+  build: () => string;
+}
+
+/**
  * A {@linkcode CappedText}'s text as `text.text({ cutAt: "line" })` writes
  * it, in chunks, for following a live session: each piece is pushed into
  * `text`, and yielded at once while the pieces so far fit the head and end
  * at a line break (the head keeps them whatever comes next); the rest (the
  * marker and the tail, when the cap is reached) is yielded at the end, when
- * the tail is known.
+ * the tail is known. A piece may be given by its size and a way to build it
+ * ({@linkcode SizedPiece}): it is built while the head takes it, and past
+ * the head only if the tail still holds it at the end, as
+ * {@linkcode CappedText.pushBuilt} builds.
  *
- * @param pieces The pieces, in order.
+ * @param pieces The pieces, in order: texts, or sized pieces built when needed.
  * @param text An empty capped text, of the cap wanted.
  * @returns The chunks.
  *
@@ -111,20 +142,25 @@ export async function* streamWithinBudget(
  * ```
  */
 export async function* streamCapped(
-  pieces: AsyncIterable<string>,
+  pieces: AsyncIterable<string | SizedPiece>,
   text: CappedText,
 ): AsyncGenerator<string, void, undefined> {
   let givenBytes = 0;
   let givenChars = 0;
   let giving = true;
   for await (const piece of pieces) {
-    text.push(piece);
-    if (!giving) continue;
-    const size = utf8Length(piece);
-    if (givenBytes + size <= text.half && /[\n\r]$/.test(piece)) {
+    if (!giving) {
+      if (typeof piece === "string") text.push(piece);
+      else text.pushBuilt(piece.size, piece.build);
+      continue;
+    }
+    const built = typeof piece === "string" ? piece : piece.build();
+    const size = typeof piece === "string" ? utf8Length(piece) : piece.size;
+    text.push(built);
+    if (givenBytes + size <= text.half && /[\n\r]$/.test(built)) {
       givenBytes += size;
-      givenChars += piece.length;
-      yield piece;
+      givenChars += built.length;
+      yield built;
     } else {
       giving = false;
     }

@@ -7,6 +7,7 @@ import {
   type ConversationItem,
   framedItemBody,
   framedItemBodySize,
+  type SizedPiece,
   utf8Length,
   visibleControls,
 } from "../../kit/mod.ts";
@@ -46,14 +47,6 @@ export async function* graderPieces(
     yield `${first ? "" : "\n"}${itemText(item, itemBudget, ids)}`;
     first = false;
   }
-}
-
-/** A piece given by its UTF-8 size and a way to build it, for `CappedText.pushBuilt`. */
-export interface SizedPiece {
-  /** The UTF-8 size of what `build` returns. */
-  size: number;
-  /** Builds the piece: the same text each time. */
-  build: () => string;
 }
 
 /**

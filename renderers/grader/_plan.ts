@@ -17,6 +17,8 @@ import {
   GRADER_TRANSCRIPT_BUDGET,
   joinWithinBudget,
   type LogEntry,
+  type SizedPiece,
+  streamCapped,
   streamWithinBudget,
   utf8Length,
 } from "../../kit/mod.ts";
@@ -29,7 +31,6 @@ import {
   graderPieces,
   graderSizedPieces,
   sectionPieces,
-  type SizedPiece,
 } from "./_pieces.ts";
 import { inThread, ThreadNames } from "./_threads.ts";
 import type { GraderKeep, GraderOptions } from "./options.ts";
@@ -266,37 +267,7 @@ export function streamText(plan: Plan): AsyncIterable<string> {
   if (plan.keep === "head") {
     return streamWithinBudget(plan.pieces, plan.room, note, { cutAt: "line" });
   }
-  return streamEnds(plan.sized!, new CappedText(plan.room));
-}
-
-/**
- * `streamCapped` of the pieces built, building only what it gives out at once
- * (the pieces while they fit the head) and what the tail keeps at the end.
- */
-async function* streamEnds(
-  pieces: AsyncIterable<SizedPiece>,
-  text: CappedText,
-): AsyncGenerator<string, void, undefined> {
-  let givenBytes = 0;
-  let givenChars = 0;
-  let giving = true;
-  for await (const piece of pieces) {
-    if (!giving) {
-      text.pushBuilt(piece.size, piece.build);
-      continue;
-    }
-    const built = piece.build();
-    text.push(built);
-    if (givenBytes + piece.size <= text.half && /[\n\r]$/.test(built)) {
-      givenBytes += piece.size;
-      givenChars += built.length;
-      yield built;
-    } else {
-      giving = false;
-    }
-  }
-  const rest = text.capped({ cutAt: "line" }).text.slice(givenChars);
-  if (rest !== "") yield rest;
+  return streamCapped(plan.sized!, new CappedText(plan.room));
 }
 
 /** The pieces built, each as it comes. */
