@@ -81,6 +81,9 @@ export async function* sseBatches(
   }
 }
 
+/** How many chunks after one that is not ASCII have their values decoded one by one. */
+const NOT_ASCII_SKIP = 8;
+
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
@@ -139,6 +142,11 @@ class SseParser {
   #data: string[] = [];
   #id = "";
   #lastEvent: { bytes: Uint8Array; text: string } | undefined;
+  /** The chunk being parsed, and its text once a value in it was wanted ("" when not ASCII). */
+  #chunk: Uint8Array | undefined;
+  #chunkText: string | undefined;
+  /** How many chunks more to decode line by line, after one that was not ASCII. */
+  #skipChunks = 0;
   /** The bytes of the message so far, the lines ended and their ends. */
   #messageBytes = 0;
   /** Set when a message passed the cap: the parse stopped there, after the messages before it. */
@@ -150,7 +158,10 @@ class SseParser {
 
   /** The messages `chunk` completes, in order. */
   push(chunk: Uint8Array): SseMessage[] {
+    if (this.#skipChunks > 0) this.#skipChunks--;
     const messages: SseMessage[] = [];
+    this.#chunk = chunk;
+    this.#chunkText = undefined;
     let start = 0;
     if (this.#afterCr && chunk.length > 0) {
       this.#afterCr = false;
@@ -182,6 +193,7 @@ class SseParser {
       start = end + endLength;
     }
     this.#checkCap(this.#messageBytes + this.#pieceBytes);
+    this.#chunk = this.#chunkText = undefined;
     return messages;
   }
 
@@ -240,13 +252,43 @@ class SseParser {
     if (from < end && bytes[from] === SPACE) from++;
     const value = from >= end ? "" : undefined;
     if (name === 4) {
-      this.#data.push(value ?? this.#decoder.decode(bytes.subarray(from, end)));
+      this.#data.push(value ?? this.#value(bytes, from, end));
     } else if (name === 5) {
       this.#event = value ?? this.#eventType(bytes.subarray(from, end));
     } else {
-      const id = value ?? this.#decoder.decode(bytes.subarray(from, end));
+      const id = value ?? this.#value(bytes, from, end);
       if (!id.includes("\0")) this.#id = id;
     }
+  }
+
+  /**
+   * The text of the value from `from` to `end` of `bytes`: a slice of the
+   * chunk's text when the line lies in the chunk and the chunk is ASCII (its
+   * byte offsets are then its text's), else its bytes decoded. The chunk is
+   * decoded once, when a value in it is first wanted, rather than once a
+   * value: a decoding is a call out of JavaScript that costs more than a
+   * small event's own bytes.
+   */
+  #value(bytes: Uint8Array, from: number, end: number): string {
+    if (bytes === this.#chunk && this.#skipChunks === 0) {
+      const text = this.#chunkText ??= this.#asciiText(bytes);
+      if (text !== "") return text.slice(from, end);
+    }
+    return this.#decoder.decode(bytes.subarray(from, end));
+  }
+
+  /**
+   * The text of `chunk` when it is ASCII, else "" (and the next chunks are
+   * decoded a value at a time for a while, so that a stream that is not
+   * ASCII is not decoded twice). Every byte that decodes to one unit is
+   * ASCII or an invalid byte (a U+FFFD): a text as long as its bytes and
+   * without one is the bytes' own.
+   */
+  #asciiText(chunk: Uint8Array): string {
+    const text = this.#decoder.decode(chunk);
+    if (text.length === chunk.length && !text.includes("\uFFFD")) return text;
+    this.#skipChunks = NOT_ASCII_SKIP;
+    return "";
   }
 
   #text(bytes: Uint8Array): string {
