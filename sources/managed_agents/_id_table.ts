@@ -39,6 +39,7 @@ export class IdTable {
 
   /** Whether `id`, of hash `hash`, is held. */
   has(id: string, hash: number): boolean {
+    if (this.size === 0) return false;
     const ids = this.#ids;
     const mask = this.#mask;
     for (let slot = hash & mask;; slot = (slot + 1) & mask) {
