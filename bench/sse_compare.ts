@@ -380,6 +380,18 @@ async function main(): Promise<void> {
       1,
       true,
     );
+    if (past !== undefined) {
+      // The baseline's figures beside, in the goal lines' form but not reported as goals.
+      const line = (figure: string, ratio: Cost): void =>
+        console.log(
+          `baseline · 2 · ${figure}: ${times(ratio.ms)} wall, ${times(ratio.cpuMs)} CPU`,
+        );
+      line("100k small events followed ÷ fetch + split + parse", many("followed, baseline", floor));
+      line(
+        "100k small events followed ÷ the SDK's stream",
+        many("followed, baseline", "SDK stream"),
+      );
+    }
   } finally {
     await server.shutdown();
   }

@@ -14,8 +14,15 @@ import { isDotSegment, type Item } from "./_pages.ts";
 import type { SeenEvents } from "./_seen.ts";
 import { SseFailure } from "./_sse.ts";
 
-/** The types a stream sends that are previews, never stored: they are skipped. */
-export const PREVIEW_TYPES: ReadonlySet<string> = new Set(["event_start", "event_delta"]);
+/**
+ * Whether `type` is one a stream sends of previews, never stored
+ * (`event_start`, `event_delta`): they are skipped. Compared, not looked up
+ * in a `Set`: a type fresh from `JSON.parse` has no hash yet, and computing
+ * it costs more than the two comparisons (which its length mostly settles).
+ */
+export function isPreview(type: unknown): boolean {
+  return type === "event_start" || type === "event_delta";
+}
 
 /** The id of the thread a `session.thread_created` event names, if it is one. */
 export function createdThread(item: Item): string | undefined {
@@ -116,7 +123,7 @@ export async function* followStream(
 function unseen(batch: Item[], seen: SeenEvents): Item[] {
   let kept = 0;
   for (const item of batch) {
-    if (typeof item.type === "string" && PREVIEW_TYPES.has(item.type)) continue;
+    if (isPreview(item.type)) continue;
     if (seen.streamed(item)) continue;
     batch[kept++] = item;
   }

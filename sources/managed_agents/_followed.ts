@@ -19,7 +19,7 @@ import { listError } from "./_http.ts";
 import { httpStream } from "./_http_stream.ts";
 import type { Item } from "./_pages.ts";
 import { SeenEvents } from "./_seen.ts";
-import { endsTurn, SESSION_END_TYPES } from "./_state.ts";
+import { endsSession, endsTurn } from "./_state.ts";
 import type { Resolved } from "./_resolve.ts";
 import type { LogEntry } from "../../events/types.ts";
 import { asEvent } from "../../events/fields.ts";
@@ -61,7 +61,7 @@ export async function* followed(
     for (const item of items) {
       entries.push({ seq: ++seq, session_id: sessionId, thread_id: thread, event: asEvent(item) });
       if (thread !== null) continue;
-      if (SESSION_END_TYPES.has(item.type as string)) over = true;
+      if (endsSession(item.type)) over = true;
       else if (options.stopAt === "idle" && endsTurn(item)) over = true;
       if (over) break;
       const created = createdThread(item);

@@ -6,7 +6,7 @@
 // into items, its stored events listed for the catch-up.
 
 import type { FollowedStream } from "./_follow.ts";
-import { PREVIEW_TYPES } from "./_follow.ts";
+import { isPreview } from "./_follow.ts";
 import {
   type HttpContext,
   listError,
@@ -138,5 +138,5 @@ function itemOf(
     throw listError(http, target, detail, { requestId });
   }
   const item = value as Item;
-  return PREVIEW_TYPES.has(item.type as string) ? undefined : item;
+  return isPreview(item.type) ? undefined : item;
 }

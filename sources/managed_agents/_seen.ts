@@ -4,6 +4,7 @@
 // The follow's memory of the events one stream yielded: the latest ids, a
 // bounded number of them, and the newest time among those it has forgotten.
 
+import { idHash, idSeed, IdTable } from "./_id_table.ts";
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
 import type { Item } from "./_pages.ts";
 
@@ -34,11 +35,13 @@ export const FOLLOW_MEMORY = 4_096;
  * The ids are kept in two generations of {@linkcode FOLLOW_MEMORY}: when the
  * newer is full, the older is forgotten whole (its times read then, once a
  * generation, not once an event) and the newer takes its place, so an event
- * costs two look-ups and one insertion, never a deletion.
+ * costs one hash (of its id, {@linkcode idHash}), two look-ups and one
+ * insertion, never a deletion.
  */
 export class SeenEvents {
-  #newer = new Set<string>();
-  #older = new Set<string>();
+  #seed = idSeed();
+  #newer = new IdTable();
+  #older = new IdTable();
   /** The `processed_at` of each id remembered, as sent, generation by generation. */
   #newerStamps: unknown[] = [];
   #olderStamps: unknown[] = [];
@@ -48,15 +51,17 @@ export class SeenEvents {
   streamed(item: Item): boolean {
     const id = item.id;
     if (typeof id !== "string") return false;
-    if (this.#newer.has(id) || this.#older.has(id)) return true;
-    this.#remember(id, item.processed_at);
+    const hash = idHash(id, this.#seed);
+    if (this.#newer.has(id, hash) || this.#older.has(id, hash)) return true;
+    this.#remember(id, hash, item.processed_at);
     return false;
   }
 
   /** Whether an event of a listing was seen (by id, else by time); if not, it is remembered now. */
   listed(item: Item): boolean {
     const id = typeof item.id === "string" ? item.id : undefined;
-    if (id !== undefined && (this.#newer.has(id) || this.#older.has(id))) return true;
+    const hash = id === undefined ? 0 : idHash(id, this.#seed);
+    if (id !== undefined && (this.#newer.has(id, hash) || this.#older.has(id, hash))) return true;
     const forgotten = this.#forgottenUntil;
     if (forgotten !== undefined) {
       const key = timeKey(item.processed_at);
@@ -65,7 +70,7 @@ export class SeenEvents {
     }
     // An event with no id cannot be remembered: a listing yields it again until it is no later
     // than an event forgotten.
-    if (id !== undefined) this.#remember(id, item.processed_at);
+    if (id !== undefined) this.#remember(id, hash, item.processed_at);
     return false;
   }
 
@@ -91,8 +96,8 @@ export class SeenEvents {
     return earliest?.text;
   }
 
-  #remember(id: string, stamp: unknown): void {
-    this.#newer.add(id);
+  #remember(id: string, hash: number, stamp: unknown): void {
+    this.#newer.add(id, hash);
     this.#newerStamps.push(stamp);
     if (this.#newerStamps.length < FOLLOW_MEMORY) return;
     const latest = latestKey(this.#olderStamps);
@@ -102,9 +107,12 @@ export class SeenEvents {
     ) {
       this.#forgottenUntil = latest;
     }
+    // The older generation's table, cleared, holds the next: its slots are already the size.
+    const older = this.#older;
+    older.clear();
     this.#older = this.#newer;
     this.#olderStamps = this.#newerStamps;
-    this.#newer = new Set();
+    this.#newer = older;
     this.#newerStamps = [];
   }
 }

@@ -81,6 +81,9 @@ export async function* sseBatches(
   }
 }
 
+/** How many chunks after one that is not ASCII have their values decoded one by one. */
+const NOT_ASCII_SKIP = 8;
+
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
@@ -139,6 +142,11 @@ class SseParser {
   #data: string[] = [];
   #id = "";
   #lastEvent: { bytes: Uint8Array; text: string } | undefined;
+  /** The chunk being parsed, and its text when it is ASCII and ends a line ("" when not). */
+  #chunk: Uint8Array | undefined;
+  #chunkText = "";
+  /** How many chunks more to decode line by line, after one that was not ASCII. */
+  #skipChunks = 0;
   /** The bytes of the message so far, the lines ended and their ends. */
   #messageBytes = 0;
   /** Set when a message passed the cap: the parse stopped there, after the messages before it. */
@@ -159,12 +167,21 @@ class SseParser {
         this.#messageBytes += 1;
       }
     }
-    // The next CR at or after `start`, found once and kept until passed: CRs are rare, and a
-    // search per line for one that is not there would scan the chunk again each line.
+    // The next LF and CR at or after `start`, each found once and kept until passed: CRs are
+    // rare, and a search per line for one that is not there would scan the chunk again each line.
+    let nextLf = chunk.indexOf(LF, start);
     let nextCr = -2;
+    // Searched in the chunk's text when it has one: a string's search costs a fraction of a
+    // byte array's, and a small event's lines are many searches.
+    const text = this.#textOf(chunk, nextLf);
     while (start < chunk.length && this.failure === undefined) {
-      if (nextCr !== -1 && nextCr < start) nextCr = chunk.indexOf(CR, start);
-      let end = chunk.indexOf(LF, start);
+      if (nextCr !== -1 && nextCr < start) {
+        nextCr = text === "" ? chunk.indexOf(CR, start) : text.indexOf("\r", start);
+      }
+      if (nextLf !== -1 && nextLf < start) {
+        nextLf = text === "" ? chunk.indexOf(LF, start) : text.indexOf("\n", start);
+      }
+      let end = nextLf;
       let endLength = 1;
       if (nextCr !== -1 && (end === -1 || nextCr < end)) {
         end = nextCr;
@@ -182,6 +199,8 @@ class SseParser {
       start = end + endLength;
     }
     this.#checkCap(this.#messageBytes + this.#pieceBytes);
+    this.#chunk = undefined;
+    this.#chunkText = "";
     return messages;
   }
 
@@ -240,13 +259,48 @@ class SseParser {
     if (from < end && bytes[from] === SPACE) from++;
     const value = from >= end ? "" : undefined;
     if (name === 4) {
-      this.#data.push(value ?? this.#decoder.decode(bytes.subarray(from, end)));
+      this.#data.push(value ?? this.#value(bytes, from, end));
     } else if (name === 5) {
       this.#event = value ?? this.#eventType(bytes.subarray(from, end));
     } else {
-      const id = value ?? this.#decoder.decode(bytes.subarray(from, end));
+      const id = value ?? this.#value(bytes, from, end);
       if (!id.includes("\0")) this.#id = id;
     }
+  }
+
+  /**
+   * The text of the value from `from` to `end` of `bytes`: a slice of the
+   * chunk's text when the line lies in the chunk and the chunk has one (its
+   * byte offsets are then its text's), else its bytes decoded. The chunk is
+   * decoded once rather than once a value: a decoding is a call out of
+   * JavaScript that costs more than a small event's own bytes.
+   */
+  #value(bytes: Uint8Array, from: number, end: number): string {
+    if (bytes === this.#chunk && this.#chunkText !== "") return this.#chunkText.slice(from, end);
+    return this.#decoder.decode(bytes.subarray(from, end));
+  }
+
+  /**
+   * Takes `chunk` as the one being parsed, with its text ({@linkcode #chunkText})
+   * when it is ASCII and ends a line (`firstLf`, its first LF, is not -1): a
+   * chunk that ends none (a piece of a large line) is not decoded. When it is
+   * not ASCII, the next chunks are not tried for a while, so that a stream
+   * that is not ASCII is not decoded twice. Every byte that decodes to one
+   * unit is ASCII or an invalid byte (a U+FFFD): a text as long as its bytes
+   * and without one has the bytes' offsets.
+   */
+  #textOf(chunk: Uint8Array, firstLf: number): string {
+    this.#chunk = chunk;
+    this.#chunkText = "";
+    if (this.#skipChunks > 0) {
+      this.#skipChunks--;
+      return "";
+    }
+    if (firstLf === -1) return "";
+    const text = this.#decoder.decode(chunk);
+    if (text.length === chunk.length && !text.includes("\uFFFD")) return this.#chunkText = text;
+    this.#skipChunks = NOT_ASCII_SKIP;
+    return "";
   }
 
   #text(bytes: Uint8Array): string {

@@ -15,6 +15,15 @@ export const SESSION_END_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Whether `type` is one of {@linkcode SESSION_END_TYPES}, by comparison: the
+ * follow asks it of every event, whose type, fresh from `JSON.parse`, has no
+ * hash for a `Set` yet.
+ */
+export function endsSession(type: unknown): boolean {
+  return type === "session.status_terminated" || type === "session.deleted";
+}
+
+/**
  * The `stop_reason` types of a `session.status_idle` that end a turn: the
  * session waits for a user message. `requires_action` waits on the client in
  * the middle of a turn; an unknown type (the set is open) is not taken to end

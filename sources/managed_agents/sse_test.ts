@@ -145,3 +145,36 @@ Deno.test("sseMessages() gives the same messages however the bytes are split (in
     { numRuns: 300 },
   );
 });
+
+/** `bytes` with each of `inserts` (at a place, a byte that is no UTF-8 or part of one) put in. */
+function withBytes(bytes: Uint8Array, inserts: [number, number][]): Uint8Array {
+  const out = [...bytes];
+  for (const [at, byte] of inserts) out.splice(at % (out.length + 1), 0, byte);
+  return new Uint8Array(out);
+}
+
+Deno.test("sseMessages() gives the text of each value whether its chunk is ASCII, not, or has bytes that are no UTF-8", async () => {
+  // The reader decodes an ASCII chunk once and slices its values, and decodes the values of
+  // other chunks one by one (for a few chunks after one that is not ASCII): the texts must be
+  // the same either way, chunks of each kind in turn, more of them than it skips.
+  const options = { idleMs: 1_000, maxMessageBytes: 1 << 20 };
+  const INVALID = fc.constantFrom(0x80, 0xbf, 0xc3, 0xe2, 0xf0, 0xff);
+  await fc.assert(
+    fc.asyncProperty(
+      STREAM,
+      fc.array(fc.tuple(fc.nat(), INVALID), { maxLength: 4 }),
+      fc.array(fc.nat(), { maxLength: 40 }),
+      async (stream, inserts, points) => {
+        const ascii = new TextEncoder().encode("data: plain ascii value\n\n".repeat(12));
+        const bytes = withBytes(new Uint8Array([...ascii, ...stream, ...ascii]), inserts);
+        const expected = messagesOf(bytes);
+        const lines = Array.from({ length: 40 }, (_, n) => ascii.length / 12 * n);
+        for (const cuts of [points, lines]) {
+          const split = await Array.fromAsync(sseMessages(splitAt(bytes, cuts), options));
+          assert.deepEqual(split, expected);
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
