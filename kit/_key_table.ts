@@ -10,8 +10,8 @@
  * full in a long session: as strings in a `Map` they were about 0.4 MiB of
  * heap for each renderer, which V8 sizes its heap after (a hundred dreams in
  * one process peaked at 3.3 MiB of memory each) and which filled most of a
- * 16 MB old generation's room. As bytes they are about a third of that, out
- * of the garbage-collected heap.
+ * 16 MB old generation's room. As bytes they are about 0.2 MiB (30-byte
+ * ids), out of the garbage-collected heap, which they no longer make grow.
  *
  * The keys are compared in full, unit by unit: a lookup finds exactly the
  * key a `Map` would.
@@ -20,6 +20,8 @@ export class KeyTable<V> {
   #limit: number;
   /** The slots, in the order their keys came; a deleted one stays until compacted. */
   #capacity: number;
+  /** The most slots: a few more than the limit, so that a table deleted from is compacted seldom. */
+  #most: number;
   #start: Int32Array;
   /** Bytes of a slot's key; -1 for a deleted slot. */
   #bytes: Int32Array;
@@ -41,16 +43,16 @@ export class KeyTable<V> {
   /** @param limit The most keys held (at least 1). */
   constructor(limit: number) {
     this.#limit = limit;
-    this.#capacity = limit + (limit >> 3) + 1;
+    this.#most = limit + (limit >> 3) + 1;
+    // A table starts small and grows with what it holds: a short session's costs little.
+    this.#capacity = Math.min(16, this.#most);
     this.#start = new Int32Array(this.#capacity);
     this.#bytes = new Int32Array(this.#capacity);
     this.#values = new Array(this.#capacity);
     this.#hashes = new Int32Array(this.#capacity);
-    let size = 2;
-    while (size < 2 * (limit + 1)) size *= 2; // never full, even a key past the limit
-    this.#index = new Int32Array(size);
-    this.#mask = size - 1;
-    this.#pool = new Uint8Array(1024);
+    this.#index = new Int32Array(indexSize(Math.min(this.#capacity, limit + 1)));
+    this.#mask = this.#index.length - 1;
+    this.#pool = new Uint8Array(256);
   }
 
   /** How many keys are held. */
@@ -72,7 +74,10 @@ export class KeyTable<V> {
       this.#values[this.#index[at]! - 1] = value;
       return;
     }
-    if (this.#next - this.#first === this.#capacity) this.#compact();
+    if (this.#next - this.#first === this.#capacity) {
+      const grown = Math.min(this.#most, 2 * this.#capacity);
+      this.#rebuild(2 * this.#size > this.#capacity ? grown : this.#capacity);
+    }
     const slot = this.#next++ % this.#capacity;
     this.#values[slot] = value;
     this.#hashes[slot] = code;
@@ -170,7 +175,7 @@ export class KeyTable<V> {
   /** A pool of a quarter more than `needed` bytes, holding what the pool held, from its start. */
   #grow(needed: number): void {
     const old = this.#pool;
-    const pool = new Uint8Array(Math.max(needed + (needed >> 2), 2 * old.length));
+    const pool = new Uint8Array(Math.max(needed + (needed >> 2), old.length + 256));
     const head = old.subarray(this.#tail, Math.min(old.length, this.#tail + this.#used));
     pool.set(head);
     if (head.length < this.#used) pool.set(old.subarray(0, this.#used - head.length), head.length);
@@ -242,8 +247,12 @@ export class KeyTable<V> {
     this.#drop(at);
   }
 
-  /** Every slot in use and some deleted: the live keys again, in their order, from the first slot. */
-  #compact(): void {
+  /**
+   * Every slot in use: the live keys again, in their order, from the first of
+   * `capacity` slots (more when the table was more than half full, else the
+   * same, the deleted ones left out).
+   */
+  #rebuild(capacity: number): void {
     const keys: string[] = [];
     const values: (V | undefined)[] = [];
     for (let n = this.#first; n < this.#next; n++) {
@@ -252,8 +261,13 @@ export class KeyTable<V> {
       keys.push(this.#keyOf(slot));
       values.push(this.#values[slot]);
     }
-    this.#index.fill(0);
-    this.#values.fill(undefined);
+    this.#capacity = capacity;
+    this.#start = new Int32Array(capacity);
+    this.#bytes = new Int32Array(capacity);
+    this.#values = new Array(capacity);
+    this.#hashes = new Int32Array(capacity);
+    this.#index = new Int32Array(indexSize(Math.min(capacity, this.#limit + 1)));
+    this.#mask = this.#index.length - 1;
     this.#first = this.#next = this.#size = 0;
     this.#tail = this.#used = 0;
     for (let i = 0; i < keys.length; i++) {
@@ -291,6 +305,13 @@ export class KeyTable<V> {
     }
     return key;
   }
+}
+
+/** The index's size for `keys` keys at most: a power of two, at most two-thirds full (never full). */
+function indexSize(keys: number): number {
+  let size = 4;
+  while (size < keys + (keys >> 1) + 2) size *= 2;
+  return size;
 }
 
 const SEED = 0x811c9dc5;
