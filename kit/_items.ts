@@ -202,7 +202,7 @@ export class ItemRenderer {
    */
   #remember(id: string, tool: string, name: string): void {
     // A known id keeps its place; past the limit the oldest is forgotten. The ids are
-    // held as bytes (`KeyTable`), not a string and a Map entry each: a third of the memory.
+    // held as bytes (`KeyTable`), out of the heap, not a string and a Map entry each.
     this.#tools.set(id, this.#toolPair(tool, name));
   }
 
