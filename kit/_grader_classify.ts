@@ -5,7 +5,8 @@ import type { LogEntry } from "../events/types.ts";
 import { canonicalJson } from "./_canonical_json.ts";
 import { digest } from "./_compact.ts";
 import { isShown } from "./_items.ts";
-import { PRIMARY, rememberBounded, type ThreadBook } from "./_threads.ts";
+import { PRIMARY, type ThreadBook } from "./_threads.ts";
+import { KeyTable } from "./_key_table.ts";
 import { fieldsOf } from "../events/fields.ts";
 
 /** What the grader does with an entry. */
@@ -45,8 +46,8 @@ const KEY_HEAD_UNITS = 32;
  */
 export class GraderClassifier {
   #book: ThreadBook;
-  #unmatchedSent: Map<string, number> = new Map();
-  #childCalls: Map<string, number> = new Map();
+  #unmatchedSent: KeyTable<number> = new KeyTable(PENDING_KEPT);
+  #childCalls: KeyTable<number> = new KeyTable(PENDING_KEPT);
 
   /** @param book What is known of the session's threads. */
   constructor(book: ThreadBook) {
@@ -108,12 +109,15 @@ function compactKey(key: string): string {
   return [key.slice(0, KEY_HEAD_UNITS), "\u0000", digest(key), "/", key.length].join("");
 }
 
-function increment(counts: Map<string, number>, key: string): void {
-  rememberBounded(counts, key, (counts.get(key) ?? 0) + 1, PENDING_KEPT);
+/** Adds one to the count under `key`, which comes last (the oldest past the limit is forgotten). */
+function increment(counts: KeyTable<number>, key: string): void {
+  const count = counts.get(key) ?? 0;
+  counts.delete(key);
+  counts.set(key, count + 1);
 }
 
 /** Takes one from the count under `key`; whether there was one to take. */
-function decrement(counts: Map<string, number>, key: string): boolean {
+function decrement(counts: KeyTable<number>, key: string): boolean {
   const count = counts.get(key) ?? 0;
   if (count === 0) return false;
   if (count === 1) counts.delete(key);

@@ -6,6 +6,7 @@ import { contentText } from "./content.ts";
 import { PRIMARY, type ThreadBook } from "./_threads.ts";
 import type { ConversationItem } from "./conversation_item.ts";
 import { fieldsOf } from "../events/fields.ts";
+import { KeyTable } from "./_key_table.ts";
 
 /**
  * The event types the renderers show: messages, tool calls and their results,
@@ -72,9 +73,7 @@ const RESULT_LINKS: Record<string, string> = {
  */
 export class ItemRenderer {
   #book: ThreadBook;
-  #tools: Map<string, [speaker: string, name: string]> = new Map();
-  #toolIds: string[] = [];
-  #toolsNext = 0;
+  #tools: KeyTable<[speaker: string, name: string]> = new KeyTable(TOOL_NAMES_KEPT);
   /** One `[speaker, name]` per distinct tool, shared by every call of it that is remembered. */
   #toolPairs: Map<string, [speaker: string, name: string]> = new Map();
   #seq = 0;
@@ -202,15 +201,9 @@ export class ItemRenderer {
    * `tool result`).
    */
   #remember(id: string, tool: string, name: string): void {
-    const known = this.#tools.size;
+    // A known id keeps its place; past the limit the oldest is forgotten. The ids are
+    // held as bytes (`KeyTable`), out of the heap, not a string and a Map entry each.
     this.#tools.set(id, this.#toolPair(tool, name));
-    if (this.#tools.size === known) return; // a known id keeps its place, as in a Map
-    // The ids in the order they came, in a ring: the oldest is found without walking the
-    // Map's deleted entries from its start (which `keys().next()` does after each delete).
-    const slot = this.#toolsNext;
-    this.#toolsNext = (slot + 1) % (TOOL_NAMES_KEPT + 1);
-    if (this.#tools.size > TOOL_NAMES_KEPT) this.#tools.delete(this.#toolIds[this.#toolsNext]!);
-    this.#toolIds[slot] = id;
   }
 
   /**
