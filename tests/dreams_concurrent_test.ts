@@ -1,26 +1,14 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
+import { heapChild } from "./_heap_child.ts";
 
 /** Runs `_dreams_concurrent_child.ts` with `dreams` dreams at once; its report. */
-async function concurrentDreams(
+function concurrentDreams(
   dreams: number,
 ): Promise<{ heldMiB: number; dreams: number; finished: number }> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-read",
-      "--allow-write",
-      "--v8-flags=--expose-gc",
-      new URL("./_dreams_concurrent_child.ts", import.meta.url).pathname,
-      String(dreams),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  assert.equal(code, 0, new TextDecoder().decode(stderr));
-  return JSON.parse(new TextDecoder().decode(stdout));
+  const child = new URL("./_dreams_concurrent_child.ts", import.meta.url);
+  return heapChild(child, [String(dreams)], ["--allow-read", "--allow-write"]);
 }
 
 Deno.test("a hundred dreams at once each hold the entry they read, not a 64 KiB read's worth of parsed entries", async () => {

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { conversation, type ConversationItem } from "../mod.ts";
+import { heapChild } from "./_heap_child.ts";
 import { hostileLog } from "./_hostile_calls.ts";
 
 /** How many tool calls the renderers remember for their results (and the grader its child calls). */
@@ -63,25 +64,9 @@ Deno.test(`of ${OUTSTANDING} calls outstanding at once the latest ${KEPT} are na
 });
 
 /** Runs `_tool_names_held_child.ts`: `renderers` dreams at once, each with `calls` calls outstanding. */
-async function held(
-  renderers: number,
-  calls: number,
-): Promise<{ heldMiB: number; finished: number }> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--v8-flags=--expose-gc",
-      new URL("./_tool_names_held_child.ts", import.meta.url).pathname,
-      "dream",
-      String(renderers),
-      String(calls),
-    ],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  assert.equal(code, 0, new TextDecoder().decode(stderr));
-  return JSON.parse(new TextDecoder().decode(stdout));
+function held(renderers: number, calls: number): Promise<{ heldMiB: number; finished: number }> {
+  const child = new URL("./_tool_names_held_child.ts", import.meta.url);
+  return heapChild(child, ["dream", String(renderers), String(calls)]);
 }
 
 Deno.test("thirty dreams with thousands of tool calls outstanding each hold their ids as bytes, not a Map of strings", async () => {
