@@ -190,7 +190,7 @@ export class ClaudeCodeMapper {
     const id = typeof message.id === "string" ? message.id : undefined;
     if (id === undefined || id === this.#responseId) return mapped;
     this.#responseId = id;
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const at = recordAt(record);
     const before = this.#queue.response().map((queued, n) =>
       queuedMessage(queued, `${id}:queued:${n}`, at)
     );
@@ -235,9 +235,9 @@ export class ClaudeCodeMapper {
 
   /** A `system` record: an error, a recap, a notice, a failed hook, a local command; or nothing. */
   #system(record: Json, line: number): Mapped[] {
-    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
-    const thread = record.isSidechain === true ? threadOf(stringOr(record.agentId)) : null;
+    const id = recordId(record, line);
+    const at = recordAt(record);
+    const thread = sidechainThread(record);
     if (record.subtype === "local_command" && typeof record.content === "string") {
       const event = this.#command(record.content, id, at);
       if (event !== undefined) return event === null ? [] : [{ threadId: thread, event }];
@@ -253,9 +253,9 @@ export class ClaudeCodeMapper {
   /** An `attachment` record: a hook's output, or a queued message given to the running turn. */
   #attachment(record: Json, line: number): Mapped[] {
     const attachment = isObject(record.attachment) ? record.attachment : {};
-    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
-    const thread = record.isSidechain === true ? threadOf(stringOr(record.agentId)) : null;
+    const id = recordId(record, line);
+    const at = recordAt(record);
+    const thread = sidechainThread(record);
     if (attachment.type === "queued_command") {
       const origin = isObject(attachment.origin) ? attachment.origin.kind : undefined;
       const mode = attachment.commandMode;
@@ -284,8 +284,8 @@ export class ClaudeCodeMapper {
    * and a `summary`'s text as a recap.
    */
   #named(record: Json, line: number): Mapped[] {
-    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const id = recordId(record, line);
+    const at = recordAt(record);
     const out: Mapped[] = [];
     const named = recordTitle(record);
     if (named !== undefined && this.#title.take(named.title, named.source)) {
@@ -399,12 +399,12 @@ export class ClaudeCodeMapper {
       this.#unrendered(line, "assistant", "<synthetic>");
       return [];
     }
-    const uuid = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+    const uuid = recordId(record, line);
     if (threadId !== null && typeof record.uuid === "string") {
       if (this.#seen.has(uuid)) return [];
       this.#seen.add(uuid);
     }
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const at = recordAt(record);
     const events = this.#events(record, uuid, at, threadId, line);
     // An unreadable record is skipped whole: its usage too.
     if (typeof events === "string" || record.type !== "assistant") return events;
@@ -470,8 +470,8 @@ export class ClaudeCodeMapper {
     this.#expanding = undefined;
     const content = (record.message as Json).content as string | unknown[];
     const text = plainText(content);
-    const id = typeof record.uuid === "string" ? record.uuid : `line-${line}`;
-    const at: At = typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+    const id = recordId(record, line);
+    const at = recordAt(record);
     if (record.type === "user" && text !== undefined && text.trim() !== "") {
       if (command !== undefined) {
         const event = harnessMessage(id, at, "command", text.trim(), { command });
@@ -741,6 +741,21 @@ const USAGE_KEYS = [
   "cache_creation_input_tokens",
   "cache_read_input_tokens",
 ] as const;
+
+/** A record's id: its `uuid`, or its line's place when it has none. */
+function recordId(record: Json, line: number): string {
+  return typeof record.uuid === "string" ? record.uuid : `line-${line}`;
+}
+
+/** A record's time, as an event's `processed_at` (none when it has no `timestamp`). */
+function recordAt(record: Json): At {
+  return typeof record.timestamp === "string" ? { processed_at: record.timestamp } : {};
+}
+
+/** The thread of a sidechain record (a subagent's), `null` for the primary thread's. */
+function sidechainThread(record: Json): string | null {
+  return record.isSidechain === true ? threadOf(stringOr(record.agentId)) : null;
+}
 
 /** A subagent's thread: `sidechain:<agentId>`, `sidechain` without an id. */
 function threadOf(agentId: string | undefined): string {
