@@ -50,13 +50,12 @@ function exists(path: string): boolean {
 
 const timed = exists(TIME);
 
-/** A render of the files into `out`, with the command of `cli`, timed. */
-async function render(dir: string, files: string[], cli = CLI, out = "out/"): Promise<Run> {
-  const args = ["run", "--allow-read", "--allow-write", cli, "-r", "dream", "--out", out, ...files];
-  const command = timed ? TIME : Deno.execPath();
+/** `cli` run in `dir` with `args`, timed (CPU too, through `/usr/bin/time` where it is there). */
+async function timedRun(dir: string, cli: string, args: string[]): Promise<Run> {
+  const deno = ["run", "--allow-read", "--allow-write", cli, ...args];
   const started = performance.now();
-  const { code, stderr } = await new Deno.Command(command, {
-    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...args] : args,
+  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
+    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...deno] : deno,
     cwd: dir,
     stdout: "null",
     stderr: "piped",
@@ -64,26 +63,19 @@ async function render(dir: string, files: string[], cli = CLI, out = "out/"): Pr
   const ms = performance.now() - started;
   const said = new TextDecoder().decode(stderr).trim().split("\n");
   const cpu = timed ? /^cpu ([\d.]+) ([\d.]+)$/.exec(said.pop() ?? "") : null;
-  if (code !== 0) throw new Error(`render failed: ${said.join("\n")}`);
+  if (code !== 0) throw new Error(`${args.join(" ")} failed: ${said.join("\n")}`);
   const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
   return { ms, cpuMs, stderr: said.at(-1) ?? "" };
 }
 
+/** A render of the files into `out`, with the command of `cli`, timed. */
+function render(dir: string, files: string[], cli = CLI, out = "out/"): Promise<Run> {
+  return timedRun(dir, cli, ["-r", "dream", "--out", out, ...files]);
+}
+
 /** `render --version`: the command's start-up, the floor under any rerun. */
-async function startUp(dir: string): Promise<Run> {
-  const args = ["run", "--allow-read", "--allow-write", CLI, "--version"];
-  const started = performance.now();
-  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
-    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...args] : args,
-    cwd: dir,
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  const ms = performance.now() - started;
-  if (code !== 0) throw new Error("render --version failed");
-  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(new TextDecoder().decode(stderr));
-  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
-  return { ms, cpuMs, stderr: "" };
+function startUp(dir: string): Promise<Run> {
+  return timedRun(dir, CLI, ["--version"]);
 }
 
 /**
