@@ -6,6 +6,7 @@
 // headings and notes the renderer writes start at column 0; a body line never does. The indent
 // counts in the item budget, as any byte of the body does.
 
+import { isAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -122,13 +123,12 @@ export function frameBodySize(
   if (!OTHER_BREAK.test(body)) {
     const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
-    if (!NON_ASCII.test(body)) return measureAsciiFramed(body, indentBytes, budget);
+    if (isAscii(body)) return measureAsciiFramed(body, indentBytes, budget);
     if (body.length <= ENCODED_UNITS) return measureEncodedFramed(body, indentBytes, budget);
   }
   return measureFramed(body, indentBytes, budget);
 }
 
-const NON_ASCII = /[\x80-\uffff]/;
 /** A unit that is not ASCII, or a line break other than LF (each of {@linkcode OTHER_BREAK}'s). */
 const NON_ASCII_OR_OTHER_BREAK = /[\v\f\r\x80-\uffff]/;
 

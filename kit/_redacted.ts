@@ -2,6 +2,7 @@
 // This module is browser compatible.
 
 import { redactedPieces, secretSpans } from "../redact/spans.ts";
+import { isAscii } from "./_ascii.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
@@ -76,7 +77,7 @@ export class Redacted {
     if (this.#pieces === undefined) return cutText(this.#text, budget);
     // No unit takes more than three bytes: a redaction this short fits unmeasured.
     if (this.length <= budget / 3) return { head: this.head(Infinity), cutBytes: 0 };
-    if (Number.isSafeInteger(budget) && !NON_ASCII.test(this.#text)) {
+    if (Number.isSafeInteger(budget) && isAscii(this.#text)) {
       // ASCII, and so is the marker: a unit is a byte.
       if (this.length <= budget) return { head: this.head(Infinity), cutBytes: 0 };
       return { head: detach(this.head(budget)), cutBytes: this.length - budget };
@@ -95,14 +96,12 @@ export class Redacted {
  * is): one scan says so, and a unit is then a byte.
  */
 function cutText(text: string, budget: number): CutBody {
-  if (text.length <= budget / 3 || !Number.isSafeInteger(budget) || NON_ASCII.test(text)) {
+  if (text.length <= budget / 3 || !Number.isSafeInteger(budget) || !isAscii(text)) {
     return cutBodyParts(text, budget);
   }
   if (text.length <= budget) return { head: text, cutBytes: 0 };
   return { head: detach(text.slice(0, budget)), cutBytes: text.length - budget };
 }
-
-const NON_ASCII = /[\x80-\uffff]/;
 
 /** A copy of a short slice, so that it does not keep its long parent alive. */
 function detach(text: string): string {
