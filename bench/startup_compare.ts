@@ -4,7 +4,8 @@
  * Start-up of the two commands against an empty `deno run` with the same permission flags:
  * the status line given `context_window` on stdin (exit; goal: within 5 ms of empty) and
  * `render` of the bundled example through the grader (first byte on stdout; goal: within
- * 30 ms of empty). Each process is timed by the parent from spawn; the cases are interleaved
+ * 30 ms of empty), with the flags its checkout's `deno task render` gives it (read from that
+ * checkout's deno.json: a baseline keeps its own). Each process is timed by the parent from spawn; the cases are interleaved
  * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
  * per-run difference to the empty run of that round. With `--baseline DIR` (another checkout,
  * e.g. main), its commands are run in the same rounds and their outputs compared.
@@ -58,13 +59,20 @@ function factsFlags(cache: string): string[] {
   ];
 }
 
-const RENDER_FLAGS = [
-  "--unstable-worker-options",
-  "--allow-read",
-  "--allow-write",
-  "--allow-net=api.anthropic.com",
-  "--allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL,TERM,TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,TRANSCRIPT_WORKER_OPTIONS",
-];
+/**
+ * The flags `deno task render` runs the command with in checkout `dir`, as its deno.json's task
+ * gives them (those of the task are part of its start-up: `--unstable-lazy-dynamic-imports`).
+ */
+async function renderFlags(dir: string): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(`${dir}/deno.json`));
+  const task = config.tasks.render;
+  const command: string = typeof task === "string" ? task : task.command;
+  const flags = /\bdeno run (.*?) cli\/render\.ts$/.exec(command)?.[1];
+  if (flags === undefined) throw new Error(`${dir}/deno.json: no "deno run … cli/render.ts" task`);
+  return flags.split(" ");
+}
+
+const RENDER_FLAGS = await renderFlags(ROOT);
 
 /** What one run of a case took: wall milliseconds (to exit or first byte) and CPU milliseconds. */
 interface Timing {
@@ -120,7 +128,7 @@ export async function staticGraph(
   return { count: modules.length, bytes, node };
 }
 
-function casesOf(dir: string, label: string, cache: string): Case[] {
+async function casesOf(dir: string, label: string, cache: string): Promise<Case[]> {
   return [
     {
       name: `statusline ${label}`,
@@ -130,7 +138,7 @@ function casesOf(dir: string, label: string, cache: string): Case[] {
     },
     {
       name: `render ${label}`,
-      args: ["run", ...RENDER_FLAGS, `${dir}/cli/render.ts`],
+      args: ["run", ...await renderFlags(dir), `${dir}/cli/render.ts`],
       stdin: "",
       firstByte: true,
     },
@@ -172,10 +180,10 @@ async function main(): Promise<void> {
         stdin: "",
         firstByte: false,
       },
-      ...casesOf(ROOT, "this checkout", cache),
+      ...await casesOf(ROOT, "this checkout", cache),
     ];
     const baseline = flags.values.baseline;
-    if (baseline !== undefined) cases.push(...casesOf(baseline, "baseline", cache));
+    if (baseline !== undefined) cases.push(...await casesOf(baseline, "baseline", cache));
     const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
     const cpus = new Map<string, number[]>(cases.map((c) => [c.name, []]));
     const outputs = new Map<string, string>();
