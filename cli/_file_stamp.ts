@@ -42,6 +42,25 @@ export async function outputStamp(path: string): Promise<string | undefined> {
   }
 }
 
+/** {@linkcode fileStamp}, taken at once (a stat blocks for microseconds: see `lookAhead`). */
+export function fileStampNow(path: string): string | undefined {
+  try {
+    return infoStamp(Deno.statSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** {@linkcode outputStamp}, taken at once. */
+export function outputStampNow(path: string): string | undefined {
+  try {
+    const info = Deno.lstatSync(path);
+    return info.isFile ? stampOf(info) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The size a stamp records. */
 export function stampSize(stamp: string): number {
   return Number(stamp.split(":")[2]);

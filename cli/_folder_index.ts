@@ -13,7 +13,6 @@
  * @module
  */
 
-import { join } from "node:path";
 import type { FolderPage, PageHead, RendererFolder } from "../renderers/registry.ts";
 import { MAX_RECORDED_HEAD, utf8Length } from "./_manifest_file.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
@@ -68,7 +67,7 @@ async function* folderHeads(
       yield { name, ...kept };
       continue;
     }
-    const page = await readHead(join(dir, name), headBytes).catch(() => undefined);
+    const page = await readHead(inFolder(dir, name), headBytes).catch(() => undefined);
     if (page === undefined) continue;
     yield { name, ...page };
     if (known !== undefined) learnHead(known, folder, { name, ...page });

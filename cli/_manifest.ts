@@ -35,8 +35,15 @@
  * @module
  */
 
-import { resolve } from "node:path";
-import { fileDigest, fileStamp, infoStamp, outputStamp, stampSize } from "./_file_stamp.ts";
+import {
+  fileDigest,
+  fileStamp,
+  fileStampNow,
+  infoStamp,
+  outputStamp,
+  outputStampNow,
+  stampSize,
+} from "./_file_stamp.ts";
 import {
   EMPTY_RECORD_BYTES,
   entryLine,
@@ -51,6 +58,7 @@ import {
 } from "./_manifest_file.ts";
 import type { KnownHead, KnownHeads } from "./_folder_index.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
+import { resolvePath } from "./_path.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
 
@@ -139,7 +147,7 @@ export class Manifest implements KnownHeads {
 
   /** An input's path as the record keeps it: absolute, against the folder the run started in. */
   #resolve(input: string): string {
-    return resolve(this.#cwd, input);
+    return resolvePath(this.#cwd, input);
   }
 
   #path(name: string): string {
@@ -181,11 +189,16 @@ export class Manifest implements KnownHeads {
    * again next run; see {@linkcode Manifest.record}).
    */
   lookAhead(input: string): void {
+    // Taken at once, not by Deno's async stat: a stat takes microseconds, the async call's
+    // round trip through Deno's thread pool ten times that in CPU, times every input and page.
     const path = this.#resolve(input);
-    if (!this.#aheadInputs.has(path)) this.#aheadInputs.set(path, fileStamp(input));
+    if (!this.#aheadInputs.has(path)) {
+      this.#aheadInputs.set(path, Promise.resolve(fileStampNow(input)));
+    }
     const outputs = this.#entries.get(path)?.outputs;
     if (outputs !== undefined && !this.#aheadOutputs.has(path)) {
-      this.#aheadOutputs.set(path, { outputs, stamps: this.#outputStamps(outputs) });
+      const stamps = outputs.map(({ name }) => outputStampNow(this.#path(name)));
+      this.#aheadOutputs.set(path, { outputs, stamps: Promise.resolve(stamps) });
     }
   }
 

@@ -95,12 +95,41 @@ export function parseEntryLine(line: string): [string, ManifestEntry] | undefine
   const pairs = Object.entries(parsed as Record<string, unknown>);
   if (pairs.length !== 1) return undefined;
   const [path, value] = pairs[0]!;
+  const entry = toEntry(value);
+  return entry === undefined ? undefined : [path, entry];
+}
+
+/** An entry's value as the record holds it; undefined when it is not one. */
+function toEntry(value: unknown): ManifestEntry | undefined {
   const v = value as { key?: unknown; input?: unknown; outputs?: unknown } | null;
   if (typeof v !== "object" || v === null || typeof v.key !== "string") return undefined;
   if (typeof v.input !== "string" || !Array.isArray(v.outputs)) return undefined;
   const outputs = v.outputs.map(toOutput);
   if (outputs.some((o) => o === undefined)) return undefined;
-  return [path, { key: v.key, input: v.input, outputs: outputs as RecordedOutput[] }];
+  return { key: v.key, input: v.input, outputs: outputs as RecordedOutput[] };
+}
+
+/**
+ * The entries of a record whose text is one whole JSON document, as this command writes it:
+ * parsed at once, which costs a rerun a fraction of a parse a line; undefined when the text is
+ * not one (a line was cut or edited), for the lines to be read one by one.
+ */
+function wholeEntries(text: string): [string, ManifestEntry][] | undefined {
+  let parsed: { version?: unknown; entries?: unknown };
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const entries = parsed.entries;
+  if (typeof entries !== "object" || entries === null || Array.isArray(entries)) return undefined;
+  const found: [string, ManifestEntry][] = [];
+  for (const [path, value] of Object.entries(entries)) {
+    // A line that is not an entry is passed over, as when the lines are read one by one.
+    const entry = toEntry(value);
+    if (entry !== undefined) found.push([path, entry]);
+  }
+  return found;
 }
 
 /** An entry's line, without its comma; with its outputs' heads unless `heads` is false. */
@@ -160,15 +189,20 @@ export async function readRecord(path: string, maxBytes: number): Promise<ReadRe
   }
   // The options' fingerprint is the same in most entries: held once.
   const keys = new Map<string, string>();
-  for (const line of linesOf(text, HEADER.length + 1)) {
-    if (line === FOOTER || line === "") continue;
-    const entry = parseEntryLine(line);
-    if (entry === undefined) continue;
-    const [path, { key, input, outputs }] = entry;
+  for (const [path, { key, input, outputs }] of wholeEntries(text) ?? entryLines(text)) {
     if (!keys.has(key)) keys.set(key, key);
     entries.set(path, { key: keys.get(key)!, input, outputs });
   }
   return { entries, existed: true };
+}
+
+/** The entries of a record's lines, each read on its own. */
+function* entryLines(text: string): Generator<[string, ManifestEntry], void, undefined> {
+  for (const line of linesOf(text, HEADER.length + 1)) {
+    if (line === FOOTER || line === "") continue;
+    const entry = parseEntryLine(line);
+    if (entry !== undefined) yield entry;
+  }
 }
 
 function* linesOf(text: string, from: number): Generator<string, void, undefined> {
