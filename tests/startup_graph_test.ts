@@ -151,3 +151,53 @@ Deno.test("the example's entries, parsed without a stream, are fromNdjson's of i
   const fixture = `${ROOT}fixtures/coordinator_all_threads.ndjson`;
   assert.deepEqual(await exampleEntries(), await Array.fromAsync(fromNdjson(fixture)));
 });
+
+/**
+ * The modules of this checkout Deno reads (its file fetcher's debug lines) and those it runs (its
+ * code cache's) for `deno task ARGS` run from `cwd`, relative to the checkout.
+ */
+async function readAndRun(args: string[], cwd: string): Promise<{ read: string[]; ran: string[] }> {
+  const result = await run(
+    "deno",
+    ["task", "--quiet", "--config", `${ROOT}deno.json`, ...args],
+    { cwd, env: { DENO_LOG: "debug" } },
+  );
+  assert.equal(result.code, 0, result.stderr.slice(-2000));
+  const root = new URL(ROOT, "file:").href;
+  const ours = (pattern: RegExp): string[] =>
+    [...new Set([...result.stderr.matchAll(pattern)].map(([, s]) => s!))]
+      .filter((s) => s.startsWith(root) && s.endsWith(".ts")).map((s) => s.slice(root.length))
+      .sort();
+  const ran = [...result.stderr.matchAll(/code cache (?:hit )?for ES module: (\S+),/g)]
+    .map(([, s]) => s!.startsWith(root) ? s!.slice(root.length) : s!);
+  return { read: ours(/FileFetcher::fetch_no_follow - specifier: (\S+)/g), ran };
+}
+
+Deno.test("deno task render reads only the modules the grader's call runs, not every literal import()'s graph", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_read_" });
+  try {
+    const { read, ran } = await readAndRun(["render"], cwd);
+    // Each module read is one it runs: --watch, the API's source, the html renderer are not read.
+    assert.deepEqual(read.filter((m) => !ran.includes(m)), []);
+    assert.ok(read.includes("renderers/grader/grader.ts"));
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("render's rerun into a folder runs none of Deno's Node modules: no node:path, no timers", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_rerun_" });
+  try {
+    await Deno.copyFile(`${ROOT}fixtures/single_agent.ndjson`, `${cwd}/a.ndjson`);
+    const args = ["render", "-r", "dream", "--out", `${cwd}/out/`, `${cwd}/a.ndjson`];
+    await readAndRun(args, cwd);
+    const { ran } = await readAndRun(args, cwd);
+    assert.ok(ran.includes("cli/_manifest.ts"));
+    assert.deepEqual(
+      ran.filter((m) => m.startsWith("ext:deno_node/") || m.startsWith("node:")),
+      [],
+    );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
