@@ -15,7 +15,7 @@
 
 import type { FolderPage, PageHead, RendererFolder } from "../renderers/registry.ts";
 import { MAX_RECORDED_HEAD, utf8Length } from "./_manifest_file.ts";
-import { inFolder, writeAtomic } from "./_output.ts";
+import { folderEntries, inFolder, writeAtomic } from "./_output.ts";
 
 /** A page's head as the folder's record keeps it, and the page's size. */
 export interface KnownHead {
@@ -52,7 +52,7 @@ async function* folderHeads(
   const indexName = folder.indexName;
   const headBytes = folder.headBytes ?? DEFAULT_HEAD_BYTES;
   const names: string[] = [];
-  for await (const entry of Deno.readDir(dir)) {
+  for (const entry of folderEntries(dir)) {
     if (
       entry.isFile && entry.name.endsWith(extension) && !entry.name.startsWith(".") &&
       entry.name !== indexName

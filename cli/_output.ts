@@ -216,6 +216,14 @@ function writeProblem(error: unknown, path: string): string {
   return message.replace(/:\s*\w+ '[^']*'$/, "").replace(/ \(os error \d+\)$/, "");
 }
 
+/**
+ * The entries of a folder, read at once: Deno's async listing costs an op a batch of entries,
+ * and a folder of pages is listed twice a run (its leftovers, its index).
+ */
+export function folderEntries(dir: string): Deno.DirEntry[] {
+  return Array.from(Deno.readDirSync(dir));
+}
+
 /** How old a temporary file must be to count as left behind by a killed run. */
 export const STALE_TEMPORARY_MS = 60_000;
 
@@ -226,7 +234,7 @@ export const STALE_TEMPORARY_MS = 60_000;
  */
 export async function removeStaleTemporaries(dir: string, now = Date.now()): Promise<number> {
   let removed = 0;
-  for await (const entry of Deno.readDir(dir)) {
+  for (const entry of folderEntries(dir)) {
     // Only this command's own naming: `.{name}.{uuid}.tmp` (version 0.1.0's) is any program's.
     if (!entry.isFile || !TEMPORARY.test(entry.name)) continue;
     const path = inFolder(dir, entry.name);
