@@ -8,7 +8,7 @@
  */
 
 import type { LogEntry, Scope } from "../events/types.ts";
-import { claudeCodeType } from "./_format.ts";
+import { claudeCodeType } from "./_claude_code_types.ts";
 import type { BadLines } from "./_reporter.ts";
 
 /** How many first entries of a log input are looked at for a Claude Code transcript. */

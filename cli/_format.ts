@@ -9,33 +9,12 @@
 
 import { byteLineBatches, releaseLine } from "../lines/byte_lines.ts";
 import { type TopLevel, topLevel } from "./_format_scan.ts";
+import { CLAUDE_CODE_TYPES } from "./_claude_code_types.ts";
+
+export { claudeCodeType } from "./_claude_code_types.ts";
 
 /** A format an input can be read as. */
 export type InputFormat = "log" | "claude-code";
-
-/** The record types of a Claude Code transcript (its bookkeeping ones included). */
-const CLAUDE_CODE_TYPES = new Set([
-  "user",
-  "assistant",
-  "system",
-  "summary",
-  "progress",
-  "attachment",
-  "file-history-snapshot",
-  "queue-operation",
-  "custom-title",
-  "tag",
-  // Newer Claude Code versions' (reference/claude-code-transcripts.md): one may come first.
-  "ai-title",
-  "agent-name",
-  "last-prompt",
-  "mode",
-  "permission-mode",
-  "agent-setting",
-  "bridge-session",
-  "worktree-state",
-  "continued-in",
-]);
 
 /** How many non-blank lines are looked at, at most, before the format is decided. */
 const PEEKED_LINES = 5;
@@ -79,15 +58,6 @@ function lineFormat(bytes: Uint8Array): InputFormat | "unknown" | undefined | nu
   }
   const text = new TextDecoder().decode(bytes).trim();
   return text === "" ? null : recordFormat(text);
-}
-
-/**
- * The type of a Claude Code record read as an event (`user`, `assistant`…),
- * undefined for anything else: no Managed Agents event type lacks a dot.
- */
-export function claudeCodeType(event: unknown): string | undefined {
-  const type = (event as { type?: unknown } | null)?.type;
-  return typeof type === "string" && CLAUDE_CODE_TYPES.has(type) ? type : undefined;
 }
 
 /** What {@linkcode peekFormat} found, and the whole stream to read from the start. */

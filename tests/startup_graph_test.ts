@@ -60,6 +60,11 @@ Deno.test("render to standard output loads no source it does not read, no folder
     "cli/_write_as_it_goes.ts",
     // --since/--until's dates.
     "cli/_dates.ts",
+    // A file's or a stream's reading: the bundled example reads none.
+    "cli/_input_file.ts",
+    "cli/_format.ts",
+    "sources/from_ndjson.ts",
+    "lines/byte_lines.ts",
     // --out DIR: the folder's lock, record, pages, index and walk.
     "cli/_folder_lock.ts",
     "cli/_folder_writer.ts",
@@ -145,6 +150,14 @@ Deno.test("render of the bundled example loads none of Deno's own modules lazily
   const modules = await evaluated(["render"]);
   assert.ok(modules.includes("renderers/grader/grader.ts"));
   assert.deepEqual(modules.filter((m) => m.startsWith("ext:")), []);
+  // It reads no file: neither the line splitter, the NDJSON source nor the format's peek.
+  const reading = [
+    "lines/byte_lines.ts",
+    "sources/from_ndjson.ts",
+    "cli/_format.ts",
+    "cli/_input_file.ts",
+  ];
+  assert.deepEqual(modules.filter((m) => reading.some((r) => m.startsWith(r))), []);
 });
 
 Deno.test("the example's entries, parsed without a stream, are fromNdjson's of its fixture", async () => {
