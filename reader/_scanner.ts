@@ -161,7 +161,7 @@ function pieceOf(buffer: Uint8Array, whole: string | null, end: number): string 
 
 /** Where a scan is: its buffer, the file position of the buffer's first byte, its bytes. */
 interface Cursor {
-  buffer: Uint8Array;
+  readonly buffer: Uint8Array;
   start: number;
   fill: number;
 }
@@ -244,30 +244,26 @@ export class LineScanner {
    * rejects with. Either way what was folded stays folded and the next scan goes on from it.
    */
   async scan(file: ReadAt, size: number, state: FactsState, signal?: AbortSignal): Promise<void> {
-    const buffers: Uint8Array[] = [takeBuffer(this.#bufferBytes)];
+    const buffer = takeBuffer(this.#bufferBytes);
     try {
-      await this.#scan(buffers, file, size, state, signal);
+      await this.#scan(buffer, file, size, state, signal);
     } finally {
-      for (const buffer of buffers) giveBack(buffer);
+      giveBack(buffer);
     }
   }
 
   /**
-   * The scan, double-buffered: once a read has come in and its lines are found, the bytes
-   * after them are read into the other buffer (behind the start of the line they cut, which
-   * is copied there) while this one is searched, so the file's reads run in the thread pool
-   * beside the search instead of between its pieces. Only one read is ever in flight: the
-   * reads a long line's end needs are made before the next one is asked for. The second
-   * buffer is taken when a second read is needed (`buffers` holds what was taken).
+   * The scan: a read into the buffer, behind the start of the line the last one cut; the
+   * end of a long line it finishes (which may read that line again); its lines folded.
    */
   async #scan(
-    buffers: Uint8Array[],
+    buffer: Uint8Array,
     file: ReadAt,
     size: number,
     state: FactsState,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const at: Cursor = { buffer: buffers[0]!, start: this.examined, fill: 0 };
+    const at: Cursor = { buffer, start: this.examined, fill: 0 };
     if (at.start >= size || isAborted(signal)) return;
     const fast = size - at.start >= this.#latin1Bytes && await loadLatin1();
     let sinceTurn = 0;
@@ -288,7 +284,7 @@ export class LineScanner {
           from = newline + 1;
         }
       }
-      reading = this.#consume(at, from, buffers, file, size, state, fast, signal);
+      reading = this.#consume(at, from, file, size, state, fast, signal);
       if (reading !== null && signal !== undefined && sinceTurn >= TURN_BYTES) {
         sinceTurn = 0;
         await nextTurn();
@@ -315,18 +311,21 @@ export class LineScanner {
   }
 
   /**
-   * Takes the lines of `at.buffer[from, at.fill)`: asks for the next read (into the other
-   * buffer, behind what is carried over), unless the file's `size` is reached or `signal`
-   * aborted, before folding them, then moves `at` on to that buffer. Synchronous, so that
-   * the read's Latin-1 string (searched many times) dies before the next await: a string
-   * that lives across one is kept by the scavenges and reaches the old generation, where it
-   * raised the peak RSS of a first read of 200 MB by 20 MB. Returns the read asked for, or
-   * `null` when there is none.
+   * Folds the lines of `at.buffer[from, at.fill)`, moves what follows them (the start of a
+   * line) to the buffer's start, and asks for the next read behind it unless the file's
+   * `size` is reached or `signal` aborted. Synchronous, so that a large read's Latin-1 string
+   * (searched many times) dies before the next await: a string that lives across one is
+   * kept by the scavenges and reaches the old generation, where it raised the peak RSS of a
+   * first read of 200 MB by 20 MB. Returns the read asked for, or `null` when there is none.
+   *
+   * The next read is not made while the string is searched, though it could be (the string
+   * is a copy of the buffer): that needs a second buffer or the candidate lines' bytes taken
+   * back from the string, and both raised the peak RSS of a first read of 200 MB by about a
+   * MB, more than their overlap took off its wall time on a loaded 2-core machine.
    */
   #consume(
     at: Cursor,
     from: number,
-    buffers: Uint8Array[],
     file: ReadAt,
     size: number,
     state: FactsState,
@@ -340,34 +339,24 @@ export class LineScanner {
     const whole = fast && fill > from ? latin1(buffer, 0, capacity) : null;
     const last = fill > from ? lastNewline(buffer, whole, from, fill) : -1;
     let start = last >= from ? last + 1 : from;
-    // No newline in a full buffer: a line longer than the buffer starts here.
-    const startsLong = start === 0 && fill === capacity;
-    if (startsLong) start = fill;
-    // What follows the last newline (the start of a line) goes on in the other buffer.
-    const carry = fill - start;
-    let next = buffer;
-    let reading: Promise<number> | null = null;
-    if (bufferStart + fill < size && !isAborted(signal)) {
-      next = buffers[1] ??= takeBuffer(capacity);
-      if (next === buffer) next = buffers[0]!;
-      next.set(buffer.subarray(start, fill));
-      reading = readInto(file, next, carry, bufferStart + fill, size);
-      // Marked handled: a read that fails while the search or a timer's turn runs must not
-      // reject unhandled; it rejects the scan when awaited.
-      reading.catch(() => {});
-    }
     if (last >= from) {
       this.#foldRun(buffer, whole, from, last + 1, bufferStart + from, state);
       this.#offset = bufferStart + last + 1;
-    }
-    if (startsLong) {
+    } else if (start === 0 && fill === capacity) {
+      // No newline in a full buffer: a line longer than the buffer starts here.
       const flags = new LineFlags();
       if (capacity <= this.#maxLineBytes) flags.scan(pieceOf(buffer, whole, fill));
       this.#long = { seen: fill, flags };
+      start = fill;
     }
-    at.buffer = next; // (the same buffer only when no read follows)
+    buffer.copyWithin(0, start, fill);
     at.start = bufferStart + start;
-    at.fill = carry;
+    at.fill = fill - start;
+    if (bufferStart + fill >= size || isAborted(signal)) return null;
+    const reading = readInto(file, buffer, at.fill, bufferStart + fill, size);
+    // Marked handled: a read that fails while a timer's turn runs must not reject unhandled;
+    // it rejects the scan when awaited.
+    reading.catch(() => {});
     return reading;
   }
 
