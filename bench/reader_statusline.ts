@@ -39,6 +39,20 @@ interface Setup {
   env: Record<string, string>;
 }
 
+/**
+ * Writes `text` to the child's stdin and closes it. A child that ends without reading it (the
+ * empty `deno run`) breaks the pipe, now and then before the write: that is no failure.
+ */
+async function feed(child: Deno.ChildProcess, text: string): Promise<void> {
+  const writer = child.stdin.getWriter();
+  try {
+    await writer.write(new TextEncoder().encode(text));
+    await writer.close();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.BrokenPipe)) throw error;
+  }
+}
+
 /** Runs one process to its end; returns the wall milliseconds and its output. */
 async function time(args: string[], setup: Setup, stdin: string): Promise<[number, string]> {
   const start = performance.now();
@@ -49,9 +63,7 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
     stderr: "piped",
     env: setup.env,
   }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
+  await feed(child, stdin);
   const { stdout, stderr, code } = await child.output();
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`exit ${code}: ${new TextDecoder().decode(stderr)}`);
@@ -140,9 +152,7 @@ async function timeCcusage(c: CcusageSetup, setup: Setup): Promise<[number, stri
     env: { ...setup.env, CLAUDE_CONFIG_DIR: c.claude, TMPDIR: c.tmp, HOME: c.tmp },
     clearEnv: true,
   }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(c.stdin));
-  await writer.close();
+  await feed(child, c.stdin);
   const { stdout, stderr, code } = await child.output();
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`ccusage: exit ${code}: ${new TextDecoder().decode(stderr)}`);

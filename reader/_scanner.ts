@@ -31,10 +31,14 @@ import {
 export const READ_BUFFER_BYTES = 1 << 20;
 
 /**
- * How many bytes a scan reads between two turns of the event loop it gives timers. Reads
- * through the thread pool complete one after another without letting timers run (an
- * `AbortSignal.timeout` went unfired through a whole 64 MiB first refresh, now and then), so a
- * long scan waits for a timer's turn every so often: a dozen turns on 200 MB.
+ * How many bytes a scan given an abort signal reads between two turns of the event loop it
+ * gives timers. Reads through the thread pool complete one after another without letting
+ * timers run (an `AbortSignal.timeout` went unfired through a whole 64 MiB first refresh, now
+ * and then), so a long scan waits for a timer's turn every so often: a dozen turns on 200 MB.
+ * A scan without a signal has no timer of its own to let fire and takes no turn: the first
+ * `setTimeout` of a process makes Deno load its timers, about 2.5 MB of a status line's peak
+ * RSS (other timers of the process still run between its reads: a 5 ms interval ticked on
+ * through a first refresh of 200 MB without turns).
  */
 const TURN_BYTES = 16 << 20;
 
@@ -82,6 +86,84 @@ function takeBuffer(size: number): Uint8Array {
 
 function giveBack(buffer: Uint8Array): void {
   if (SPARE_BUFFERS.length < MAX_SPARE_BUFFERS) SPARE_BUFFERS.push(buffer);
+}
+
+/** Whether `signal` was aborted (a function, so that the compiler does not narrow it). */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+/**
+ * Reads into `buffer` from `at` up to its end or the file's `size`, from file position
+ * `position`.
+ */
+function readInto(
+  file: ReadAt,
+  buffer: Uint8Array,
+  at: number,
+  position: number,
+  size: number,
+): Promise<number> {
+  const want = Math.min(buffer.length - at, size - position);
+  return file.readAt(buffer.subarray(at, at + want), position);
+}
+
+/**
+ * How far back from the end of a read its last newline is looked for backwards: a backward
+ * search goes a byte at a time, a forward one jumps from newline to newline.
+ */
+const NEAR_END = 1 << 14;
+
+/**
+ * The first newline of `buffer[0, fill)`, or -1: searched in `whole`, its Latin-1 string, if
+ * there is one (which goes on past `fill` with an earlier read's bytes).
+ */
+function firstNewline(buffer: Uint8Array, whole: string | null, fill: number): number {
+  if (whole === null) return buffer.subarray(0, fill).indexOf(NEWLINE);
+  const at = whole.indexOf("\n");
+  return at < fill ? at : -1;
+}
+
+/** The last newline of `buffer[start, fill)`, or -1; `whole` as for {@linkcode firstNewline}. */
+function lastNewline(
+  buffer: Uint8Array,
+  whole: string | null,
+  start: number,
+  fill: number,
+): number {
+  if (whole === null) {
+    const at = buffer.lastIndexOf(NEWLINE, fill - 1);
+    return at >= start ? at : -1;
+  }
+  const near = Math.max(start, fill - NEAR_END);
+  const at = whole.slice(near, fill).lastIndexOf("\n");
+  if (at !== -1) return near + at;
+  // The last line is long: newline by newline up to it, from the start.
+  let last = -1;
+  for (
+    let at = whole.indexOf("\n", start);
+    at !== -1 && at < near;
+    at = whole.indexOf("\n", at + 1)
+  ) {
+    last = at;
+  }
+  return last;
+}
+
+/**
+ * The text of `buffer[0, end)` for a long line's flags: a slice of `whole` where there is
+ * one (every literal searched is ASCII, found alike in Latin-1 and in UTF-8 text), else
+ * decoded.
+ */
+function pieceOf(buffer: Uint8Array, whole: string | null, end: number): string {
+  return whole === null ? textOf(buffer, 0, end) : whole.slice(0, end);
+}
+
+/** Where a scan is: its buffer, the file position of the buffer's first byte, its bytes. */
+interface Cursor {
+  readonly buffer: Uint8Array;
+  start: number;
+  fill: number;
 }
 
 /** A line longer than the read buffer, searched so far. */
@@ -170,6 +252,10 @@ export class LineScanner {
     }
   }
 
+  /**
+   * The scan: a read into the buffer, behind the start of the line the last one cut; the
+   * end of a long line it finishes (which may read that line again); its lines folded.
+   */
   async #scan(
     buffer: Uint8Array,
     file: ReadAt,
@@ -177,58 +263,107 @@ export class LineScanner {
     state: FactsState,
     signal: AbortSignal | undefined,
   ): Promise<void> {
-    const capacity = buffer.length;
-    let bufferStart = this.examined;
-    const fast = size - bufferStart >= this.#latin1Bytes && await loadLatin1();
-    let fill = 0;
+    const at: Cursor = { buffer, start: this.examined, fill: 0 };
+    if (at.start >= size || isAborted(signal)) return;
+    const fast = size - at.start >= this.#latin1Bytes && await loadLatin1();
     let sinceTurn = 0;
-    while (bufferStart + fill < size && signal?.aborted !== true) {
-      if (sinceTurn >= TURN_BYTES) {
-        sinceTurn = 0;
-        await nextTurn();
-        continue; // The loop's test sees an abort the turn let fire.
-      }
-      const want = Math.min(capacity - fill, size - bufferStart - fill);
-      const read = await file.readAt(buffer.subarray(fill, fill + want), bufferStart + fill);
+    let reading: Promise<number> | null = readInto(file, at.buffer, 0, at.start, size);
+    while (reading !== null) {
+      const read = await reading;
       if (read === 0) break;
-      fill += read;
+      at.fill += read;
       sinceTurn += read;
-      let start = 0;
+      let from = 0;
       const long = this.#long;
       if (long !== null) {
-        const over = long.seen > this.#maxLineBytes;
-        // Only `buffer[0, fill)` is this read's: the rest may hold an earlier scan's bytes.
-        const newline = buffer.subarray(0, fill).indexOf(NEWLINE);
-        const piece = newline === -1 ? fill : newline;
-        if (!over) long.flags.scan(textOf(buffer, 0, piece));
-        long.seen += piece;
+        const newline = this.#continueLong(long, at.buffer, at.fill, fast);
         if (newline === -1) {
-          bufferStart += fill;
-          fill = 0;
-          continue;
+          from = at.fill;
+        } else {
+          await this.#finishLong(file, long, state);
+          from = newline + 1;
         }
-        await this.#finishLong(file, long, state);
-        start = newline + 1;
       }
-      const last = fill > start ? buffer.lastIndexOf(NEWLINE, fill - 1) : -1;
-      if (last >= start) {
-        this.#foldRun(buffer, start, last + 1, bufferStart + start, state, fast);
-        this.#offset = bufferStart + last + 1;
-        start = last + 1;
+      reading = this.#consume(at, from, file, size, state, fast, signal);
+      if (reading !== null && signal !== undefined && sinceTurn >= TURN_BYTES) {
+        sinceTurn = 0;
+        await nextTurn();
       }
-      if (start === 0 && fill === capacity) {
-        // No newline in a full buffer: a line longer than the buffer starts here.
-        const flags = new LineFlags();
-        if (capacity <= this.#maxLineBytes) flags.scan(textOf(buffer, 0, fill));
-        this.#long = { seen: fill, flags };
-        bufferStart += fill;
-        fill = 0;
-        continue;
+      if (reading !== null && isAborted(signal)) {
+        // Stopped between two reads: the one in flight is waited for, and its bytes left.
+        await reading.catch(() => 0);
+        reading = null;
       }
-      buffer.copyWithin(0, start, fill);
-      bufferStart += start;
-      fill -= start;
     }
+  }
+
+  /**
+   * Searches the read's first piece of the long line `long` (up to its newline, or the whole
+   * read), synchronously, so that no string made for it outlives the call. Returns where its
+   * newline is, or -1.
+   */
+  #continueLong(long: LongLine, buffer: Uint8Array, fill: number, fast: boolean): number {
+    // Only `buffer[0, fill)` is this read's: the rest may hold an earlier scan's bytes.
+    const whole = fast ? latin1(buffer, 0, buffer.length) : null;
+    const newline = firstNewline(buffer, whole, fill);
+    this.#scanLong(long, buffer, whole, newline === -1 ? fill : newline);
+    return newline;
+  }
+
+  /**
+   * Folds the lines of `at.buffer[from, at.fill)`, moves what follows them (the start of a
+   * line) to the buffer's start, and asks for the next read behind it unless the file's
+   * `size` is reached or `signal` aborted. Synchronous, so that a large read's Latin-1 string
+   * (searched many times) dies before the next await: a string that lives across one is
+   * kept by the scavenges and reaches the old generation, where it raised the peak RSS of a
+   * first read of 200 MB by 20 MB. Returns the read asked for, or `null` when there is none.
+   *
+   * The next read is not made while the string is searched, though it could be (the string
+   * is a copy of the buffer): that needs a second buffer or the candidate lines' bytes taken
+   * back from the string, and both raised the peak RSS of a first read of 200 MB by about a
+   * MB, more than their overlap took off its wall time on a loaded 2-core machine.
+   */
+  #consume(
+    at: Cursor,
+    from: number,
+    file: ReadAt,
+    size: number,
+    state: FactsState,
+    fast: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<number> | null {
+    const { buffer, fill, start: bufferStart } = at;
+    const capacity = buffer.length;
+    // A large read searches the buffer as one Latin-1 string, newlines included (see
+    // #foldRun): the string's search finds a byte tens of times faster than the array's.
+    const whole = fast && fill > from ? latin1(buffer, 0, capacity) : null;
+    const last = fill > from ? lastNewline(buffer, whole, from, fill) : -1;
+    let start = last >= from ? last + 1 : from;
+    if (last >= from) {
+      this.#foldRun(buffer, whole, from, last + 1, bufferStart + from, state);
+      this.#offset = bufferStart + last + 1;
+    } else if (start === 0 && fill === capacity) {
+      // No newline in a full buffer: a line longer than the buffer starts here.
+      const flags = new LineFlags();
+      if (capacity <= this.#maxLineBytes) flags.scan(pieceOf(buffer, whole, fill));
+      this.#long = { seen: fill, flags };
+      start = fill;
+    }
+    buffer.copyWithin(0, start, fill);
+    at.start = bufferStart + start;
+    at.fill = fill - start;
+    if (bufferStart + fill >= size || isAborted(signal)) return null;
+    const reading = readInto(file, buffer, at.fill, bufferStart + fill, size);
+    // Marked handled: a read that fails while a timer's turn runs must not reject unhandled;
+    // it rejects the scan when awaited.
+    reading.catch(() => {});
+    return reading;
+  }
+
+  /** Searches the next `piece` bytes of the long line `long`, which continue it. */
+  #scanLong(long: LongLine, buffer: Uint8Array, whole: string | null, piece: number): void {
+    if (long.seen <= this.#maxLineBytes) long.flags.scan(pieceOf(buffer, whole, piece));
+    long.seen += piece;
   }
 
   /** Folds the long line that ends here (its newline was found), then moves past it. */
@@ -252,20 +387,22 @@ export class LineScanner {
 
   /**
    * Folds the complete lines in `buffer[from, to)` (`to` just past a newline), which start
-   * at file position `position`, as one batch walked backwards.
+   * at file position `position`, as one batch walked backwards. `whole` is the buffer's
+   * Latin-1 string on a large read, else `null` (the lines are decoded as UTF-8 text).
    */
   #foldRun(
     buffer: Uint8Array,
+    whole: string | null,
     from: number,
     to: number,
     position: number,
     state: FactsState,
-    fast: boolean,
   ): void {
     // The Latin-1 string is a slice of one of the whole buffer: strings of one size let V8
     // reuse the memory of the last one, while strings of each run's own size raised the peak
     // RSS of a first read of 200 MB by about 5 MB. A slice shares its string's characters.
-    const text = fast ? latin1(buffer, 0, buffer.length).slice(from, to) : textOf(buffer, from, to);
+    const fast = whole !== null;
+    const text = fast ? whole.slice(from, to) : textOf(buffer, from, to);
     const special = this.#special;
     collectSpecialLines(text, special);
     const summary = this.#summary;

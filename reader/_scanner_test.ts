@@ -119,26 +119,93 @@ Deno.test("LineScanner re-reads an unterminated short line, never a consumed one
   });
 });
 
-Deno.test("LineScanner never reads a newline left in a reused buffer by another scan", async () => {
-  const lines = new GrowingFile();
-  const long = new GrowingFile();
-  const a = new LineScanner(100, 256);
-  const b = new LineScanner(100, 256);
-  const state = new FactsState();
-  long.append(turn("a", 1) + "y".repeat(300)); // a line over the cap, still growing
-  await b.scan(long, long.bytes.length, state);
-  lines.append("x\n".repeat(1_000)); // fills the shared buffer with newlines
-  await a.scan(lines, lines.bytes.length, new FactsState());
-  long.append("y".repeat(10));
-  await b.scan(long, long.bytes.length, state);
-  assert.equal(b.offset, turn("a", 1).length, "still at the start of the long line");
-  long.append("\n" + turn("b", 2));
-  await b.scan(long, long.bytes.length, state);
-  assert.equal(b.offset, long.bytes.length);
-  assert.deepEqual(state.facts(), {
-    model: "b",
-    contextUsedTokens: 2,
-    hasContext: true,
-    compactedSinceUsage: false,
-  });
+Deno.test("LineScanner never reads a newline left in a reused buffer by another scan", async (t) => {
+  // Both ways of searching: UTF-8 text, and Latin-1 strings of the whole buffer (0: every scan).
+  for (const latin1Bytes of [undefined, 0]) {
+    await t.step(latin1Bytes === 0 ? "Latin-1 strings" : "UTF-8 text", async () => {
+      const lines = new GrowingFile();
+      const long = new GrowingFile();
+      const a = new LineScanner(100, 256, latin1Bytes);
+      const b = new LineScanner(100, 256, latin1Bytes);
+      const state = new FactsState();
+      long.append(turn("a", 1) + "y".repeat(300)); // a line over the cap, still growing
+      await b.scan(long, long.bytes.length, state);
+      lines.append("x\n".repeat(1_000)); // fills the shared buffer with newlines
+      await a.scan(lines, lines.bytes.length, new FactsState());
+      long.append("y".repeat(10));
+      await b.scan(long, long.bytes.length, state);
+      assert.equal(b.offset, turn("a", 1).length, "still at the start of the long line");
+      long.append("\n" + turn("b", 2));
+      await b.scan(long, long.bytes.length, state);
+      assert.equal(b.offset, long.bytes.length);
+      assert.deepEqual(state.facts(), {
+        model: "b",
+        contextUsedTokens: 2,
+        hasContext: true,
+        compactedSinceUsage: false,
+      });
+    });
+  }
+});
+
+/** A {@linkcode GrowingFile} whose reads settle a few microtasks later, as a real one's do. */
+class SlowFile extends GrowingFile {
+  inFlight = 0;
+  mostInFlight = 0;
+
+  override async readAt(into: Uint8Array, position: number): Promise<number> {
+    this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
+    for (let i = 0; i < 3; i++) await null;
+    this.inFlight--;
+    return super.readAt(into, position);
+  }
+}
+
+Deno.test("LineScanner makes one read at a time, a long line's included", async (t) => {
+  for (const latin1Bytes of [0, Infinity]) {
+    await t.step(latin1Bytes === 0 ? "Latin-1 strings" : "UTF-8 text", async () => {
+      const file = new SlowFile();
+      const scanner = new LineScanner(1 << 20, 256, latin1Bytes);
+      const state = new FactsState();
+      // Short lines, a long candidate line (read again alone) and a long one that is not.
+      const long = turn("long", 3, "z".repeat(1_000));
+      file.append(turn("a", 1).repeat(8) + long + "x".repeat(700) + "\n" + turn("b", 2).repeat(8));
+      await scanner.scan(file, file.bytes.length, state);
+      assert.equal(file.mostInFlight, 1, "never two reads at once");
+      assert.equal(scanner.offset, file.bytes.length);
+      assert.deepEqual(state.facts(), {
+        model: "b",
+        contextUsedTokens: 2,
+        hasContext: true,
+        compactedSinceUsage: false,
+      });
+    });
+  }
+});
+
+Deno.test("LineScanner gives timers a turn on a long scan only when it has a signal", async () => {
+  const file = new GrowingFile();
+  file.bytes = encoder.encode(turn("a", 1).repeat(Math.ceil((17 << 20) / turn("a", 1).length)));
+  const setTimeout = globalThis.setTimeout;
+  let timers = 0;
+  globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => {
+    timers++;
+    return setTimeout(...args);
+  }) as typeof setTimeout;
+  try {
+    // Without a signal, no timer: in a fresh process the first one loads Deno's timers.
+    await new LineScanner(1 << 20).scan(file, file.bytes.length, new FactsState());
+    assert.equal(timers, 0);
+    const state = new FactsState();
+    await new LineScanner(1 << 20).scan(
+      file,
+      file.bytes.length,
+      state,
+      new AbortController().signal,
+    );
+    assert.ok(timers > 0, "a signal's timer gets its turn");
+    assert.equal(state.facts().contextUsedTokens, 1);
+  } finally {
+    globalThis.setTimeout = setTimeout;
+  }
 });
