@@ -38,7 +38,11 @@ import { reportGoal, times } from "./_goal.ts";
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
 const CHILD = fileURLToPath(new URL("./_reader_child.ts", import.meta.url));
 const OWN_READER = fileURLToPath(new URL("../reader/mod.ts", import.meta.url));
-/** Item 7's goals: the first refresh of 200 MB within 1.2× a newline scan, under 48 MB. */
+/**
+ * Item 7's goals: the first refresh of 200 MB within 1.2× a newline scan, under 48 of this
+ * table's peak unit. The issue's "48.7 MB" was read from this table, whose peaks are KiB ÷ 1024:
+ * mebibytes, so the goal is 48 MiB (50.3 MB).
+ */
 const GOAL_RATIO = 1.2;
 const GOAL_PEAK_MB = 48;
 
@@ -128,7 +132,7 @@ function table(results: Runs, runs: number, sizeBytes: number, smallBytes: numbe
     } | median of 25 appends a run |`;
   const baselines = Object.keys(results).filter((mode) => mode.startsWith("/"));
   return [
-    "| measurement | median ms | ÷ newline scan | CPU ms | ÷ newline scan, CPU | peak RSS MB | result |",
+    "| measurement | median ms | ÷ newline scan | CPU ms | ÷ newline scan, CPU | peak RSS MiB | result |",
     "|---|---:|---:|---:|---:|---:|---|",
     `| runtime only (a process that loads the reader) | – | – | – | – | ${
       fmt(peak("runtime"))
@@ -158,8 +162,8 @@ function reportGoals(results: Runs, sizeMb: number, runs: number): void {
   reportGoal({
     item: "7",
     figure: `reader first refresh peak RSS, runtime included, ${how}`,
-    measured: `${fmt(peak, 2)} MB`,
-    goal: `< ${GOAL_PEAK_MB} MB`,
+    measured: `${fmt(peak, 2)} MiB`,
+    goal: `< ${GOAL_PEAK_MB} MiB`,
     met: peak < GOAL_PEAK_MB,
   });
 }
