@@ -58,9 +58,11 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
   return [ms, new TextDecoder().decode(stdout).trim()];
 }
 
+/** The status line's command line, with the `facts` task's flags (`--no-config` included). */
 function statusArgs(setup: Setup, facts = FACTS): string[] {
   return [
     "run",
+    "--no-config",
     "--allow-read",
     "--allow-env=XDG_CACHE_HOME,HOME",
     `--allow-write=${setup.cacheHome}/brigade-transcript`,
