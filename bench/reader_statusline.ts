@@ -2,7 +2,8 @@
 
 /**
  * The status-line process (`cli/facts.ts --statusline`, as Claude Code runs it: a new
- * process per call, the status JSON on stdin) side by side with an empty `deno run`, on
+ * process per call, the status JSON on stdin, with the `facts` task's `--no-config`; each
+ * baseline with the same flags) side by side with an empty `deno run`, on
  * generated transcripts of 1, 20 and 200 MB: the first call (no cache: the whole file is
  * read) and a call after a 10 KB append with the cache (only the append is read). Every
  * process is timed from spawn to exit by the parent; the modes are interleaved run by run,

@@ -6,8 +6,11 @@
  * `render` of the bundled example through the grader (first byte on stdout; goal: within
  * 30 ms of empty). Each process is timed by the parent from spawn; the cases are interleaved
  * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
- * per-run difference to the empty run of that round. With `--baseline DIR` (another checkout,
- * e.g. main), its commands are run in the same rounds and their outputs compared.
+ * per-run difference to the empty run of that round. The status line runs with the `facts` task's
+ * flags, `--no-config` among them; beside it, with no goal, the same call with the checkout's
+ * `deno.json` and `deno.lock` read (`deno run cli/facts.ts` in a checkout, no flag). With
+ * `--baseline DIR` (another checkout, e.g. main), its commands are run in the same rounds, with
+ * the same flags, and their outputs compared.
  *
  *   deno task bench:startup [--runs N] [--quick] [--baseline DIR]
  *

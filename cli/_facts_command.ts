@@ -4,30 +4,20 @@
  * Every call of the `facts` command but the status line given Claude Code's own context figures
  * (which `facts.ts` answers alone): the command line parsed, a transcript read once, followed,
  * or as the status line, with the status line's cache. `facts.ts` imports it on the call that
- * needs it, so that Deno loads none of it for the status line's common call.
+ * needs it, so that Deno loads none of it for the status line's common call. It imports the
+ * reader itself, not on first use: most of its calls read a transcript, and a second `import()`
+ * would cost each of them a second walk of the module graph.
  *
  * @module
  */
 
-import type { Facts, RefreshResult, TranscriptReader } from "../reader/mod.ts";
+import { type Facts, type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sentStatus, sentStatusLine } from "./_facts_format.ts";
 import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
 import { MAX_STDIN_BYTES, readStatusInput, writeLineSync } from "./_statusline_io.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
-
-/**
- * The reader, imported when a transcript is read: the status line given Claude Code's own
- * context figures never reads one, and the reader's graph (`node:fs`, `node:buffer`) would cost
- * it more than the rest of its work.
- */
-async function openReader(
-  ...args: ConstructorParameters<typeof TranscriptReader>
-): Promise<TranscriptReader> {
-  const { TranscriptReader } = await import("../reader/mod.ts");
-  return new TranscriptReader(...args);
-}
 
 const HELP = `Print the model and the context tokens in use of a Claude Code transcript.
 
@@ -111,7 +101,7 @@ export async function runFacts(args: string[], options: RunFactsOptions = {}): P
     if (command.follow) return await follow(command);
     const result: RefreshResult = command.path === EXAMPLE_INPUT
       ? { facts: await exampleFacts() }
-      : await (await openReader(command.path)).refresh();
+      : await new TranscriptReader(command.path).refresh();
     if (result.error !== undefined) {
       console.error(`facts: ${command.path}: ${result.error.message}`);
       return 1;
@@ -135,7 +125,7 @@ async function follow(command: FactsCommand): Promise<number> {
   const onSignal = (): void => stop.abort();
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   try {
-    const reader = await openReader(command.path);
+    const reader = new TranscriptReader(command.path);
     let last: string | undefined;
     while (!stop.signal.aborted) {
       const result = await reader.refresh();
@@ -222,7 +212,7 @@ async function statusline(json: boolean, stdin = { text: readStatusInput() }): P
   // since is read. The reader checks the state against the file, so a stale one costs a
   // full read, never a wrong line.
   const cached = loadState(path);
-  const reader = await openReader(path, { state: cached.state });
+  const reader = new TranscriptReader(path, { state: cached.state });
   const { facts, error } = await reader.refresh();
   print(facts);
   if (error === undefined) saveState(cached, reader.saveState());
