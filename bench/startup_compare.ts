@@ -7,8 +7,9 @@
  * 30 ms of empty). Each process is timed by the parent from spawn; the cases are interleaved
  * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
  * per-run difference to the empty run of that round. The status line runs with the `facts` task's
- * flags, `--no-config` among them; beside it, with no goal, the same call with the checkout's
- * `deno.json` and `deno.lock` read (`deno run cli/facts.ts` in a checkout, no flag). With
+ * flags, `--no-config` and `--unstable-lazy-dynamic-imports` among them; beside it, with no goal,
+ * the same call without those two (`deno run cli/facts.ts` in a checkout: its `deno.json` and
+ * `deno.lock` read, and the files of every literal `import()`). With
  * `--baseline DIR` (another checkout, e.g. main), its commands are run in the same rounds, with
  * the same flags, and their outputs compared.
  *
@@ -57,11 +58,14 @@ interface Case {
 
 /**
  * The `facts` task's own flags: `--no-config` as well, since the status line needs no
- * configuration (an installed command reads none of the checkout's either).
+ * configuration (an installed command reads none of the checkout's either), and
+ * `--unstable-lazy-dynamic-imports`, so that Deno reads the files of an `import()` only when it
+ * runs.
  */
 function factsFlags(cache: string): string[] {
   return [
     "--no-config",
+    "--unstable-lazy-dynamic-imports",
     "--allow-read",
     "--allow-env=TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,XDG_CACHE_HOME,HOME,LOCALAPPDATA",
     `--allow-write=${cache}/brigade-transcript`,
@@ -139,9 +143,10 @@ function casesOf(dir: string, label: string, cache: string): Case[] {
       firstByte: false,
     },
     {
-      // `deno run cli/facts.ts` in a checkout, no flag: Deno reads its deno.json and deno.lock.
-      name: `statusline ${label}, its deno.json read`,
-      args: ["run", ...factsFlags(cache).slice(1), `${dir}/cli/facts.ts`, "--statusline"],
+      // `deno run cli/facts.ts` in a checkout, neither flag: Deno reads its deno.json and
+      // deno.lock, and the files of every literal import() before the call.
+      name: `statusline ${label}, plain deno run`,
+      args: ["run", ...factsFlags(cache).slice(2), `${dir}/cli/facts.ts`, "--statusline"],
       stdin: STATUS,
       firstByte: false,
       aside: true,
@@ -239,7 +244,7 @@ async function main(): Promise<void> {
         isEmpty ? "" : `${ratio.toFixed(2)}×`,
         `${median(cpu!).toFixed(0)} ms`,
         isEmpty ? "" : sign(cpuDiff),
-        c.aside ? "none (what a checkout's configuration costs)" : goalOf(c.name),
+        c.aside ? "none (the checkout's configuration, every import() read)" : goalOf(c.name),
       ];
       console.log(`| ${cells.join(" | ")} |`);
       if (!isEmpty && !c.aside) goals.push({ name: c.name, wallDiff, cpuDiff });

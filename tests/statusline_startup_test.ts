@@ -39,7 +39,16 @@ function evaluated(stderr: string): { hit: string[]; added: string[] } {
   };
 }
 
-Deno.test("deno task facts --statusline given context_window runs facts.ts and the two modules it imports, nothing else", async () => {
+/** The checkout's files a call read, from Deno's debug log (its file fetcher names each). */
+function read(stderr: string): string[] {
+  const root = new URL(ROOT, "file:").href;
+  return [...stderr.matchAll(/FileFetcher::fetch_no_follow - specifier: (\S+)/g)]
+    .map(([, specifier]) => specifier!)
+    .filter((specifier) => specifier.startsWith(root))
+    .map((specifier) => specifier.slice(root.length));
+}
+
+Deno.test("deno task facts --statusline given context_window reads and runs facts.ts and the two modules it imports, nothing else", async () => {
   const cwd = await Deno.makeTempDir({ prefix: "statusline_startup_" });
   try {
     for (const args of [["--statusline"], ["--statusline", "--json"]]) {
@@ -51,12 +60,15 @@ Deno.test("deno task facts --statusline given context_window runs facts.ts and t
       assert.equal(result.code, 0, result.stderr.slice(-2000));
       assert.match(result.stdout, /^(Opus · 29\.9k tokens \(15% of 200k\)|\{.*\})\n$/);
       const { hit, added } = evaluated(result.stderr);
-      assert.deepEqual([...hit, ...added].sort(), [
+      const four = [
         "cli/_facts_format.ts",
         "cli/_plural.ts",
         "cli/_statusline_io.ts",
         "cli/facts.ts",
-      ]);
+      ];
+      assert.deepEqual([...hit, ...added].sort(), four);
+      // Nor does Deno read the files of the command's other calls (its literal import()s).
+      assert.deepEqual(read(result.stderr).sort(), four);
     }
   } finally {
     await Deno.remove(cwd, { recursive: true });
@@ -68,7 +80,7 @@ Deno.test("a status-line call leaves V8's code cache written, so the next call c
   const denoDir = await Deno.makeTempDir({ prefix: "statusline_code_cache_" });
   try {
     // The `facts` task's own `deno run` (an installed command runs the same).
-    const flags = ["--no-config", "--allow-read", "--allow-env"];
+    const flags = ["--no-config", "--unstable-lazy-dynamic-imports", "--allow-read", "--allow-env"];
     const call = async (stdin: string): Promise<{ hit: string[]; added: string[] }> => {
       const result = await run("deno", ["run", ...flags, "cli/facts.ts", "--statusline"], {
         cwd: ROOT,
