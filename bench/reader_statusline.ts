@@ -2,7 +2,9 @@
 
 /**
  * The status-line process (`cli/facts.ts --statusline`, as Claude Code runs it: a new
- * process per call, the status JSON on stdin) side by side with an empty `deno run`, on
+ * process per call, the status JSON on stdin, with the `facts` task's `--no-config` and
+ * `--unstable-lazy-dynamic-imports`; each
+ * baseline with the same flags) side by side with an empty `deno run`, on
  * generated transcripts of 1, 20 and 200 MB: the first call (no cache: the whole file is
  * read) and a call after a 10 KB append with the cache (only the append is read). Every
  * process is timed from spawn to exit by the parent; the modes are interleaved run by run,
@@ -70,9 +72,12 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
   return [ms, new TextDecoder().decode(stdout).trim()];
 }
 
+/** The status line's command line, with the `facts` task's flags. */
 function statusArgs(setup: Setup, facts = FACTS): string[] {
   return [
     "run",
+    "--no-config",
+    "--unstable-lazy-dynamic-imports",
     "--allow-read",
     "--allow-env=XDG_CACHE_HOME,HOME",
     `--allow-write=${setup.cacheHome}/brigade-transcript`,

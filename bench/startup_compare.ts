@@ -7,8 +7,12 @@
  * 30 ms of empty), with the flags its checkout's `deno task render` gives it (read from that
  * checkout's deno.json: a baseline keeps its own). Each process is timed by the parent from spawn; the cases are interleaved
  * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
- * per-run difference to the empty run of that round. With `--baseline DIR` (another checkout,
- * e.g. main), its commands are run in the same rounds and their outputs compared.
+ * per-run difference to the empty run of that round. The status line runs with the `facts` task's
+ * flags, `--no-config` and `--unstable-lazy-dynamic-imports` among them; beside it, with no goal,
+ * the same call without those two (`deno run cli/facts.ts` in a checkout: its `deno.json` and
+ * `deno.lock` read, and the files of every literal `import()`). With
+ * `--baseline DIR` (another checkout, e.g. main), its commands are run in the same rounds, with
+ * the same flags, and their outputs compared.
  *
  *   deno task bench:startup [--runs N] [--quick] [--baseline DIR]
  *
@@ -49,10 +53,20 @@ interface Case {
   stdin: string;
   /** Stop the clock at the first byte of stdout rather than at exit. */
   firstByte: boolean;
+  /** Shown beside the others, with no goal of its own. */
+  aside?: boolean;
 }
 
+/**
+ * The `facts` task's own flags: `--no-config` as well, since the status line needs no
+ * configuration (an installed command reads none of the checkout's either), and
+ * `--unstable-lazy-dynamic-imports`, so that Deno reads the files of an `import()` only when it
+ * runs.
+ */
 function factsFlags(cache: string): string[] {
   return [
+    "--no-config",
+    "--unstable-lazy-dynamic-imports",
     "--allow-read",
     "--allow-env=TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,XDG_CACHE_HOME,HOME,LOCALAPPDATA",
     `--allow-write=${cache}/brigade-transcript`,
@@ -137,6 +151,15 @@ async function casesOf(dir: string, label: string, cache: string): Promise<Case[
       firstByte: false,
     },
     {
+      // `deno run cli/facts.ts` in a checkout, neither flag: Deno reads its deno.json and
+      // deno.lock, and the files of every literal import() before the call.
+      name: `statusline ${label}, plain deno run`,
+      args: ["run", ...factsFlags(cache).slice(2), `${dir}/cli/facts.ts`, "--statusline"],
+      stdin: STATUS,
+      firstByte: false,
+      aside: true,
+    },
+    {
       name: `render ${label}`,
       args: ["run", ...await renderFlags(dir), `${dir}/cli/render.ts`],
       stdin: "",
@@ -183,7 +206,9 @@ async function main(): Promise<void> {
       ...await casesOf(ROOT, "this checkout", cache),
     ];
     const baseline = flags.values.baseline;
-    if (baseline !== undefined) cases.push(...await casesOf(baseline, "baseline", cache));
+    if (baseline !== undefined) {
+      cases.push(...(await casesOf(baseline, "baseline", cache)).filter((c) => !c.aside));
+    }
     const times = new Map<string, number[]>(cases.map((c) => [c.name, []]));
     const cpus = new Map<string, number[]>(cases.map((c) => [c.name, []]));
     const outputs = new Map<string, string>();
@@ -227,10 +252,10 @@ async function main(): Promise<void> {
         isEmpty ? "" : `${ratio.toFixed(2)}×`,
         `${median(cpu!).toFixed(0)} ms`,
         isEmpty ? "" : sign(cpuDiff),
-        goalOf(c.name),
+        c.aside ? "none (the checkout's configuration, every import() read)" : goalOf(c.name),
       ];
       console.log(`| ${cells.join(" | ")} |`);
-      if (!isEmpty) goals.push({ name: c.name, wallDiff, cpuDiff });
+      if (!isEmpty && !c.aside) goals.push({ name: c.name, wallDiff, cpuDiff });
     }
     console.log("");
     for (const { name, wallDiff, cpuDiff } of goals) {

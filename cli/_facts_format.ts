@@ -329,3 +329,53 @@ export function contextWindowOf(status: Record<string, unknown>): ClaudeContextW
   const positive = count(size);
   return { size: positive === 0 ? undefined : positive, used };
 }
+
+/** What the status line takes from Claude Code's status-line JSON, read defensively. */
+export interface SentStatus {
+  /** `model.id`: the model named when the transcript names none; `""` when absent. */
+  modelId: string;
+  /**
+   * The context of the latest request (`context_window.current_usage`), when sent: everything
+   * the line shows is then on stdin, and the transcript is not read.
+   */
+  used: number | undefined;
+  /** What the line shows besides the facts: display name, window size, cost, rate limits. */
+  options: StatusLineOptions;
+}
+
+/**
+ * What the status line takes from Claude Code's status-line JSON at `now` (ms): Claude Code's
+ * own figures, when it sends them, win over a guess and over a read.
+ */
+export function sentStatus(status: Record<string, unknown>, now: number): SentStatus {
+  const model = modelOf(status);
+  const window = contextWindowOf(status);
+  return {
+    modelId: model.id,
+    used: window.used,
+    options: {
+      displayName: model.displayName,
+      windowSize: window.size,
+      costUsd: costOf(status),
+      rateLimits: rateLimitsOf(status, now),
+      now,
+    },
+  };
+}
+
+/**
+ * The line printed for `facts` (`json`: {@linkcode statusJsonLine}, else {@linkcode statusLine});
+ * with no facts, those of the context Claude Code sent (`sent.used`).
+ */
+export function sentStatusLine(
+  sent: SentStatus,
+  json: boolean,
+  facts: Facts = {
+    model: "",
+    contextUsedTokens: sent.used ?? 0,
+    hasContext: true,
+    compactedSinceUsage: false,
+  },
+): string {
+  return (json ? statusJsonLine : statusLine)(facts, sent.modelId, sent.options);
+}

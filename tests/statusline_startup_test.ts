@@ -1,0 +1,106 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+// What the status line's process loads, and what it leaves in Deno's cache for the next one: the
+// modules named by Deno's debug log, not times (bench/startup_compare.ts times the calls).
+
+import assert from "node:assert/strict";
+import { ROOT, run, taskFrom } from "./_command.ts";
+
+/** Claude Code's status-line JSON with its own context figures: no transcript to read. */
+const GIVEN = JSON.stringify({
+  model: { id: "claude-opus-5", display_name: "Opus" },
+  transcript_path: "/nonexistent/session.jsonl",
+  context_window: {
+    context_window_size: 200_000,
+    current_usage: { input_tokens: 1200, cache_read_input_tokens: 28_679 },
+  },
+});
+
+/** The same without them: the transcript is read. */
+const READ = JSON.stringify({
+  model: { id: "claude-opus-5" },
+  transcript_path: `${ROOT}fixtures/claude_code/example.jsonl`,
+});
+
+/**
+ * The file modules a call evaluated, relative to the checkout, from Deno's debug log: each one
+ * run is either found in V8's code cache (`hit`) or compiled and added to it (`added`).
+ */
+function evaluated(stderr: string): { hit: string[]; added: string[] } {
+  const root = new URL(ROOT, "file:").href;
+  const named = (pattern: RegExp): string[] =>
+    [...stderr.matchAll(pattern)]
+      .map(([, specifier]) => specifier!)
+      .filter((specifier) => specifier.startsWith(root))
+      .map((specifier) => specifier.slice(root.length));
+  return {
+    hit: named(/V8 code cache hit for ES module: (\S+),/g),
+    added: named(/Updating V8 code cache for ES module: (\S+),/g),
+  };
+}
+
+/** The checkout's files a call read, from Deno's debug log (its file fetcher names each). */
+function read(stderr: string): string[] {
+  const root = new URL(ROOT, "file:").href;
+  return [...stderr.matchAll(/FileFetcher::fetch_no_follow - specifier: (\S+)/g)]
+    .map(([, specifier]) => specifier!)
+    .filter((specifier) => specifier.startsWith(root))
+    .map((specifier) => specifier.slice(root.length));
+}
+
+Deno.test("deno task facts --statusline given context_window reads and runs facts.ts and the two modules it imports, nothing else", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "statusline_startup_" });
+  try {
+    for (const args of [["--statusline"], ["--statusline", "--json"]]) {
+      const result = await taskFrom("facts", args, {
+        cwd,
+        env: { DENO_LOG: "debug" },
+        stdin: GIVEN,
+      });
+      assert.equal(result.code, 0, result.stderr.slice(-2000));
+      assert.match(result.stdout, /^(Opus · 29\.9k tokens \(15% of 200k\)|\{.*\})\n$/);
+      const { hit, added } = evaluated(result.stderr);
+      const four = [
+        "cli/_facts_format.ts",
+        "cli/_plural.ts",
+        "cli/_statusline_io.ts",
+        "cli/facts.ts",
+      ];
+      assert.deepEqual([...hit, ...added].sort(), four);
+      // Nor does Deno read the files of the command's other calls (its literal import()s).
+      assert.deepEqual(read(result.stderr).sort(), four);
+    }
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("a status-line call leaves V8's code cache written, so the next call compiles none of its modules", async () => {
+  // A fresh Deno cache: nothing compiled by any other process (the doc tests import facts.ts).
+  const denoDir = await Deno.makeTempDir({ prefix: "statusline_code_cache_" });
+  try {
+    // The `facts` task's own `deno run` (an installed command runs the same).
+    const flags = ["--no-config", "--unstable-lazy-dynamic-imports", "--allow-read", "--allow-env"];
+    const call = async (stdin: string): Promise<{ hit: string[]; added: string[] }> => {
+      const result = await run("deno", ["run", ...flags, "cli/facts.ts", "--statusline"], {
+        cwd: ROOT,
+        env: { DENO_DIR: denoDir, DENO_LOG: "debug", XDG_CACHE_HOME: `${denoDir}/none` },
+        stdin,
+      });
+      assert.equal(result.code, 0, result.stderr.slice(-2000));
+      return evaluated(result.stderr);
+    };
+    for (const stdin of [GIVEN, READ]) {
+      const first = await call(stdin);
+      // What this kind of call runs for the first time is compiled, and added to the cache.
+      assert.notDeepEqual(first.added, [], JSON.stringify(first));
+      const second = await call(stdin);
+      assert.deepEqual(second.added, []);
+      assert.deepEqual(second.hit.sort(), [...first.hit, ...first.added].sort());
+    }
+    // The call that read the transcript ran the reader, from the cache too.
+    assert.ok((await call(READ)).hit.includes("reader/mod.ts"));
+  } finally {
+    await Deno.remove(denoDir, { recursive: true });
+  }
+});
