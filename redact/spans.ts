@@ -13,12 +13,14 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these words (in any case) or one of the
 // case-sensitive prefixes after them, so text without any (most text) costs
-// one scan and no allocation (two with the signature's below). Each
-// alternative starts with a character that prose seldom holds and looks back
-// for the rest of its prefix, so that V8 tries few places: a word at its
-// rarest letter (the index beside it), a cased prefix at `_`, `-`, `:`, `I`,
-// `J`, `q` or `b`. V8 searches such a pattern fast only while few characters
-// can start it: a new shape's trigger starts with one already there.
+// one scan and no allocation. Each alternative starts with a character that
+// prose seldom holds, reads the letters from there and then looks back for
+// the rest of its prefix, so that V8 tries few places and turns most of them
+// down at its first check: a word at its rarest letter (the index beside it),
+// a cased prefix at `_`, `-`, `:`, `z`, `J`, `q` or `b`, a shared access
+// signature at the `=` of its `sig=`. V8 searches such a pattern fast only
+// while few characters (16 at most) can start it: a new shape's trigger
+// starts with one already there.
 const TRIGGER_WORDS: [word: string, rarest: number][] = [
   ["sk-", 2],
   ["AKIA", 1],
@@ -39,17 +41,15 @@ const AZURE_KEY_WORDS = ["account", "access", "account_", "account-", "access_",
 // as its user name (a Sentry DSN: see `isKeyUser`): most text that holds a
 // URL then costs this one scan, not every pass.
 const AUTHORITY_ENDS = String.raw`\x00-\x20\x7f/?#"'` + "`" + String.raw`\\<>`;
-const URL_WITH_PASSWORD = String.raw`:\/\/[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
-const URL_WITH_KEY = String.raw`:\/\/[\w\-]{20}[\w\-]*@`;
+const URL_WITH_PASSWORD = String.raw`[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
+const URL_WITH_KEY = String.raw`[\w\-]{20}[\w\-]*@`;
 // The MySQL and MariaDB clients, whose names are lower case.
-const CLIENT_COMMANDS = String.raw`q(?<=mysq)l|b(?<=mariadb)`;
+const CLIENT_COMMANDS = String.raw`ql(?<=mysql)|b(?<=mariadb)`;
+// The alternatives that start with the same character are one, read after it.
+// A Google key's `AIza` is found at its `z`, which a word's trigger starts with too.
 const CASED_TRIGGER = String
-  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|${URL_WITH_KEY}|Iza(?<=AIza)|J(?<=eyJ)|${CLIENT_COMMANDS}`;
+  .raw`_(?:pat_|live_|test_|(?<=gh[pousr]_))|-(?<=xox[abprs]-|glpat-)|:\/\/(?:${URL_WITH_PASSWORD}|${URL_WITH_KEY})|za(?<=AIza)|J(?<=eyJ)|${CLIENT_COMMANDS}`;
 const TRIGGER = triggerPattern();
-// A shared access signature's `sig=` query parameter. Its `=` would start
-// no other alternative, and slows the search of all of them: it is
-// searched on its own.
-const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
 
 /**
  * Where the passes that find the shapes may start: before the first trigger
@@ -60,21 +60,14 @@ const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
  * its end) is scanned once, not by every pass.
  */
 function passesStart(text: string): number {
-  const word = text.search(TRIGGER);
-  // A signature's trigger is searched for even after a word's, up to where that matched (and
-  // the four units of a `sig=` that starts before it): one before it must not be missed.
-  const signature = word === -1
-    ? text.search(SIGNATURE_TRIGGER)
-    : text.slice(0, word + 4).search(SIGNATURE_TRIGGER);
-  if (word === -1 && signature === -1) return -1;
-  const first = word === -1 ? signature : signature === -1 ? word : Math.min(word, signature);
-  return Math.max(0, first - TRIGGER_LEAD);
+  const first = text.search(TRIGGER);
+  return first === -1 ? -1 : Math.max(0, first - TRIGGER_LEAD);
 }
 
 /**
- * At least how far before where {@linkcode TRIGGER} (or the signature's
- * trigger) matches a shape's match may start: a trigger matches at its word's
- * rarest letter or at a cased prefix's `_`, `-`, `I`, `J`, `q` or `b`, at most
+ * At least how far before where {@linkcode TRIGGER} matches a shape's match
+ * may start: a trigger matches at its word's rarest letter, at a cased
+ * prefix's `_`, `-`, `z`, `J`, `q` or `b` or at the `=` of a `sig=`, at most
  * 14 units into a match (`shared_access_key`'s `k`); with room to spare.
  */
 const TRIGGER_LEAD = 32;
@@ -90,6 +83,7 @@ function triggerPattern(): RegExp {
     [
       ...TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)),
       azureKeyWords(cased),
+      signatureTrigger(cased),
     ].join("|");
   try {
     return new RegExp(`(?i:${words((text) => text)})|${CASED_TRIGGER}`);
@@ -98,16 +92,32 @@ function triggerPattern(): RegExp {
   }
 }
 
-/** Azure's key names as one alternative that starts at the `k` of their `key`. */
-function azureKeyWords(cased: (text: string) => string): string {
-  const before = AZURE_KEY_WORDS.map((word) => cased(`${word}k`).replaceAll("-", "\\-"));
-  return `${cased("k")}(?<=${before.join("|")})${cased("ey")}`;
+/**
+ * A shared access signature's `sig=` query parameter (after `?`, `&`, `;` or
+ * `\u0026`), found at its `=`: with every trigger in one pattern, a text is
+ * scanned once.
+ */
+function signatureTrigger(cased: (text: string) => string): string {
+  return String.raw`=(?<=[?&;]${cased("sig")}=|\\${cased("u0026sig")}=)`;
 }
 
-/** `word` as a pattern that starts at its letter `at` and looks back for the letters before. */
+/** Azure's key names as one alternative that starts at the `k` of their `key` (see `fromRarest`). */
+function azureKeyWords(cased: (text: string) => string): string {
+  const words = AZURE_KEY_WORDS.map((word) => cased(`${word}key`).replaceAll("-", "\\-"));
+  return `${cased("key")}(?<=${words.join("|")})`;
+}
+
+/**
+ * `word` as a pattern that starts at its letter `at`: the letters from there
+ * are matched first, then one look back reads the whole word. A match starts
+ * where it did with the letters before `at` looked back for alone, but the
+ * engine's first quick check of a place then reads several letters at once
+ * (`cret` of `secret`, not its `c` alone), so that the many places where only
+ * the rarest letter is found are turned down sooner.
+ */
 function fromRarest(word: string, at: number, cased: (text: string) => string): string {
   if (at === 0) return cased(word);
-  return `${cased(word[at]!)}(?<=${cased(word.slice(0, at + 1))})${cased(word.slice(at + 1))}`;
+  return `${cased(word.slice(at))}(?<=${cased(word)})`;
 }
 
 // What text without a secret (most text) gets: one list, so that the answer costs no allocation.
