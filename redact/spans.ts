@@ -13,43 +13,54 @@ export type Span = [start: number, end: number];
 
 // Every shape contains one of these words (in any case) or one of the
 // case-sensitive prefixes after them, so text without any (most text) costs
-// one scan and no allocation (two with the signature's below). Each
-// alternative starts with a character that prose seldom holds and looks back
-// for the rest of its prefix, so that V8 tries few places: a word at its
-// rarest letter (the index beside it), a cased prefix at `_`, `-`, `:`, `I`,
-// `J`, `q` or `b`. V8 searches such a pattern fast only while few characters
-// can start it: a new shape's trigger starts with one already there.
+// one scan and no allocation. Each alternative starts with a character that
+// prose seldom holds, reads the letters from there and then looks back for
+// the whole prefix, so that V8 tries few places and turns most of them down
+// at its first check: a word at its rarest letter (the index beside it), a
+// cased prefix at `-`, `_`, `:`, `b`, `q`, `z` or `J`, a shared access
+// signature at the `=` of its `sig=`. The alternatives that start with the
+// same character are one, tried once where that character is. V8 searches
+// such a pattern fast only while few characters (16 at most) can start it: a
+// new shape's trigger starts with one already there. The most frequent
+// characters come first.
 const TRIGGER_WORDS: [word: string, rarest: number][] = [
-  ["sk-", 2],
+  ["secret", 2],
   ["AKIA", 1],
-  ["bearer", 0],
   ["apikey", 3],
   ["api_key", 4],
   ["api-key", 4],
+  // Azure's key names (`AccountKey`, `SharedAccessKey`, `account_key`).
+  ["accountkey", 7],
+  ["accesskey", 6],
+  ["account_key", 8],
+  ["account-key", 8],
+  ["access_key", 7],
+  ["access-key", 7],
   ["token", 2],
-  ["secret", 2],
   ["passw", 4],
+  ["bearer", 0],
   ["authorization", 7],
 ];
-// Azure's key names (`AccountKey`, `SharedAccessKey`, `account_key`): what
-// comes before their `key`, as one alternative that starts at the `k`.
-const AZURE_KEY_WORDS = ["account", "access", "account_", "account-", "access_", "access-"];
 // A URL counts only with a password in its authority (a `:` with something
 // between it and an `@`, all of it of what `urlCredential` reads), or a key
 // as its user name (a Sentry DSN: see `isKeyUser`): most text that holds a
 // URL then costs this one scan, not every pass.
 const AUTHORITY_ENDS = String.raw`\x00-\x20\x7f/?#"'` + "`" + String.raw`\\<>`;
-const URL_WITH_PASSWORD = String.raw`:\/\/[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
-const URL_WITH_KEY = String.raw`:\/\/[\w\-]{20}[\w\-]*@`;
-// The MySQL and MariaDB clients, whose names are lower case.
-const CLIENT_COMMANDS = String.raw`q(?<=mysq)l|b(?<=mariadb)`;
-const CASED_TRIGGER = String
-  .raw`_(?:pat|live|test)_|_(?<=gh[pousr]_)|-(?<=xox[abprs]-|glpat-)|${URL_WITH_PASSWORD}|${URL_WITH_KEY}|Iza(?<=AIza)|J(?<=eyJ)|${CLIENT_COMMANDS}`;
+const URL_WITH_PASSWORD = String.raw`[^${AUTHORITY_ENDS}:]*:[^${AUTHORITY_ENDS}]+@`;
+const URL_WITH_KEY = String.raw`[\w\-]{20}[\w\-]*@`;
+// The MySQL and MariaDB clients, whose names are lower case. A Google key's
+// `AIza` is found at its `z`, which a word's trigger starts with too; an
+// `sk-` key (in any case) at its `-`, as Slack's and GitLab's prefixes.
+const CASED_TRIGGER = [
+  String.raw`:\/\/(?:${URL_WITH_PASSWORD}|${URL_WITH_KEY})`,
+  String.raw`-(?<=[sS][kK]-|xox[abprs]-|glpat-)`,
+  String.raw`_(?:pat_|live_|test_|(?<=gh[pousr]_))`,
+  String.raw`b(?<=mariadb)`,
+  String.raw`ql(?<=mysql)`,
+  String.raw`za(?<=AIza)`,
+  String.raw`J(?<=eyJ)`,
+].join("|");
 const TRIGGER = triggerPattern();
-// A shared access signature's `sig=` query parameter. Its `=` would start
-// no other alternative, and slows the search of all of them: it is
-// searched on its own.
-const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
 
 /**
  * Where the passes that find the shapes may start: before the first trigger
@@ -60,21 +71,14 @@ const SIGNATURE_TRIGGER = /sig=(?<=[?&;]sig=|\\u0026sig=)/i;
  * its end) is scanned once, not by every pass.
  */
 function passesStart(text: string): number {
-  const word = text.search(TRIGGER);
-  // A signature's trigger is searched for even after a word's, up to where that matched (and
-  // the four units of a `sig=` that starts before it): one before it must not be missed.
-  const signature = word === -1
-    ? text.search(SIGNATURE_TRIGGER)
-    : text.slice(0, word + 4).search(SIGNATURE_TRIGGER);
-  if (word === -1 && signature === -1) return -1;
-  const first = word === -1 ? signature : signature === -1 ? word : Math.min(word, signature);
-  return Math.max(0, first - TRIGGER_LEAD);
+  const first = text.search(TRIGGER);
+  return first === -1 ? -1 : Math.max(0, first - TRIGGER_LEAD);
 }
 
 /**
- * At least how far before where {@linkcode TRIGGER} (or the signature's
- * trigger) matches a shape's match may start: a trigger matches at its word's
- * rarest letter or at a cased prefix's `_`, `-`, `I`, `J`, `q` or `b`, at most
+ * At least how far before where {@linkcode TRIGGER} matches a shape's match
+ * may start: a trigger matches at its word's rarest letter, at a cased
+ * prefix's `_`, `-`, `z`, `J`, `q` or `b` or at the `=` of a `sig=`, at most
  * 14 units into a match (`shared_access_key`'s `k`); with room to spare.
  */
 const TRIGGER_LEAD = 32;
@@ -87,10 +91,7 @@ const TRIGGER_LEAD = 32;
  */
 function triggerPattern(): RegExp {
   const words = (cased: (text: string) => string): string =>
-    [
-      ...TRIGGER_WORDS.map(([word, rarest]) => fromRarest(word, rarest, cased)),
-      azureKeyWords(cased),
-    ].join("|");
+    [wordTriggers(cased), signatureTrigger(cased)].join("|");
   try {
     return new RegExp(`(?i:${words((text) => text)})|${CASED_TRIGGER}`);
   } catch {
@@ -98,16 +99,40 @@ function triggerPattern(): RegExp {
   }
 }
 
-/** Azure's key names as one alternative that starts at the `k` of their `key`. */
-function azureKeyWords(cased: (text: string) => string): string {
-  const before = AZURE_KEY_WORDS.map((word) => cased(`${word}k`).replaceAll("-", "\\-"));
-  return `${cased("k")}(?<=${before.join("|")})${cased("ey")}`;
+/**
+ * The words of {@linkcode TRIGGER_WORDS}, each from its rarest letter, then
+ * looked back for whole (`cret(?<=secret)`): a match starts at that letter,
+ * and the engine's first check of a place reads the letters after it too.
+ * The words read from the same letter are one alternative (`k(?:…)`), and
+ * those read the same way look back for any of them (`ey(?<=apikey|…)`).
+ */
+function wordTriggers(cased: (text: string) => string): string {
+  const byFirst = new Map<string, Map<string, string[]>>();
+  for (const [word, rarest] of TRIGGER_WORDS) {
+    const first = word[rarest]!.toLowerCase();
+    const rest = word.slice(rarest + 1).toLowerCase();
+    const tails = byFirst.get(first) ?? new Map<string, string[]>();
+    byFirst.set(first, tails);
+    // A word read from its first letter needs no look back.
+    tails.set(rest, rarest === 0 ? [] : [...tails.get(rest) ?? [], word.toLowerCase()]);
+  }
+  return [...byFirst].map(([first, tails]) => {
+    const alternatives = [...tails].map(([rest, words]) => {
+      if (words.length === 0) return cased(rest);
+      const behind = words.map((word) => cased(word).replaceAll("-", "\\-")).join("|");
+      return `${cased(rest)}(?<=${behind})`;
+    });
+    return `${cased(first)}(?:${alternatives.join("|")})`;
+  }).join("|");
 }
 
-/** `word` as a pattern that starts at its letter `at` and looks back for the letters before. */
-function fromRarest(word: string, at: number, cased: (text: string) => string): string {
-  if (at === 0) return cased(word);
-  return `${cased(word[at]!)}(?<=${cased(word.slice(0, at + 1))})${cased(word.slice(at + 1))}`;
+/**
+ * A shared access signature's `sig=` query parameter (after `?`, `&`, `;` or
+ * `\u0026`), found at its `=`: with every trigger in one pattern, a text is
+ * scanned once.
+ */
+function signatureTrigger(cased: (text: string) => string): string {
+  return String.raw`=(?<=[?&;]${cased("sig")}=|\\${cased("u0026sig")}=)`;
 }
 
 // What text without a secret (most text) gets: one list, so that the answer costs no allocation.
