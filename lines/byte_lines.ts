@@ -59,14 +59,40 @@ export async function* byteLineBatches(
   stream: ReadableStream<Uint8Array>,
   options: ByteLinesOptions,
 ): AsyncGenerator<ByteLine[], void, undefined> {
-  const { maxLineBytes, signal } = options;
+  for await (const lines of lazyLineBatches(stream, options)) {
+    const batch = [...lines];
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/**
+ * {@linkcode byteLineBatches}, each batch split as it is iterated, a line at a
+ * time: a chunk's lines are never all made at once. A process reading many
+ * inputs at once (a hundred dreams, each a line at a time in turn) would
+ * otherwise hold every input's batch of line objects and views from its read
+ * to its last line, long enough for the garbage collector to move them all to
+ * its old generation, which then grows by about a quarter of what is read.
+ *
+ * A batch is iterated before the next is asked for (a batch left part-way is
+ * split to its end, its lines dropped, when the next is); a batch may be
+ * empty.
+ *
+ * @param stream The bytes.
+ * @param options The cap, the input's name and the signal.
+ * @returns The batches of lines, each split as it is iterated.
+ */
+export async function* lazyLineBatches(
+  stream: ReadableStream<Uint8Array>,
+  options: ByteLinesOptions,
+): AsyncGenerator<Iterable<ByteLine>, void, undefined> {
+  const { signal } = options;
   const reader = chunkReader(stream, options.byob === true);
-  const gathered = new LineBuffer(maxLineBytes);
-  let length = 0;
-  let skipping = false;
-  let lineNumber = 0;
+  const splitter = new LineSplitter(options.maxLineBytes);
+  let current: Generator<ByteLine, void, undefined> | undefined;
   try {
     while (true) {
+      // The batch before must be split to its end before its chunk's buffer is read into again.
+      if (current !== undefined) { for (const line of current) releaseLine(line); }
       signal?.throwIfAborted();
       const { done, value } = await reader.read().catch((error: unknown) => {
         throw new EventSourceError(`Cannot read the input: ${excerpt(String(error))}`, {
@@ -76,42 +102,69 @@ export async function* byteLineBatches(
         });
       });
       if (done) break;
-      const batch: ByteLine[] = [];
-      let start = 0;
-      while (start <= value.length) {
-        const newline = value.indexOf(NEWLINE, start);
-        const end = newline === -1 ? value.length : newline;
-        if (!skipping) {
-          const segment = value.subarray(start, end);
-          if (length + segment.length > maxLineBytes) {
-            batch.push({ line: lineNumber + 1, overCap: true });
-            skipping = true;
-            gathered.drop();
-          } else if (newline !== -1 && gathered.length === 0) {
-            batch.push({ line: lineNumber + 1, bytes: segment });
-          } else if (segment.length > 0) {
-            gathered.append(segment);
-          }
-          length += segment.length;
-        }
-        if (newline === -1) break;
-        if (!skipping && gathered.length > 0) {
-          batch.push({ line: lineNumber + 1, bytes: gathered.take(), copied: true });
-        }
-        lineNumber++;
-        length = 0;
-        skipping = false;
-        start = newline + 1;
-      }
-      if (batch.length > 0) yield batch;
+      const lines = splitter.lines(value);
+      current = lines;
+      // Without a `return`, a loop that leaves the batch does not end its split part-way.
+      yield { [Symbol.iterator]: () => ({ next: () => lines.next() }) };
     }
     signal?.throwIfAborted();
-    if (length > 0 && !skipping) {
-      yield [{ line: lineNumber + 1, bytes: gathered.take(), copied: true }];
-    }
+    const last = splitter.last();
+    if (last !== undefined) yield [last];
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
+  }
+}
+
+/** The state of a split carried from one chunk to the next: the line being gathered. */
+class LineSplitter {
+  #max: number;
+  #gathered: LineBuffer;
+  /** The bytes of the line so far (also those dropped when it is over the cap). */
+  #length = 0;
+  #skipping = false;
+  #lineNumber = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+    this.#gathered = new LineBuffer(max);
+  }
+
+  /** The lines a chunk ends, and the start of the next gathered. */
+  *lines(value: Uint8Array): Generator<ByteLine, void, undefined> {
+    const gathered = this.#gathered;
+    let start = 0;
+    while (start <= value.length) {
+      const newline = value.indexOf(NEWLINE, start);
+      const end = newline === -1 ? value.length : newline;
+      if (!this.#skipping) {
+        const size = end - start;
+        if (this.#length + size > this.#max) {
+          this.#skipping = true;
+          gathered.drop();
+          yield { line: this.#lineNumber + 1, overCap: true };
+        } else if (newline !== -1 && gathered.length === 0) {
+          yield { line: this.#lineNumber + 1, bytes: value.subarray(start, end) };
+        } else if (size > 0) {
+          gathered.append(value.subarray(start, end));
+        }
+        this.#length += size;
+      }
+      if (newline === -1) break;
+      if (!this.#skipping && gathered.length > 0) {
+        yield { line: this.#lineNumber + 1, bytes: gathered.take(), copied: true };
+      }
+      this.#lineNumber++;
+      this.#length = 0;
+      this.#skipping = false;
+      start = newline + 1;
+    }
+  }
+
+  /** The final line, when the input does not end with a newline. */
+  last(): ByteLine | undefined {
+    if (this.#length === 0 || this.#skipping) return undefined;
+    return { line: this.#lineNumber + 1, bytes: this.#gathered.take(), copied: true };
   }
 }
 

@@ -3,8 +3,8 @@
 
 import {
   type ByteLine,
-  byteLineBatches,
   type ByteLinesOptions,
+  lazyLineBatches,
   releaseLine,
 } from "./byte_lines.ts";
 import { excerpt } from "../redact/excerpt.ts";
@@ -41,14 +41,14 @@ export async function* jsonLineBatches(
   options: ByteLinesOptions,
 ): AsyncGenerator<Iterable<JsonLine>, void, undefined> {
   const decoder = new TextDecoder();
-  for await (const batch of byteLineBatches(stream, options)) {
+  for await (const batch of lazyLineBatches(stream, options)) {
     yield parsedLines(batch, decoder, options.maxLineBytes);
   }
 }
 
 /** The lines of a batch parsed one by one, as they are asked for; the blank ones skipped. */
 function* parsedLines(
-  batch: ByteLine[],
+  batch: Iterable<ByteLine>,
   decoder: TextDecoder,
   maxLineBytes: number,
 ): Generator<JsonLine, void, undefined> {
