@@ -14,7 +14,7 @@ import { ThreadBook } from "./_threads.ts";
 import { SessionGate } from "./_session.ts";
 import { utf8Length } from "./utf8.ts";
 import { asEvent, fieldsOf } from "../events/fields.ts";
-import { entryBatches } from "../events/_entry_batches.ts";
+import { entryBatches } from "../events/entry_batches.ts";
 
 /** The conversation's options, resolved and checked. */
 export interface Resolved {

@@ -4,7 +4,7 @@ import { EventSourceError } from "../events/errors.ts";
 import { baseName, openFile, pathText } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
 import { checkMaxLineBytes, type JsonLine, jsonLineBatches } from "../lines/json_lines.ts";
-import { batchedEntries } from "../events/_entry_batches.ts";
+import { batchedEntries } from "../events/entry_batches.ts";
 import type { LogEntry, SessionEvent } from "../events/types.ts";
 import { entryProblem, eventProblem } from "../events/validate.ts";
 
