@@ -164,36 +164,33 @@ async function* entryBatches(
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "file");
-  const lines = jsonLineBatches(stream, {
+  const entry = (parsed: JsonLine): LogEntry | undefined =>
+    toEntryOrSkip(parsed, sessionId, name, options);
+  yield* jsonLineBatches(stream, {
     maxLineBytes,
     name,
     signal: options.signal,
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
-  });
-  for await (const batch of lines) yield batchEntries(batch, sessionId, name, options);
+  }, entry);
 }
 
-/** The entries of a batch of lines, as they are asked for; a bad line thrown or reported. */
-function* batchEntries(
-  batch: Iterable<JsonLine>,
+/** A parsed line's entry; undefined for a preview, or for a bad line reported under `skipInvalid`. */
+function toEntryOrSkip(
+  { line, value, reason, overCap }: JsonLine,
   sessionId: string,
   name: string,
   options: FromNdjsonOptions,
-): Generator<LogEntry, void, undefined> {
-  for (const { line, value, reason, overCap } of batch) {
-    const result = reason ?? toEntry(value, line, sessionId);
-    if (result === null) continue;
-    if (typeof result !== "string") {
-      yield result;
-      continue;
-    }
-    if (!options.skipInvalid) {
-      const code = overCap ? "line_too_long" : "invalid_entry";
-      throw new EventSourceError(result, { code, source: name, line });
-    }
-    options.onInvalid?.(line, result);
+): LogEntry | undefined {
+  const result = reason ?? toEntry(value, line, sessionId);
+  if (result === null) return undefined;
+  if (typeof result !== "string") return result;
+  if (!options.skipInvalid) {
+    const code = overCap ? "line_too_long" : "invalid_entry";
+    throw new EventSourceError(result, { code, source: name, line });
   }
+  options.onInvalid?.(line, result);
+  return undefined;
 }
 
 /**
