@@ -164,8 +164,11 @@ export async function forEachSessionItem(
   };
   // A source that gives its entries a read at a time is taken so: no await an entry.
   const batches = entryBatches(source);
-  if (batches === undefined) { for await (const raw of source) step(raw); }
-  else for await (const batch of batches) for (const raw of batch) step(raw);
+  if (batches === undefined) {
+    for await (const raw of source) step(raw);
+  } else {
+    for await (const batch of batches) for (const raw of batch) step(raw);
+  }
   steps.end();
   for (const item of ready) each(item);
   ready.length = 0;
