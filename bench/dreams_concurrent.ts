@@ -5,7 +5,9 @@
  * reading a session log of M events of its own (`renderDream(fromNdjson(…))`
  * started together and awaited with `Promise.all`), and the peak resident
  * memory of that process (VmHWM, runtime included) with no V8 flag, beside
- * its CPU and wall time. Each run is a fresh process (this script again,
+ * its CPU and wall time, and, sampled every 10 ms, V8's heap (`heapTotal`:
+ * both generations as V8 has sized them) and the memory outside it
+ * (`external`: read buffers, typed arrays) when the RSS was highest. Each run is a fresh process (this script again,
  * with `--child`), so no run inherits another's heap.
  *
  * The logs are the generated ones (`bench/_generate.ts`); the N dreams read
@@ -31,13 +33,43 @@ const GOAL_MIB = 150;
 /** What one child prints. */
 interface Run {
   peakKb: number;
+  /** V8's heap (`heapTotal`) and the memory outside it (`external`) when the sampled RSS was highest. */
+  heapKb: number;
+  externalKb: number;
   cpuMs: number;
   ms: number;
   texts: number;
 }
 
+/** How often a child samples its memory, in milliseconds. */
+const SAMPLE_MS = 10;
+
+/** V8's heap and the external memory when the sampled RSS was highest, in KiB. */
+interface AtPeak {
+  heapKb: number;
+  externalKb: number;
+}
+
+/** Samples the memory until stopped: then {@linkcode AtPeak}. */
+function sampler(): { stop(): AtPeak } {
+  let top = { rss: 0, heapTotal: 0, external: 0 };
+  const sample = (): void => {
+    const now = Deno.memoryUsage();
+    if (now.rss >= top.rss) top = now;
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stop(): AtPeak {
+      clearInterval(timer);
+      sample();
+      return { heapKb: top.heapTotal / 1024, externalKb: top.external / 1024 };
+    },
+  };
+}
+
 async function runChild(moduleUrl: string, path: string, dreams: number): Promise<void> {
   const mod = await import(moduleUrl) as typeof Mod;
+  const memory = sampler();
   const cpu = process.cpuUsage();
   const started = performance.now();
   const all = await Promise.all(
@@ -45,8 +77,9 @@ async function runChild(moduleUrl: string, path: string, dreams: number): Promis
   );
   const ms = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
+  const atPeak = memory.stop();
   const texts = new Set(all.map((dream) => dream.digest)).size;
-  const run: Run = { peakKb: peakRssKb(), cpuMs: (user + system) / 1000, ms, texts };
+  const run: Run = { peakKb: peakRssKb(), ...atPeak, cpuMs: (user + system) / 1000, ms, texts };
   console.log(JSON.stringify(run));
 }
 
@@ -95,16 +128,20 @@ async function main(): Promise<void> {
   }
   console.log(`${dreams} concurrent dreams in one process, no V8 flag; medians of ${runs} runs`);
   console.log("");
-  console.log("| checkout | events each | peak RSS | CPU s | wall s | distinct texts |");
-  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  console.log(
+    "| checkout | events each | peak RSS | V8 heap, external at the peak | CPU s | wall s | distinct texts |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [label] of checkouts) {
     for (const events of sizes) {
       const samples = results.get(`${label}\u0000${events}`)!;
       const of = (pick: (run: Run) => number): number => median(samples.map(pick));
       console.log(
         `| ${label} | ${events.toLocaleString("en-US")} | ${mib(of((r) => r.peakKb))} | ${
-          (of((r) => r.cpuMs) / 1000).toFixed(1)
-        } | ${(of((r) => r.ms) / 1000).toFixed(1)} | ${of((r) => r.texts)} |`,
+          mib(of((r) => r.heapKb))
+        }, ${mib(of((r) => r.externalKb))} | ${(of((r) => r.cpuMs) / 1000).toFixed(1)} | ${
+          (of((r) => r.ms) / 1000).toFixed(1)
+        } | ${of((r) => r.texts)} |`,
       );
     }
   }

@@ -14,6 +14,7 @@ import { ThreadBook } from "./_threads.ts";
 import { SessionGate } from "./_session.ts";
 import { utf8Length } from "./utf8.ts";
 import { asEvent, fieldsOf } from "../events/fields.ts";
+import { entryBatches } from "../events/entry_batches.ts";
 
 /** The conversation's options, resolved and checked. */
 export interface Resolved {
@@ -153,13 +154,20 @@ export async function forEachSessionItem(
   const gate = new SessionGate(options.renderer, signal);
   const steps = new ConversationSteps(options);
   const ready = steps.ready;
-  for await (const raw of source) {
+  const step = (raw: unknown): void => {
     const entry = gate.pass(raw);
     observe?.(entry);
     steps.push(entry);
-    if (ready.length === 0) continue;
+    if (ready.length === 0) return;
     for (const item of ready) each(item);
     ready.length = 0;
+  };
+  // A source that gives its entries a read at a time is taken so: no await an entry.
+  const batches = entryBatches(source);
+  if (batches === undefined) {
+    for await (const raw of source) step(raw);
+  } else {
+    for await (const batch of batches) for (const raw of batch) step(raw);
   }
   steps.end();
   for (const item of ready) each(item);

@@ -59,14 +59,70 @@ export async function* byteLineBatches(
   stream: ReadableStream<Uint8Array>,
   options: ByteLinesOptions,
 ): AsyncGenerator<ByteLine[], void, undefined> {
-  const { maxLineBytes, signal } = options;
+  for await (const lines of lazyLineBatches(stream, options)) {
+    const batch = [...lines];
+    if (batch.length > 0) yield batch;
+  }
+}
+
+/**
+ * What a lazy split makes of each line: given its number and its bytes (a view
+ * of the chunk read, or with `copied` the splitter's own copy; undefined for
+ * a line over the cap), a value, or undefined for none.
+ */
+export type LineMapper<T> = (line: number, bytes: Uint8Array | undefined, copied: boolean) =>
+  | T
+  | undefined;
+
+/** A line as {@linkcode byteLineBatches} gives it. */
+const asByteLine: LineMapper<ByteLine> = (line, bytes, copied) =>
+  bytes === undefined
+    ? { line, overCap: true }
+    : copied
+    ? { line, bytes, copied: true }
+    : { line, bytes };
+
+/**
+ * {@linkcode byteLineBatches}, each batch split as it is iterated, a line at a
+ * time, and each line handed to `each` (which may parse it) as it is split: a
+ * chunk's lines are never all made at once. A process reading many inputs at
+ * once (a hundred dreams, each a line at a time in turn) would otherwise hold
+ * every input's batch of line objects and views from its read to its last
+ * line, long enough for the garbage collector to move them all to its old
+ * generation.
+ *
+ * A batch is iterated before the next is asked for (a batch left part-way is
+ * split to its end when the next is, its lines dropped unseen by `each`); a
+ * batch may be empty. `each` may throw: the iteration of the batch throws.
+ *
+ * @param stream The bytes.
+ * @param options The cap, the input's name and the signal.
+ * @param each What to make of each line (by default, a {@linkcode ByteLine}).
+ * @returns The batches of what `each` made, each split as it is iterated.
+ */
+export async function* lazyLineBatches<T = ByteLine>(
+  stream: ReadableStream<Uint8Array>,
+  options: ByteLinesOptions,
+  each: LineMapper<T> = asByteLine as unknown as LineMapper<T>,
+): AsyncGenerator<Iterable<T>, void, undefined> {
+  const { signal } = options;
   const reader = chunkReader(stream, options.byob === true);
-  const gathered = new LineBuffer(maxLineBytes);
-  let length = 0;
-  let skipping = false;
-  let lineNumber = 0;
+  let dropping = false;
+  const mapped: LineMapper<T> = (line, bytes, copied) => {
+    if (!dropping) return each(line, bytes, copied);
+    if (copied) detach(bytes!);
+    return undefined;
+  };
+  const splitter = new LineSplitter<T>(options.maxLineBytes, mapped);
+  let current: Generator<T, void, undefined> | undefined;
   try {
     while (true) {
+      // The batch before is split to its end before its chunk's buffer is read into again.
+      if (current !== undefined) {
+        dropping = true;
+        for (const _ of current);
+        dropping = false;
+      }
       signal?.throwIfAborted();
       const { done, value } = await reader.read().catch((error: unknown) => {
         throw new EventSourceError(`Cannot read the input: ${excerpt(String(error))}`, {
@@ -76,42 +132,77 @@ export async function* byteLineBatches(
         });
       });
       if (done) break;
-      const batch: ByteLine[] = [];
-      let start = 0;
-      while (start <= value.length) {
-        const newline = value.indexOf(NEWLINE, start);
-        const end = newline === -1 ? value.length : newline;
-        if (!skipping) {
-          const segment = value.subarray(start, end);
-          if (length + segment.length > maxLineBytes) {
-            batch.push({ line: lineNumber + 1, overCap: true });
-            skipping = true;
-            gathered.drop();
-          } else if (newline !== -1 && gathered.length === 0) {
-            batch.push({ line: lineNumber + 1, bytes: segment });
-          } else if (segment.length > 0) {
-            gathered.append(segment);
-          }
-          length += segment.length;
-        }
-        if (newline === -1) break;
-        if (!skipping && gathered.length > 0) {
-          batch.push({ line: lineNumber + 1, bytes: gathered.take(), copied: true });
-        }
-        lineNumber++;
-        length = 0;
-        skipping = false;
-        start = newline + 1;
-      }
-      if (batch.length > 0) yield batch;
+      const lines = splitter.lines(value);
+      current = lines;
+      // Without a `return`, a loop that leaves the batch does not end its split part-way.
+      yield { [Symbol.iterator]: () => ({ next: () => lines.next() }) };
     }
     signal?.throwIfAborted();
-    if (length > 0 && !skipping) {
-      yield [{ line: lineNumber + 1, bytes: gathered.take(), copied: true }];
-    }
+    const last = splitter.last();
+    if (last !== undefined) yield [last];
   } finally {
     await reader.cancel().catch(() => {});
     reader.releaseLock();
+  }
+}
+
+/** The state of a split carried from one chunk to the next: the line being gathered. */
+class LineSplitter<T> {
+  #max: number;
+  #each: LineMapper<T>;
+  #gathered: LineBuffer;
+  /** The bytes of the line so far (also those dropped when it is over the cap). */
+  #length = 0;
+  #skipping = false;
+  #lineNumber = 0;
+
+  constructor(max: number, each: LineMapper<T>) {
+    this.#max = max;
+    this.#each = each;
+    this.#gathered = new LineBuffer(max);
+  }
+
+  /** What `each` makes of the lines a chunk ends; the start of the next line is gathered. */
+  *lines(value: Uint8Array): Generator<T, void, undefined> {
+    const gathered = this.#gathered;
+    const each = this.#each;
+    let start = 0;
+    while (start <= value.length) {
+      const newline = value.indexOf(NEWLINE, start);
+      const end = newline === -1 ? value.length : newline;
+      let made: T | undefined;
+      if (!this.#skipping) {
+        const size = end - start;
+        if (this.#length + size > this.#max) {
+          this.#skipping = true;
+          gathered.drop();
+          made = each(this.#lineNumber + 1, undefined, false);
+        } else if (newline !== -1 && gathered.length === 0) {
+          made = each(this.#lineNumber + 1, value.subarray(start, end), false);
+        } else if (size > 0) {
+          gathered.append(value.subarray(start, end));
+        }
+        this.#length += size;
+      }
+      if (newline !== -1) {
+        if (!this.#skipping && gathered.length > 0) {
+          made = each(this.#lineNumber + 1, gathered.take(), true);
+        }
+        this.#lineNumber++;
+        this.#length = 0;
+        this.#skipping = false;
+        start = newline + 1;
+      }
+      // The state is brought up to date first: a loop that stops here leaves it whole.
+      if (made !== undefined) yield made;
+      if (newline === -1) break;
+    }
+  }
+
+  /** What `each` makes of the final line, when the input does not end with a newline. */
+  last(): T | undefined {
+    if (this.#length === 0 || this.#skipping) return undefined;
+    return this.#each(this.#lineNumber + 1, this.#gathered.take(), true);
   }
 }
 

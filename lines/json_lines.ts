@@ -2,9 +2,9 @@
 // This module is browser compatible.
 
 import {
-  type ByteLine,
-  byteLineBatches,
   type ByteLinesOptions,
+  lazyLineBatches,
+  type LineMapper,
   releaseLine,
 } from "./byte_lines.ts";
 import { excerpt } from "../redact/excerpt.ts";
@@ -34,28 +34,26 @@ export type JsonLine =
  *
  * @param stream The bytes.
  * @param options The cap, the input's name and the signal.
- * @returns The batches of parsed lines.
+ * @param then What to make of each parsed line, as it is parsed (undefined: nothing, the line
+ * is skipped); by default the line itself.
+ * @returns The batches of parsed lines (or of what `then` made of them).
  */
-export async function* jsonLineBatches(
+export function jsonLineBatches<T = JsonLine>(
   stream: ReadableStream<Uint8Array>,
   options: ByteLinesOptions,
-): AsyncGenerator<Iterable<JsonLine>, void, undefined> {
+  then?: (line: JsonLine) => T | undefined,
+): AsyncGenerator<Iterable<T>, void, undefined> {
   const decoder = new TextDecoder();
-  for await (const batch of byteLineBatches(stream, options)) {
-    yield parsedLines(batch, decoder, options.maxLineBytes);
-  }
-}
-
-/** The lines of a batch parsed one by one, as they are asked for; the blank ones skipped. */
-function* parsedLines(
-  batch: ByteLine[],
-  decoder: TextDecoder,
-  maxLineBytes: number,
-): Generator<JsonLine, void, undefined> {
-  for (const line of batch) {
-    const result = parseLine(line, decoder, maxLineBytes);
-    if (result !== undefined) yield result;
-  }
+  const max = options.maxLineBytes;
+  // Each line parsed as the split reaches it, and handed on at once: no batch of lines, and no
+  // generator between the split and the caller's own use of the value.
+  const each: LineMapper<T> = then === undefined
+    ? (line, bytes, copied) => parseLine(line, bytes, copied, decoder, max) as T | undefined
+    : (line, bytes, copied) => {
+      const parsed = parseLine(line, bytes, copied, decoder, max);
+      return parsed === undefined ? undefined : then(parsed);
+    };
+  return lazyLineBatches(stream, options, each);
 }
 
 /**
@@ -64,16 +62,18 @@ function* parsedLines(
  * value outlives the parse (and is what the caller holds while it uses it).
  */
 function parseLine(
-  byteLine: ByteLine,
+  line: number,
+  bytes: Uint8Array | undefined,
+  copied: boolean,
   decoder: TextDecoder,
   maxLineBytes: number,
 ): JsonLine | undefined {
-  const { line, bytes } = byteLine;
   if (bytes === undefined) {
     return { line, reason: `the line is over the ${maxLineBytes}-byte cap`, overCap: true };
   }
   let text = decoder.decode(bytes);
-  releaseLine(byteLine);
+  // A long line's copy goes now, not when collected (a view of a chunk read is the stream's).
+  if (copied) releaseLine({ line, bytes, copied: true });
   if (text.endsWith("\r")) text = text.slice(0, -1);
   if (isBlank(text)) return undefined;
   try {

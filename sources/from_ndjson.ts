@@ -3,7 +3,8 @@
 import { EventSourceError } from "../events/errors.ts";
 import { baseName, openFile, pathText } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
-import { checkMaxLineBytes, jsonLineBatches } from "../lines/json_lines.ts";
+import { checkMaxLineBytes, type JsonLine, jsonLineBatches } from "../lines/json_lines.ts";
+import { batchedEntries } from "../events/entry_batches.ts";
 import type { LogEntry, SessionEvent } from "../events/types.ts";
 import { entryProblem, eventProblem } from "../events/validate.ts";
 
@@ -146,37 +147,50 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * assert.deepEqual(entries.map((e) => [e.seq, e.event.id]), [[3, "sevt_2"]]);
  * ```
  */
-export async function* fromNdjson(
+export function fromNdjson(
   input: NdjsonInput,
   options: FromNdjsonOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
+  return batchedEntries(entryBatches(input, options));
+}
+
+/** {@linkcode fromNdjson}'s entries, a batch a read, each batch parsed as it is iterated. */
+async function* entryBatches(
+  input: NdjsonInput,
+  options: FromNdjsonOptions,
+): AsyncGenerator<Iterable<LogEntry>, void, undefined> {
   const maxLineBytes = checkMaxLineBytes(options.maxLineBytes ?? MAX_LINE_BYTES, "NDJSON");
   const isStream = input instanceof ReadableStream;
   const name = options.name ?? (isStream ? "stream" : pathText(input));
   const sessionId = options.sessionId ?? (isStream ? "stream" : baseName(pathText(input)));
   const stream = isStream ? input : await openFile(input, name, "file");
-  const lines = jsonLineBatches(stream, {
+  const entry = (parsed: JsonLine): LogEntry | undefined =>
+    toEntryOrSkip(parsed, sessionId, name, options);
+  yield* jsonLineBatches(stream, {
     maxLineBytes,
     name,
     signal: options.signal,
     // A file this source opened answers BYOB reads; a stream given may not.
     byob: !isStream,
-  });
-  for await (const batch of lines) {
-    for (const { line, value, reason, overCap } of batch) {
-      const result = reason ?? toEntry(value, line, sessionId);
-      if (result === null) continue;
-      if (typeof result !== "string") {
-        yield result;
-        continue;
-      }
-      if (!options.skipInvalid) {
-        const code = overCap ? "line_too_long" : "invalid_entry";
-        throw new EventSourceError(result, { code, source: name, line });
-      }
-      options.onInvalid?.(line, result);
-    }
+  }, entry);
+}
+
+/** A parsed line's entry; undefined for a preview, or for a bad line reported under `skipInvalid`. */
+function toEntryOrSkip(
+  { line, value, reason, overCap }: JsonLine,
+  sessionId: string,
+  name: string,
+  options: FromNdjsonOptions,
+): LogEntry | undefined {
+  const result = reason ?? toEntry(value, line, sessionId);
+  if (result === null) return undefined;
+  if (typeof result !== "string") return result;
+  if (!options.skipInvalid) {
+    const code = overCap ? "line_too_long" : "invalid_entry";
+    throw new EventSourceError(result, { code, source: name, line });
   }
+  options.onInvalid?.(line, result);
+  return undefined;
 }
 
 /**
