@@ -4,6 +4,7 @@
 // The grader's text, piece by piece: an item's label and framed body, and the thread sections.
 
 import {
+  type CappedText,
   type ConversationItem,
   framedItemBody,
   framedItemBodySize,
@@ -62,10 +63,51 @@ export async function* graderSizedPieces(
 ): AsyncGenerator<SizedPiece, void, undefined> {
   let first = true;
   for await (const item of items) {
-    const label = `${first ? "" : "\n"}${labelLine(item, ids)}\n`;
-    const size = utf8Length(label) + framedItemBodySize(item, BODY_INDENT, itemBudget) + 1;
-    yield { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
+    yield sizedPiece(item, first, itemBudget, ids);
     first = false;
+  }
+}
+
+/** One item's piece of {@linkcode graderSizedPieces}: its size, and a way to build it. */
+function sizedPiece(
+  item: ConversationItem,
+  first: boolean,
+  itemBudget: number,
+  ids: boolean,
+): SizedPiece {
+  const label = `${first ? "" : "\n"}${labelLine(item, ids)}\n`;
+  const size = utf8Length(label) + framedItemBodySize(item, BODY_INDENT, itemBudget) + 1;
+  return { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
+}
+
+/**
+ * {@linkcode graderSizedPieces}' pieces pushed into a capped text as the
+ * items come, with no generator between an item and its piece: built while
+ * the head takes them, past it measured and built only if the tail holds
+ * them at the end.
+ */
+export class EndsPieces {
+  #text: CappedText;
+  #itemBudget: number;
+  #ids: boolean;
+  #first = true;
+
+  /**
+   * @param text The capped text the pieces go to.
+   * @param itemBudget The most bytes of an item's body.
+   * @param ids Whether labels start with `M<seq> · `.
+   */
+  constructor(text: CappedText, itemBudget: number, ids: boolean) {
+    this.#text = text;
+    this.#itemBudget = itemBudget;
+    this.#ids = ids;
+  }
+
+  /** Pushes one item's piece. */
+  push(item: ConversationItem): void {
+    const piece = sizedPiece(item, this.#first, this.#itemBudget, this.#ids);
+    this.#text.pushBuilt(piece.size, piece.build);
+    this.#first = false;
   }
 }
 
