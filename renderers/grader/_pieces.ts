@@ -84,13 +84,15 @@ function sizedPiece(
  * {@linkcode graderSizedPieces}' pieces pushed into a capped text as the
  * items come, with no generator between an item and its piece: built while
  * the head takes them, past it measured and built only if the tail holds
- * them at the end.
+ * them at the end. A session repeats a few labels on every item: each
+ * label's visible form is measured once.
  */
 export class EndsPieces {
   #text: CappedText;
   #itemBudget: number;
   #ids: boolean;
   #first = true;
+  #labelBytes: Map<string, number> = new Map();
 
   /**
    * @param text The capped text the pieces go to.
@@ -103,13 +105,35 @@ export class EndsPieces {
     this.#ids = ids;
   }
 
-  /** Pushes one item's piece. */
+  /** Pushes one item's piece: its label line, its framed body, a line break. */
   push(item: ConversationItem): void {
-    const piece = sizedPiece(item, this.#first, this.#itemBudget, this.#ids);
-    this.#text.pushBuilt(piece.size, piece.build);
+    const lead = this.#first ? "" : "\n";
     this.#first = false;
+    const budget = this.#itemBudget;
+    const ids = this.#ids;
+    const size = lead.length + this.#labelLineBytes(item) + 1 +
+      framedItemBodySize(item, BODY_INDENT, budget) + 1;
+    this.#text.pushBuilt(
+      size,
+      () => `${lead}${labelLine(item, ids)}\n${framedItemBody(item, BODY_INDENT, budget)}\n`,
+    );
+  }
+
+  /** The UTF-8 bytes of {@linkcode labelLine}'s text for the item. */
+  #labelLineBytes(item: ConversationItem): number {
+    let bytes = this.#labelBytes.get(item.label);
+    if (bytes === undefined) {
+      bytes = utf8Length(visibleControls(item.label, { oneLine: true }));
+      if (this.#labelBytes.size >= LABELS_MEASURED) this.#labelBytes.clear();
+      this.#labelBytes.set(item.label, bytes);
+    }
+    // `[label]`, or `[M<seq> · label]` (the dot is two bytes, the seq's digits ASCII).
+    return this.#ids ? bytes + 7 + String(item.seq).length : bytes + 2;
   }
 }
+
+/** How many labels' sizes {@linkcode EndsPieces} remembers (forgotten all at once when full). */
+const LABELS_MEASURED = 256;
 
 /** The items for which `keep` holds, in order, each told to `see` first. */
 export async function* filtered(
