@@ -144,11 +144,13 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
     : scope === "each"
     ? sectionPieces(shown, names, itemBudget, ids, room, outcome !== undefined)
     : graderPieces(shown, itemBudget, ids, drain);
-  const eachItem = keep !== "ends" ? undefined : (each: (item: ConversationItem) => void) =>
-    forEachItem(source, (item) => {
-      see?.(item);
-      if (inScope === undefined || inScope(item)) each(item);
-    }, read);
+  const eachItem = keep !== "ends"
+    ? undefined
+    : (each: (item: ConversationItem) => void) =>
+      forEachItem(source, (item) => {
+        see?.(item);
+        if (inScope === undefined || inScope(item)) each(item);
+      }, read);
   return {
     pieces,
     sized,
