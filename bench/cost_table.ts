@@ -12,7 +12,8 @@
  * tables, item 3's goals of issue 28 (the dream at most 2× the parse floor in
  * CPU, on each log) are printed through `reportGoal()` (`bench/_goal.ts`).
  *
- * Every run is a fresh subprocess (this script again, with `--child`), so no
+ * Every run is a fresh subprocess (`bench/_cost_child.ts`, which loads only the module and the
+ * parse floor), so no
  * run warms the next one's JIT or heap; the rounds interleave the cases (and
  * the two checkouts, with `--baseline`), so a busy machine slows all alike.
  * The columns:
@@ -25,7 +26,7 @@
  *   system, every thread of the child: what a busy machine disturbs least)
  *   and in wall-clock time. The floor reads the file as a stream, decodes it
  *   with a streaming `TextDecoder`, splits it on `\n` and `JSON.parse`s every
- *   line (`parseEveryLine` of `grader_compare.ts`); for a case that stops
+ *   line (`parseEveryLine` of `_parse_floor.ts`); for a case that stops
  *   early, the floor's time is scaled to the entries it read. Times are taken
  *   inside the child, from the call to the end of its output: runtime start
  *   and module loading are left out.
@@ -60,11 +61,10 @@
  */
 
 import { ensureLogInfo, logPath } from "./_generate.ts";
-import { parseEveryLine, sizeName } from "./grader_compare.ts";
-import { median, peakRssKb } from "./_stats.ts";
+import { sizeName } from "./grader_compare.ts";
+import { type ChildResult, RESULT } from "./_cost_child.ts";
+import { median } from "./_stats.ts";
 import { reportGoal, times } from "./_goal.ts";
-import type * as Mod from "../mod.ts";
-import process from "node:process";
 
 /** The log benchmarked, in events (unless `--events` says otherwise). */
 const EVENTS = 1_000_000;
@@ -105,15 +105,6 @@ const ALL_CASES: readonly Case[] = [
   { id: "dream-keys", title: "`renderDream`, secret-dense log", stops: false, log: "keys" },
 ];
 
-/** What a child prints: its time, what it read, its heap at exit and its peak RSS. */
-interface ChildResult {
-  ms: number;
-  cpuMs: number;
-  entries: number;
-  heapUsed: number;
-  peakKb: number;
-}
-
 /** One memory run: bytes allocated and peak RSS, or why it failed. */
 interface MemorySample {
   allocated: number;
@@ -121,59 +112,11 @@ interface MemorySample {
   failure?: string;
 }
 
-/** Runs one case in this process and prints its {@linkcode ChildResult} as JSON, on stderr. */
-async function runChild(
-  id: string,
-  path: string,
-  moduleUrl: string,
-  count: boolean,
-): Promise<void> {
-  const mod = await import(moduleUrl) as typeof Mod;
-  let entries = 0;
-  const source = (): AsyncIterable<Mod.LogEntry> => {
-    const read = mod.fromNdjson(path);
-    return count ? counted(read) : read;
-  };
-  async function* counted(source: AsyncIterable<Mod.LogEntry>): AsyncGenerator<Mod.LogEntry> {
-    for await (const entry of source) {
-      entries++;
-      yield entry;
-    }
-  }
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  if (id === "idle") entries = 0;
-  else if (id === "parse" || id === "parse-keys") entries = await parseEveryLine(path);
-  else if (id === "fromNdjson") {
-    for await (const _ of source()) if (!count) entries++;
-  } else if (id === "conversation" || id === "conversation-dream") {
-    const options = id === "conversation" ? {} : { view: "dream" as const };
-    for await (const _ of mod.conversation(source(), options)) {
-      // Drained as a team renderer would read it, item by item.
-    }
-  } else if (id === "grader") await mod.renderGrader(source());
-  else if (id === "grader-ends") await mod.renderGrader(source(), { keep: "ends" });
-  else if (id === "dream") await mod.renderDream(source());
-  else if (id === "json") await mod.renderJson(source());
-  else if (id === "html") await mod.renderHtml(source());
-  else if (id === "dream-keys") await mod.renderDream(source());
-  else throw new Error(`cost_table: no case ${id}`);
-  const ms = performance.now() - started;
-  const { user, system } = process.cpuUsage(cpu);
-  const result: ChildResult = {
-    ms,
-    cpuMs: (user + system) / 1000,
-    entries,
-    heapUsed: Deno.memoryUsage().heapUsed,
-    peakKb: peakRssKb(),
-  };
-  // On stderr: V8 prints its traces on stdout through a buffer of its own, which would split a
-  // line printed on stdout here.
-  console.error(RESULT + JSON.stringify(result));
-}
-
-/** What starts a child's result line. */
-const RESULT = "cost_table result: ";
+/**
+ * The child's script: it loads what a case needs and nothing of this one (the log's generator,
+ * the other benchmarks), whose modules held 1.8 MB of a 16 MB old generation's heap.
+ */
+const CHILD = new URL("./_cost_child.ts", import.meta.url).pathname;
 
 /** The arguments of a child, and the V8 flags it runs with. */
 async function child(
@@ -189,8 +132,7 @@ async function child(
       "run",
       "--allow-all",
       ...flags,
-      import.meta.filename!,
-      "--child",
+      CHILD,
       id,
       path,
       moduleUrl,
@@ -474,9 +416,4 @@ async function main(args: string[]): Promise<void> {
   reportDreamGoals(cases, floor, events);
 }
 
-if (Deno.args[0] === "--child") {
-  const [, id, path, moduleUrl, count] = Deno.args;
-  await runChild(id!, path!, moduleUrl!, count === "--count");
-} else if (import.meta.main) {
-  await main(Deno.args);
-}
+if (import.meta.main) await main(Deno.args);

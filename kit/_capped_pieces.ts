@@ -71,8 +71,12 @@ export class CappedPieces {
 
   /** Appends a piece. */
   push(piece: string): void {
+    this.#pushSized(piece, utf8Length(piece));
+  }
+
+  /** Appends a piece of `size` UTF-8 bytes, already counted. */
+  #pushSized(piece: string, size: number): void {
     let rest = piece;
-    let size = utf8Length(piece);
     this.#total += size;
     if (!this.#headFull) {
       if (this.#headBytes + size <= this.#half) {
@@ -98,7 +102,7 @@ export class CappedPieces {
    * read.
    */
   pushBuilt(size: number, build: BuildPiece): void {
-    if (!this.#headFull) return this.push(build());
+    if (!this.#headFull) return this.#pushSized(build(), size);
     this.#total += size;
     this.#toTail(build, size);
   }

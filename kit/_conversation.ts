@@ -110,7 +110,8 @@ export class ConversationSteps {
 
   #out(entry: LogEntry, text: string, cutBytes: number): void {
     const item = finish(this.#items.render(entry, text), cutBytes, this.#options, this.#fields);
-    this.#order?.shown(renderedBytes(item));
+    // Keeping the ends, what is shown does not bound what is held: it is not counted.
+    if (this.#options.keep !== "ends") this.#order?.shown(renderedBytes(item));
     this.ready.push(item);
   }
 }

@@ -4,6 +4,7 @@
 // The grader's text, piece by piece: an item's label and framed body, and the thread sections.
 
 import {
+  type CappedText,
   type ConversationItem,
   framedItemBody,
   framedItemBodySize,
@@ -62,12 +63,77 @@ export async function* graderSizedPieces(
 ): AsyncGenerator<SizedPiece, void, undefined> {
   let first = true;
   for await (const item of items) {
-    const label = `${first ? "" : "\n"}${labelLine(item, ids)}\n`;
-    const size = utf8Length(label) + framedItemBodySize(item, BODY_INDENT, itemBudget) + 1;
-    yield { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
+    yield sizedPiece(item, first, itemBudget, ids);
     first = false;
   }
 }
+
+/** One item's piece of {@linkcode graderSizedPieces}: its size, and a way to build it. */
+function sizedPiece(
+  item: ConversationItem,
+  first: boolean,
+  itemBudget: number,
+  ids: boolean,
+): SizedPiece {
+  const label = `${first ? "" : "\n"}${labelLine(item, ids)}\n`;
+  const size = utf8Length(label) + framedItemBodySize(item, BODY_INDENT, itemBudget) + 1;
+  return { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
+}
+
+/**
+ * {@linkcode graderSizedPieces}' pieces pushed into a capped text as the
+ * items come, with no generator between an item and its piece: built while
+ * the head takes them, past it measured and built only if the tail holds
+ * them at the end. A session repeats a few labels on every item: each
+ * label's visible form is measured once.
+ */
+export class EndsPieces {
+  #text: CappedText;
+  #itemBudget: number;
+  #ids: boolean;
+  #first = true;
+  #labelBytes: Map<string, number> = new Map();
+
+  /**
+   * @param text The capped text the pieces go to.
+   * @param itemBudget The most bytes of an item's body.
+   * @param ids Whether labels start with `M<seq> · `.
+   */
+  constructor(text: CappedText, itemBudget: number, ids: boolean) {
+    this.#text = text;
+    this.#itemBudget = itemBudget;
+    this.#ids = ids;
+  }
+
+  /** Pushes one item's piece: its label line, its framed body, a line break. */
+  push(item: ConversationItem): void {
+    const lead = this.#first ? "" : "\n";
+    this.#first = false;
+    const budget = this.#itemBudget;
+    const ids = this.#ids;
+    const size = lead.length + this.#labelLineBytes(item) + 1 +
+      framedItemBodySize(item, BODY_INDENT, budget) + 1;
+    this.#text.pushBuilt(
+      size,
+      () => `${lead}${labelLine(item, ids)}\n${framedItemBody(item, BODY_INDENT, budget)}\n`,
+    );
+  }
+
+  /** The UTF-8 bytes of {@linkcode labelLine}'s text for the item. */
+  #labelLineBytes(item: ConversationItem): number {
+    let bytes = this.#labelBytes.get(item.label);
+    if (bytes === undefined) {
+      bytes = utf8Length(visibleControls(item.label, { oneLine: true }));
+      if (this.#labelBytes.size >= LABELS_MEASURED) this.#labelBytes.clear();
+      this.#labelBytes.set(item.label, bytes);
+    }
+    // `[label]`, or `[M<seq> · label]` (the dot is two bytes, the seq's digits ASCII).
+    return this.#ids ? bytes + 7 + String(item.seq).length : bytes + 2;
+  }
+}
+
+/** How many labels' sizes {@linkcode EndsPieces} remembers (forgotten all at once when full). */
+const LABELS_MEASURED = 256;
 
 /** The items for which `keep` holds, in order, each told to `see` first. */
 export async function* filtered(

@@ -10,8 +10,10 @@ import {
   checkBudget,
   conversation,
   type ConversationItem,
+  type ConversationOptions,
   cutNote,
   type EntryIterable,
+  forEachItem,
   framedItemBody,
   GRADER_ITEM_BUDGET,
   GRADER_TRANSCRIPT_BUDGET,
@@ -27,6 +29,7 @@ import { envelope, ENVELOPE_BYTES } from "./_envelope.ts";
 import { OUTCOME_LABEL, OutcomeFacts } from "./_outcome.ts";
 import {
   BODY_INDENT,
+  EndsPieces,
   filtered,
   graderPieces,
   graderSizedPieces,
@@ -49,6 +52,12 @@ export interface Plan {
   pieces: AsyncIterable<string>;
   /** With `keep: "ends"`: the pieces by size, built only if the capped text keeps them. */
   sized: AsyncIterable<SizedPiece> | undefined;
+  /**
+   * With `keep: "ends"`: reads the whole source in one loop, each item shown
+   * given to `each` as it completes (the whole text's way; `sized` is the
+   * stream's).
+   */
+  eachItem: ((each: (item: ConversationItem) => void) => Promise<void>) | undefined;
   /** The budget of the whole output. */
   budget: number;
   /** The budget of the pieces: the whole output's less the envelope's markers. */
@@ -63,6 +72,10 @@ export interface Plan {
   blockBudget: number;
   /** With `chunks`: the pieces are the chunks, joined whole. */
   chunked: boolean;
+  /** The most bytes of an item's body. */
+  itemBudget: number;
+  /** Whether labels start with `M<seq> · `. */
+  ids: boolean;
 }
 
 /** The options checked (a `RangeError` names what cannot be done) and the plan of the text. */
@@ -101,7 +114,7 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
     if (scope !== undefined) names.learn(entry);
     outcome?.learn(entry);
   };
-  const items = conversation(source, {
+  const read: ConversationOptions = {
     view: "grader",
     itemBudget,
     // Scoped, the items of other threads are not shown: what the budget holds cannot be told
@@ -112,16 +125,17 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
     renderer: "grader",
     signal: options.signal,
     ...(observe === undefined ? {} : { onEntry: observe }),
-  });
+  };
+  const items = conversation(source, read);
   const ids = flag(options.ids, "ids", what);
   const drain = { past: false };
-  const shown = outcome === undefined && scope === undefined ? items : filtered(
-    items,
-    scope === undefined || scope === "each"
-      ? () => true
-      : (item: ConversationItem) => inThread(item, scope, names),
-    outcome === undefined ? undefined : (item) => outcome.item(item),
-  );
+  const inScope = scope === undefined || scope === "each"
+    ? undefined
+    : (item: ConversationItem) => inThread(item, scope, names);
+  const see = outcome === undefined ? undefined : (item: ConversationItem) => outcome.item(item);
+  const shown = see === undefined && inScope === undefined
+    ? items
+    : filtered(items, inScope ?? (() => true), see);
   // With keep "ends" the whole session is read: past the head, a piece is measured and built
   // only if the tail holds it at the end.
   const sized = keep === "ends" ? graderSizedPieces(shown, itemBudget, ids) : undefined;
@@ -130,9 +144,17 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
     : scope === "each"
     ? sectionPieces(shown, names, itemBudget, ids, room, outcome !== undefined)
     : graderPieces(shown, itemBudget, ids, drain);
+  const eachItem = keep !== "ends"
+    ? undefined
+    : (each: (item: ConversationItem) => void) =>
+      forEachItem(source, (item) => {
+        see?.(item);
+        if (inScope === undefined || inScope(item)) each(item);
+      }, read);
   return {
     pieces,
     sized,
+    eachItem,
     budget,
     room,
     keep,
@@ -141,6 +163,8 @@ export function graderPlan(source: EntryIterable, options: GraderOptions, what: 
     drain,
     blockBudget,
     chunked: false,
+    itemBudget,
+    ids,
   };
 }
 
@@ -201,6 +225,7 @@ function chunkPlan(
   return {
     pieces: chunkPieces(shown, bytes, itemBudget, ids),
     sized: undefined,
+    eachItem: undefined,
     budget: Infinity,
     room: Infinity,
     keep: "head",
@@ -209,6 +234,8 @@ function chunkPlan(
     drain: { past: false },
     blockBudget: 0,
     chunked: true,
+    itemBudget,
+    ids,
   };
 }
 
@@ -246,7 +273,7 @@ export async function wholeText(plan: Plan): Promise<string> {
   } else if (plan.keep === "head") {
     text = await joinWithinBudget(plan.pieces, plan.room, note, { cutAt: "line" });
   } else {
-    text = await keepEnds(plan.sized!, plan.room);
+    text = await keepEnds(plan, plan.room);
   }
   return plan.envelope ? await envelope(text) : text;
 }
@@ -277,11 +304,17 @@ async function* builtPieces(
   for await (const piece of sized) yield piece.build();
 }
 
-/** The head and the tail of the pieces within `budget` bytes, one elision note between them. */
-async function keepEnds(pieces: AsyncIterable<SizedPiece>, budget: number): Promise<string> {
-  const text = new CappedText(budget);
-  for await (const piece of pieces) text.pushBuilt(piece.size, piece.build);
-  return text.text({ cutAt: "line" });
+/** The head and the tail of the items' pieces within `budget` bytes, one elision note between them. */
+async function keepEnds(plan: Plan, budget: number): Promise<string> {
+  return (await endsOf(plan, budget)).text({ cutAt: "line" });
+}
+
+/** The items' pieces pushed into a capped text of `cap` bytes, in one loop over the source. */
+async function endsOf(plan: Plan, cap: number): Promise<CappedText> {
+  const text = new CappedText(cap);
+  const pieces = new EndsPieces(text, plan.itemBudget, plan.ids);
+  await plan.eachItem!((item) => pieces.push(item));
+  return text;
 }
 
 /**
@@ -293,8 +326,7 @@ async function withOutcome(plan: Plan, facts: OutcomeFacts, note: () => string):
   if (plan.keep === "ends") {
     // The block's room is kept aside first: the tail is known only at the end.
     const most = blockMost(plan);
-    const capped = new CappedText(plan.room - most);
-    for await (const piece of plan.sized!) capped.pushBuilt(piece.size, piece.build);
+    const capped = await endsOf(plan, plan.room - most);
     const { text, elidedBytes } = capped.capped({ cutAt: "line" });
     const cut = elidedBytes === 0
       ? undefined

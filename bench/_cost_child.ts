@@ -1,0 +1,85 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * One run of a case of `bench/cost_table.ts`, in a process of its own: `deno
+ * run --allow-all bench/_cost_child.ts CASE LOG MODULE_URL [--count]`. It
+ * loads the module measured and the parse floor, and nothing of the tables'
+ * script (the log's generator, the other benchmarks): their modules held
+ * 1.8 MB of the heap, and 3.4 MB with a second checkout's module, which a
+ * case run under a 16 MB old generation then had to fit beside.
+ *
+ * @module
+ */
+
+import { parseEveryLine } from "./_parse_floor.ts";
+import { peakRssKb } from "./_stats.ts";
+import type * as Mod from "../mod.ts";
+import process from "node:process";
+
+/** What a child prints: its time, what it read, its heap at exit and its peak RSS. */
+export interface ChildResult {
+  ms: number;
+  cpuMs: number;
+  entries: number;
+  heapUsed: number;
+  peakKb: number;
+}
+
+/** What starts a child's result line. */
+export const RESULT = "cost_table result: ";
+
+/** Runs one case in this process and prints its {@linkcode ChildResult} as JSON, on stderr. */
+export async function runChild(
+  id: string,
+  path: string,
+  moduleUrl: string,
+  count: boolean,
+): Promise<void> {
+  const mod = await import(moduleUrl) as typeof Mod;
+  let entries = 0;
+  const source = (): AsyncIterable<Mod.LogEntry> => {
+    const read = mod.fromNdjson(path);
+    return count ? counted(read) : read;
+  };
+  async function* counted(source: AsyncIterable<Mod.LogEntry>): AsyncGenerator<Mod.LogEntry> {
+    for await (const entry of source) {
+      entries++;
+      yield entry;
+    }
+  }
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  if (id === "idle") entries = 0;
+  else if (id === "parse" || id === "parse-keys") entries = await parseEveryLine(path);
+  else if (id === "fromNdjson") {
+    for await (const _ of source()) if (!count) entries++;
+  } else if (id === "conversation" || id === "conversation-dream") {
+    const options = id === "conversation" ? {} : { view: "dream" as const };
+    for await (const _ of mod.conversation(source(), options)) {
+      // Drained as a team renderer would read it, item by item.
+    }
+  } else if (id === "grader") await mod.renderGrader(source());
+  else if (id === "grader-ends") await mod.renderGrader(source(), { keep: "ends" });
+  else if (id === "dream") await mod.renderDream(source());
+  else if (id === "json") await mod.renderJson(source());
+  else if (id === "html") await mod.renderHtml(source());
+  else if (id === "dream-keys") await mod.renderDream(source());
+  else throw new Error(`cost_table: no case ${id}`);
+  const ms = performance.now() - started;
+  const { user, system } = process.cpuUsage(cpu);
+  const result: ChildResult = {
+    ms,
+    cpuMs: (user + system) / 1000,
+    entries,
+    heapUsed: Deno.memoryUsage().heapUsed,
+    peakKb: peakRssKb(),
+  };
+  // On stderr: V8 prints its traces on stdout through a buffer of its own, which would split a
+  // line printed on stdout here.
+  console.error(RESULT + JSON.stringify(result));
+}
+
+if (import.meta.main) {
+  const [id, path, moduleUrl, count] = Deno.args;
+  await runChild(id!, path!, moduleUrl!, count === "--count");
+}
