@@ -57,11 +57,13 @@ export const READ_BUFFER_BYTES_OPTION: unique symbol = Symbol("readBufferBytes")
 /**
  * From how many bytes to read a scan searches Latin-1 strings (see `loadLatin1`): below
  * it, a scan does not pay for loading them. In a fresh Deno process, importing `node:buffer`
- * costs about what decoding 0.5 MB of UTF-8 costs, and a Latin-1 string is then about 4
- * times cheaper to make: so a status line's first read of a transcript of a MiB or more
- * loads it, and its reads of what was appended since do not.
+ * loads about 25 of Deno's Node modules, some 8 ms or more (what decoding about 8 MiB of
+ * UTF-8 costs), and a Latin-1 string is then about 1.4 times cheaper to make and faster to
+ * search: so a status line's first read of a transcript of 8 MiB or more loads it, and its
+ * first read of a smaller one, and its reads of what was appended since, do not (a first
+ * call at 1.6 MB took about 0.8× the time it took with this at 1 MiB, `bench/reader_statusline.ts`).
  */
-export const LATIN1_SCAN_BYTES = 1 << 20;
+export const LATIN1_SCAN_BYTES = 8 << 20;
 
 /** The key of a hidden option that sets {@linkcode LATIN1_SCAN_BYTES}, for tests. */
 export const LATIN1_SCAN_BYTES_OPTION: unique symbol = Symbol("latin1ScanBytes");

@@ -5,6 +5,7 @@
 
 import assert from "node:assert/strict";
 import { ROOT, run, taskFrom } from "./_command.ts";
+import { writeTranscript } from "../bench/reader_data.ts";
 
 /** Claude Code's status-line JSON with its own context figures: no transcript to read. */
 const GIVEN = JSON.stringify({
@@ -102,5 +103,29 @@ Deno.test("a status-line call leaves V8's code cache written, so the next call c
     assert.ok((await call(READ)).hit.includes("reader/mod.ts"));
   } finally {
     await Deno.remove(denoDir, { recursive: true });
+  }
+});
+
+Deno.test("a status line's first read of a transcript under 8 MiB loads none of Deno's Node modules; of a larger one, node:buffer for its Latin-1 scan", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "statusline_latin1_" });
+  try {
+    const loadsBuffer = async (bytes: number): Promise<boolean> => {
+      const path = `${dir}/session_${bytes}.jsonl`;
+      const facts = await writeTranscript(path, bytes);
+      const result = await taskFrom("facts", ["--statusline", "--json"], {
+        cwd: dir,
+        env: { DENO_LOG: "debug", XDG_CACHE_HOME: `${dir}/cache` },
+        stdin: JSON.stringify({ transcript_path: path }),
+      });
+      assert.equal(result.code, 0, result.stderr.slice(-2000));
+      // Both ways of scanning find the same facts.
+      assert.equal(JSON.parse(result.stdout).contextUsedTokens, facts.contextUsedTokens);
+      return /ES module: node:/.test(result.stderr);
+    };
+    // 1.5 MB: what a status line reads first in most sessions (it loaded node:buffer from 1 MiB).
+    assert.equal(await loadsBuffer(1_500_000), false);
+    assert.equal(await loadsBuffer(9 * 2 ** 20), true);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
