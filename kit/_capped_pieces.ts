@@ -19,6 +19,13 @@ export const MARKER_ROOM: number = utf8Length(markerText(Number.MAX_SAFE_INTEGER
 /** What a piece's text is built by, when it is asked for. */
 export type BuildPiece = () => string;
 
+/**
+ * What builds a piece from a part the tail holds: one function shared by
+ * many pieces, so that the tail holds each piece's part alone, no closure
+ * (nor what a closure would hold beside).
+ */
+export type BuildFrom<P> = (part: P) => string;
+
 /** Where the head may end and the tail start; what closes a cut head. */
 export interface CappedOptions {
   /** What to write after a cut head, before the marker (`CappedTextOptions.closeHead`). */
@@ -36,7 +43,10 @@ export class CappedPieces {
   #head = "";
   #headBytes = 0;
   #headFull = false;
-  #tail: (string | BuildPiece)[] = [];
+  /** Each piece: its text once built, else the part it is built from. */
+  #tail: unknown[] = [];
+  /** How each piece not built yet is built from its part; `undefined` once built. */
+  #builds: (BuildFrom<unknown> | undefined)[] = [];
   #tailSizes: number[] = [];
   #tailStart = 0;
   #tailBytes = 0;
@@ -46,7 +56,10 @@ export class CappedPieces {
    * keeps the tail whole: the head's last character, or the last piece the
    * tail dropped (a built piece is built then, only if it is asked for).
    */
-  #beforeTail: string | BuildPiece = "\n";
+  #beforeTail = "\n";
+  /** When what precedes the tail is a piece not built yet: how it is built, and its part. */
+  #beforeBuild: BuildFrom<unknown> | undefined;
+  #beforePart: unknown;
 
   /** @param cap The most UTF-8 bytes of the text, marker included (checked by the caller). */
   constructor(cap: number) {
@@ -107,8 +120,26 @@ export class CappedPieces {
     this.#toTail(build, size);
   }
 
-  #toTail(piece: string | BuildPiece, size: number): void {
-    this.#tail.push(piece);
+  /**
+   * Appends the piece `build(part)` gives, of `size` UTF-8 bytes, as
+   * {@linkcode CappedPieces.pushBuilt} does: the tail holds `part` and the
+   * shared `build`, not a closure per piece.
+   */
+  pushPart<P>(size: number, build: BuildFrom<P>, part: P): void {
+    if (!this.#headFull) return this.push(build(part));
+    this.#total += size;
+    this.#toTail(build as BuildFrom<unknown>, size, part);
+  }
+
+  /** A piece to the tail: a text, or a build (with its part) to call if it is kept. */
+  #toTail(piece: string | BuildFrom<unknown>, size: number, part?: unknown): void {
+    if (typeof piece === "string") {
+      this.#tail.push(piece);
+      this.#builds.push(undefined);
+    } else {
+      this.#tail.push(part);
+      this.#builds.push(piece);
+    }
     this.#tailSizes.push(size);
     this.#tailBytes += size;
     this.#trimTail();
@@ -125,37 +156,52 @@ export class CappedPieces {
       drop++;
     }
     if (drop === this.#tailStart) return;
-    this.#beforeTail = this.#lastOf(this.#tailStart, drop);
+    this.#beforeLastOf(this.#tailStart, drop);
     // Dropped pieces are let go at once; the lists are shortened in one splice now and then,
     // not on every push.
-    for (let i = this.#tailStart; i < drop; i++) this.#tail[i] = "";
+    for (let i = this.#tailStart; i < drop; i++) {
+      this.#tail[i] = "";
+      this.#builds[i] = undefined;
+    }
     this.#tailBytes = bytes;
     this.#tailStart = drop;
     if (drop >= 64 && drop * 2 >= this.#tail.length) {
       this.#tail.splice(0, drop);
       this.#tailSizes.splice(0, drop);
+      this.#builds.splice(0, drop);
       this.#tailStart = 0;
     }
   }
 
   /**
-   * The last character of the pieces from `start` to `end` (not included),
-   * or the piece that ends them when it is not built yet; what preceded them
-   * when they are empty.
+   * Takes as what precedes the tail the last character of the pieces from
+   * `start` to `end` (not included), or the piece that ends them when it is
+   * not built yet; when they are empty, what preceded them stays.
    */
-  #lastOf(start: number, end: number): string | BuildPiece {
+  #beforeLastOf(start: number, end: number): void {
     for (let i = end - 1; i >= start; i--) {
-      const piece = this.#tail[i]!;
-      if (typeof piece !== "string") return piece;
-      if (piece !== "") return piece.at(-1)!;
+      const build = this.#builds[i];
+      if (build !== undefined) {
+        this.#beforeBuild = build;
+        this.#beforePart = this.#tail[i];
+        return;
+      }
+      const piece = this.#tail[i] as string;
+      if (piece !== "") {
+        this.#beforeTail = piece.at(-1)!;
+        this.#beforeBuild = this.#beforePart = undefined;
+        return;
+      }
     }
-    return this.#beforeTail;
   }
 
   /** Whether the tail's first piece starts a line of the whole text: after a line break. */
   #tailStartsLine(first: string): boolean {
-    let before = this.#beforeTail;
-    if (typeof before !== "string") this.#beforeTail = before = before().at(-1) ?? "";
+    if (this.#beforeBuild !== undefined) {
+      this.#beforeTail = this.#beforeBuild(this.#beforePart).at(-1) ?? "";
+      this.#beforeBuild = this.#beforePart = undefined;
+    }
+    const before = this.#beforeTail;
     // After CR, a tail that starts with the LF of a CRLF is still inside the line break.
     return isLineBreak(before, 0) && !(before === "\r" && first[0] === "\n");
   }
@@ -193,9 +239,12 @@ export class CappedPieces {
   #joined(): string {
     let text = "";
     for (let i = this.#tailStart; i < this.#tail.length; i++) {
-      let piece = this.#tail[i]!;
-      if (typeof piece !== "string") this.#tail[i] = piece = piece();
-      text += piece;
+      const build = this.#builds[i];
+      if (build !== undefined) {
+        this.#tail[i] = build(this.#tail[i]);
+        this.#builds[i] = undefined;
+      }
+      text += this.#tail[i] as string;
     }
     return text;
   }

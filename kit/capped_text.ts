@@ -141,8 +141,14 @@ export class CappedText {
    * the few pieces it keeps, not every one. `build` must return a text of
    * exactly `size` UTF-8 bytes, the same each time.
    *
+   * Given a `part`, the piece is `build(part)`: one `build` shared by many
+   * pieces, each with its part, and the tail holds the parts alone, not a
+   * closure per piece nor what a closure would keep alive beside (a
+   * renderer's item, say), so what it drops is short-lived garbage.
+   *
    * @param size The piece's UTF-8 size.
-   * @param build Builds the piece.
+   * @param build Builds the piece (from `part`, when given).
+   * @param part What the piece is built from.
    *
    * @example Usage
    * ```ts
@@ -158,9 +164,21 @@ export class CappedText {
    * assert.ok(capped.startsWith("000\n001\n") && capped.endsWith("098\n099\n"));
    * assert.ok(built < 100); // the elided middle was never built
    * ```
+   *
+   * @example One build for many pieces, each given by its part
+   * ```ts
+   * import { CappedText } from "@brigade/transcript/kit";
+   * import assert from "node:assert/strict";
+   *
+   * const text = new CappedText(200);
+   * const line = (n: number): string => `${String(n).padStart(3, "0")}\n`;
+   * for (let i = 0; i < 100; i++) text.pushBuilt(4, line, i);
+   * assert.ok(text.text().endsWith("098\n099\n"));
+   * ```
    */
-  pushBuilt(size: number, build: () => string): void {
-    this.#pieces.pushBuilt(size, build);
+  pushBuilt<P = undefined>(size: number, build: (part: P) => string, part?: P): void {
+    if (part === undefined) this.#pieces.pushBuilt(size, build as () => string);
+    else this.#pieces.pushPart(size, build, part);
   }
 
   /** The bytes the cap removed: 0 while the whole fits. */

@@ -77,20 +77,23 @@ function startsLine(text: string, index: number): boolean {
   return /[\n\r\v\f\x85\u2028\u2029]/.test(before) && !(before === "\r" && text[index] === "\n");
 }
 
-Deno.test("CappedText cut at lines keeps whole lines at both ends, pieces pushed or built, any cap", () => {
+Deno.test("CappedText cut at lines keeps whole lines at both ends, pieces pushed, built or built from a part, any cap", () => {
   const piece = fc.array(fc.constantFrom("ab", "### x", "\n", "\r", "\r\n", "\u2028", "é"), {
     maxLength: 12,
   }).map((parts) => parts.join(""));
   const encoder = new TextEncoder();
   fc.assert(
     fc.property(
-      fc.array(fc.tuple(piece, fc.boolean()), { maxLength: 40 }),
+      fc.array(fc.tuple(piece, fc.constantFrom("pushed", "built", "part")), { maxLength: 40 }),
       fc.integer({ min: 100, max: 300 }),
       fc.integer({ min: 0, max: 200 }),
       (pieces, cap, lower) => {
         const text = new CappedText(cap);
-        for (const [part, built] of pieces) {
-          if (built) text.pushBuilt(encoder.encode(part).length, () => part);
+        for (const [part, how] of pieces) {
+          const size = encoder.encode(part).length;
+          if (how === "built") text.pushBuilt(size, () => part);
+          // A part that is a string itself: the tail tells it from a piece built by its build.
+          else if (how === "part") text.pushBuilt(size, (own: string) => own, part);
           else text.push(part);
         }
         const input = pieces.map(([part]) => part).join("");

@@ -40,7 +40,11 @@ import { utf8Length } from "./utf8.ts";
  * assert.equal(framedItemBody(item!, "  ", 10), "  Done.\n[cut: 9 more bytes]");
  * ```
  */
-export function framedItemBody(item: ConversationItem, indent: string, budget: number): string {
+export function framedItemBody(
+  item: Pick<ConversationItem, "text" | "cutBytes">,
+  indent: string,
+  budget: number,
+): string {
   const note = item.cutBytes === 0 ? "" : cutNote(item.cutBytes);
   const head = item.text.slice(0, item.text.length - note.length);
   const framed = frameBody(head, indent, budget);

@@ -291,10 +291,12 @@ export async function renderDream(
   await forEachItem(source, (item) => {
     if (!headed) text.push(facts.heading());
     headed = true;
-    const [label, labelBytes] = labels.heading(item.label);
+    const [label, labelBytes, uncut] = labels.heading(item.label);
     const size = ITEM_FRAME_BYTES + labelBytes +
       framedItemBodySize(item, BODY_INDENT, DREAM_EVENT_BUDGET);
-    text.pushBuilt(size, () => itemPiece(item, label));
+    // The tail holds the item's text (and a cut item's heading and count), not the item.
+    if (item.cutBytes === 0) text.pushBuilt(size, uncut, item.text);
+    else text.pushBuilt(size, pieceBuilder(label, item.text, item.cutBytes));
   }, dreamView(facts, options.signal));
   if (!headed && facts.started) text.push(facts.heading());
   const known = facts.known(options);
@@ -583,24 +585,38 @@ function dreamView(facts: DreamFacts, signal: AbortSignal | undefined): Conversa
   };
 }
 
-/** An item as the dream writes it: its label as a heading, then its framed body. */
-function itemPiece(item: ConversationItem, label = oneLineField(item.label)): string {
-  return `\n### ${label}\n\n${framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)}\n`;
+/**
+ * Builds a cut item as the dream writes it: its label as a heading, then its
+ * framed body. The tail may hold the builder for a hundred items: it holds
+ * the heading, the item's cut text and count alone, not the item (nor what
+ * the item holds beside), so each item dies young, in the scavenger.
+ */
+function pieceBuilder(heading: string, text: string, cutBytes: number): () => string {
+  return () => itemPiece(heading, { text, cutBytes });
 }
 
+/** An item as the dream writes it: its heading, then its framed body. */
+function itemPiece(heading: string, item: Pick<ConversationItem, "text" | "cutBytes">): string {
+  return `\n### ${heading}\n\n${framedItemBody(item, BODY_INDENT, DREAM_EVENT_BUDGET)}\n`;
+}
+
+/** A label as a heading, its UTF-8 size, and what builds an uncut item's piece under it from its text. */
+type Heading = [heading: string, bytes: number, uncut: (text: string) => string];
+
 /**
- * Labels as headings ({@linkcode oneLineField}) and their UTF-8 sizes: a
+ * Labels as headings ({@linkcode oneLineField}), their UTF-8 sizes and their pieces' builds: a
  * session repeats a few labels on every item, so each short one is worked
  * out once and remembered (a bounded number, forgotten all at once when full).
  */
 class Headings {
-  #memo: Map<string, [heading: string, bytes: number]> = new Map();
+  #memo: Map<string, Heading> = new Map();
 
-  heading(label: string): [heading: string, bytes: number] {
+  heading(label: string): Heading {
     let known = this.#memo.get(label);
     if (known === undefined) {
       const heading = oneLineField(label);
-      known = [heading, utf8Length(heading)];
+      const uncut = (text: string): string => itemPiece(heading, { text, cutBytes: 0 });
+      known = [heading, utf8Length(heading), uncut];
       if (label.length > 256) return known;
       if (this.#memo.size >= 1_024) this.#memo.clear();
       this.#memo.set(label, known);
