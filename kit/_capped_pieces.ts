@@ -126,7 +126,7 @@ export class CappedPieces {
    * shared `build`, not a closure per piece.
    */
   pushPart<P>(size: number, build: BuildFrom<P>, part: P): void {
-    if (!this.#headFull) return this.push(build(part));
+    if (!this.#headFull) return this.#pushSized(build(part), size);
     this.#total += size;
     this.#toTail(build as BuildFrom<unknown>, size, part);
   }
