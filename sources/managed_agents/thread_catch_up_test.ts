@@ -187,41 +187,47 @@ Deno.test("a reconnection whose page cursor the API refuses lists the child thre
   }
 });
 
+/** Waits until `signal` aborts, yielding nothing: an open stream that stays quiet. */
+async function* quiet(signal: AbortSignal): AsyncGenerator<unknown> {
+  await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+  yield* [];
+}
+
+/** Yields what `items` holds once `ready` resolves. */
+async function* after(ready: Promise<void>, items: unknown[]): AsyncGenerator<unknown> {
+  await ready;
+  yield* items;
+}
+
 Deno.test("a client whose thread list is only an iterable of items catches the thread up whole", async () => {
   const stored = Array.from({ length: 5 }, (_, n) => message(n));
   const listed: Record<string, unknown>[] = [];
   let caughtUp: () => void = () => {};
-  const twice = new Promise<void>((resolve) => caughtUp = resolve);
+  const threeListings = new Promise<void>((resolve) => caughtUp = resolve);
   let threadStreams = 0;
-  const hang = async function* (signal: AbortSignal): AsyncGenerator<unknown> {
-    await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
-  };
   const client: ManagedAgentsClient = {
     events: {
-      list: async function* () {
-        yield event("sevt_p0", "user.message", at(0), { content: "Go" });
-      },
+      list: () => after(Promise.resolve(), [event("sevt_p0", "user.message", at(0), {})]),
       // The end, once the thread was caught up after its stream dropped.
-      stream: async () =>
-        (async function* () {
-          await twice;
-          yield event("sevt_end", "session.status_terminated", at(STORED));
-        })(),
+      stream: (): Promise<AsyncIterable<unknown>> =>
+        Promise.resolve(
+          after(threeListings, [event("sevt_end", "session.status_terminated", at(STORED))]),
+        ),
     },
     threads: {
-      list: async function* () {
-        yield { id: CHILD, parent_thread_id: PRIMARY };
-      },
+      list: () => after(Promise.resolve(), [{ id: CHILD, parent_thread_id: PRIMARY }]),
       events: {
-        list: async function* (_thread, params) {
+        list: (_thread, params): AsyncIterable<unknown> => {
           listed.push({ ...params });
           // The first listing, the catch-up at the first connection and the one after the drop.
           if (listed.length === 3) caughtUp();
-          yield* stored;
+          return after(Promise.resolve(), stored);
         },
         // The first connection drops at once; the second stays open until the follow is over.
-        stream: async (_thread, _params, options) =>
-          ++threadStreams === 1 ? (async function* () {})() : hang(options.signal!),
+        stream: (_thread, _params, options): Promise<AsyncIterable<unknown>> =>
+          Promise.resolve(
+            ++threadStreams === 1 ? after(Promise.resolve(), []) : quiet(options.signal!),
+          ),
       },
     },
   };
