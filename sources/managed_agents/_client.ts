@@ -102,10 +102,17 @@ export interface ManagedAgentsClient {
     ): AsyncIterable<unknown>;
     /** One thread's events. */
     events: {
-      /** Lists a thread's events (`GET /v1/sessions/{id}/threads/{tid}/events`). */
+      /**
+       * Lists a thread's events (`GET /v1/sessions/{id}/threads/{tid}/events`);
+       * with `page`, from that page cursor on. When what it returns is also a
+       * promise of the first page (`{data, next_page}`, as the SDK's page
+       * promise is), a follow lists it a page at a time, and a reconnection's
+       * catch-up of the thread lists from the cursor of the last page it
+       * listed, not from the start.
+       */
       list(
         threadId: string,
-        params: { session_id: string; limit?: number },
+        params: { session_id: string; limit?: number; page?: string },
         options: ManagedAgentsRequestOptions,
       ): AsyncIterable<unknown>;
       /**

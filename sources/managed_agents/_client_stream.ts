@@ -33,7 +33,8 @@ export function clientStream(
   return {
     thread,
     target,
-    list: (since) => thread === null ? lists.events(since) : lists.threadEvents(thread),
+    list: (since, pages) =>
+      thread === null ? lists.events(since) : lists.threadEvents(thread, pages),
     connect: async () => {
       const request = { signal };
       let opened: AsyncIterable<unknown>;

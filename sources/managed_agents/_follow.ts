@@ -10,7 +10,7 @@
 import { ManagedAgentsError } from "./_error.ts";
 import type { ListTarget } from "./_http.ts";
 import { backoffDelay, sleep } from "./_retry.ts";
-import { isDotSegment, type Item } from "./_pages.ts";
+import { isDotSegment, type Item, type PageMark } from "./_pages.ts";
 import type { SeenEvents } from "./_seen.ts";
 import { SseFailure } from "./_sse.ts";
 
@@ -38,9 +38,10 @@ export interface FollowedStream {
   /**
    * The stored events, listed afresh (the catch-up after each connection):
    * with `since`, where the API takes it (the primary thread's list), only
-   * those processed at or after it (`created_at[gte]`).
+   * those processed at or after it (`created_at[gte]`); where it takes none
+   * (a child thread's), from the page `pages` holds, the mark moved on.
    */
-  list(since?: string): AsyncIterable<Item>;
+  list(since: string | undefined, pages: PageMark): AsyncIterable<Item>;
   /**
    * Connects (with the listing's retries and deadline), resolving once the
    * stream is open; the iterator yields its events a batch at a time (those
@@ -66,7 +67,8 @@ export interface FollowContext {
 /**
  * The new events of one stream, forever (until the session ends or the
  * signal aborts), a batch at a time: connect, catch up (listing from where
- * the memory of `seen` starts, {@linkcode SeenEvents.since}), read, and again
+ * the memory of `seen` starts, {@linkcode SeenEvents.since}, or for a child
+ * thread from its last page, {@linkcode SeenEvents.pages}), read, and again
  * after a drop. A stream
  * that drops {@linkcode FollowContext.maxRetries} + 1 times in a row without
  * a new event ends with an error; a stream that was only quiet for the
@@ -84,7 +86,7 @@ export async function* followStream(
     let fresh = false;
     try {
       connection = await stream.connect();
-      for await (const item of stream.list(seen.since())) {
+      for await (const item of stream.list(seen.since(), seen.pages)) {
         if (seen.listed(item)) continue;
         fresh = true;
         yield [item];

@@ -15,7 +15,7 @@ import {
   quote,
   requestIdOf,
 } from "./_http.ts";
-import { checkEvent, type Item, listItems } from "./_pages.ts";
+import { checkEvent, type Item, listFromMark, listItems } from "./_pages.ts";
 import { sseBatches, SseFailure, type SseMessage } from "./_sse.ts";
 import { eventsTarget, streamTarget, threadEventsTarget } from "./_targets.ts";
 
@@ -38,15 +38,21 @@ export function httpStream(
   return {
     thread,
     target,
-    // Only the primary thread's list takes a time (`created_at[gte]`).
-    list: (since) =>
-      listItems(
-        http,
-        listTarget,
-        pageSize,
-        checkEvent,
-        thread === null && since !== undefined ? { "created_at[gte]": since } : {},
-      ),
+    // Only the primary thread's list takes a time (`created_at[gte]`); a thread's goes on from
+    // the last page listed.
+    list: (since, mark) =>
+      thread === null
+        ? listItems(
+          http,
+          listTarget,
+          pageSize,
+          checkEvent,
+          since === undefined ? {} : { "created_at[gte]": since },
+        )
+        : listFromMark(
+          mark,
+          (cursor) => listItems(http, listTarget, pageSize, checkEvent, {}, { cursor, mark }),
+        ),
     connect: async () => {
       const response = await openStream(http, target, new URLSearchParams());
       return streamItems(http, target, response);

@@ -26,8 +26,12 @@ export async function* entries(options: Resolved): AsyncGenerator<LogEntry | Log
   const { sessionId } = options;
   const lists = listsOf(options);
   const threads = options.scope === "all" ? await childThreadIds(lists) : [];
-  const streams = [lists.events(), ...threads.map((id) => lists.threadEvents(id))];
   const seen = options.follow ? [null, ...threads].map(() => new SeenEvents()) : [];
+  // A follow's marks learn the cursor of each thread's pages, for its catch-ups.
+  const streams = [
+    lists.events(),
+    ...threads.map((id, index) => lists.threadEvents(id, seen[index + 1]?.pages)),
+  ];
   const state = new SessionState();
   const tail = new Tail();
   let seq = 0;

@@ -5,9 +5,17 @@
 // built-in client or the caller's, in the one shape the listing and the
 // follow consume.
 
-import { clientError, clientItems } from "./_client.ts";
+import { clientError, clientItems, type ManagedAgentsRequestOptions } from "./_client.ts";
 import { getJson } from "./_http.ts";
-import { checkEvent, checkThread, type Item, listItems } from "./_pages.ts";
+import { clientPages } from "./_client_pages.ts";
+import {
+  checkEvent,
+  checkThread,
+  type Item,
+  listFromMark,
+  listItems,
+  type PageMark,
+} from "./_pages.ts";
 import type { Resolved } from "./_resolve.ts";
 import { eventsTarget, sessionTarget, threadEventsTarget, threadsTarget } from "./_targets.ts";
 
@@ -19,7 +27,13 @@ export interface Lists {
    */
   events(since?: string): AsyncIterable<Item>;
   threads(): AsyncIterable<Item>;
-  threadEvents(threadId: string): AsyncIterable<Item>;
+  /**
+   * A thread's events; with `mark`, from the cursor it holds (falling back
+   * to the whole list if the API refuses it), the mark moved page by page
+   * (through a caller's client, when its list is also a promise of the first
+   * page, as the SDK's is).
+   */
+  threadEvents(threadId: string, mark?: PageMark): AsyncIterable<Item>;
   /**
    * The session resource (`GET /v1/sessions/{id}`), as the API sent it;
    * undefined when the caller's client has no `retrieve`.
@@ -41,8 +55,14 @@ export function listsOf(options: Resolved): Lists {
       events: (since) =>
         listItems(http, eventsTarget(sessionId), pageSize, checkEvent, sinceFilter(since)),
       threads: () => listItems(http, threadsTarget(sessionId), pageSize, checkThread),
-      threadEvents: (id) =>
-        listItems(http, threadEventsTarget(sessionId, id), pageSize, checkEvent),
+      threadEvents: (id, mark) => {
+        const target = threadEventsTarget(sessionId, id);
+        if (mark === undefined) return listItems(http, target, pageSize, checkEvent);
+        return listFromMark(
+          mark,
+          (cursor) => listItems(http, target, pageSize, checkEvent, {}, { cursor, mark }),
+        );
+      },
       session: async () =>
         (await getJson(http, sessionTarget(sessionId), new URLSearchParams())).body,
     };
@@ -65,14 +85,19 @@ export function listsOf(options: Resolved): Lists {
         (request) => client.threads.list(sessionId, { limit: pageSize }, request),
         checkThread,
       ),
-    threadEvents: (id) =>
-      clientItems(
-        ctx,
-        threadEventsTarget(sessionId, id),
-        (request) =>
-          client.threads.events.list(id, { session_id: sessionId, limit: pageSize }, request),
-        checkEvent,
-      ),
+    threadEvents: (id, mark) => {
+      const target = threadEventsTarget(sessionId, id);
+      const list = (cursor: string | null, request: ManagedAgentsRequestOptions) =>
+        client.threads.events.list(
+          id,
+          { session_id: sessionId, limit: pageSize, ...(cursor === null ? {} : { page: cursor }) },
+          request,
+        );
+      if (mark === undefined) {
+        return clientItems(ctx, target, (request) => list(null, request), checkEvent);
+      }
+      return listFromMark(mark, (cursor) => clientPages(ctx, target, list, { cursor, mark }));
+    },
     session: async () => {
       if (typeof client.retrieve !== "function") return undefined;
       try {

@@ -5,6 +5,7 @@
 // memory at a time.
 
 import { getJson, type HttpContext, listError, type ListTarget, quote } from "./_http.ts";
+import { shouldRetry } from "./_retry.ts";
 
 /** An item of a page; the checker has made sure of its shape. */
 export type Item = Record<string, unknown>;
@@ -16,12 +17,59 @@ export type Quote = (value: string) => string;
 export type ItemCheck = (item: unknown, quote: Quote) => string | undefined;
 
 /**
+ * Where a list stands for a follow, for a list that takes no time (a child
+ * thread's events): the `page` cursor that fetched the last page holding an
+ * event (null: the first page's, which is fetched without one). The list is
+ * the thread's events in the order they were stored, so a catch-up listed
+ * from there gives that page again and all that came after it, and nothing
+ * before it that the follow has not yielded.
+ */
+export class PageMark {
+  /** The cursor of the last page listed that held an event; null for none or the first page. */
+  cursor: string | null = null;
+}
+
+/**
+ * Lists from `mark`'s cursor (`list(cursor)`), and from the start when the
+ * API refuses that cursor (a status 400–499 that is not retried, before any
+ * event of it came: a cursor gone stale), forgetting it. `list` moves the mark
+ * page by page.
+ */
+export async function* listFromMark<T>(
+  mark: PageMark,
+  list: (cursor: string | null) => AsyncIterable<T>,
+): AsyncGenerator<T> {
+  const start = mark.cursor;
+  if (start === null) return yield* list(null);
+  let listed = false;
+  try {
+    for await (const item of list(start)) {
+      listed = true;
+      yield item;
+    }
+  } catch (error) {
+    if (listed || !refusedCursor(error)) throw error;
+    mark.cursor = null;
+    yield* list(null);
+  }
+}
+
+/** Whether a failure is the API's refusal of a request (a 4xx trying again cannot fix). */
+function refusedCursor(error: unknown): boolean {
+  const status = (error as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 &&
+    status !== 401 && status !== 403 && !shouldRetry(status, undefined);
+}
+
+/**
  * Yields every item of a list, fetching the next page only when the current
  * one is used up. Follows `next_page` until it is null or absent; an empty
  * cursor or an empty page also ends the list, as in Anthropic's SDKs (a live session must
  * not page forever). A cursor sent before in the same list is an error: the
  * list would cycle (A → B → A) and never end. `filter` is sent with every
- * page (`created_at[gte]`).
+ * page (`created_at[gte]`). With `from`, the list starts at its `cursor`
+ * and `mark` learns the cursor of each page that holds an event, before its
+ * events are yielded.
  */
 export async function* listItems(
   ctx: HttpContext,
@@ -29,14 +77,17 @@ export async function* listItems(
   pageSize: number,
   check: ItemCheck,
   filter: Readonly<Record<string, string>> = {},
+  from?: { cursor: string | null; mark: PageMark },
 ): AsyncGenerator<Item> {
   const seen = new Set<string>();
-  let cursor: string | null = null;
+  let cursor: string | null = from?.cursor ?? null;
+  if (cursor !== null) seen.add(await cursorKey(cursor));
   do {
     const params = new URLSearchParams({ limit: String(pageSize), ...filter });
     if (cursor !== null) params.set("page", cursor);
     const { body, requestId } = await getJson(ctx, target, params);
     const page = checkPage(ctx, target, body, requestId, check);
+    if (from !== undefined && page.data.length > 0) from.mark.cursor = cursor;
     yield* page.data;
     if (page.data.length === 0 || page.next_page === "") break;
     cursor = page.next_page;

@@ -6,7 +6,7 @@
 
 import { idHash, idSeed, IdTable } from "./_id_table.ts";
 import { compareKeys, type TimeKey, timeKey } from "./_merge.ts";
-import type { Item } from "./_pages.ts";
+import { type Item, PageMark } from "./_pages.ts";
 
 /**
  * How many ids each stream remembers at least (and at most twice as many);
@@ -46,6 +46,11 @@ export class SeenEvents {
   #newerStamps: unknown[] = [];
   #olderStamps: unknown[] = [];
   #forgottenUntil: TimeKey | undefined;
+  /**
+   * Where a catch-up listing of a child thread starts (its list takes no
+   * time): the cursor of the last page listed that held an event.
+   */
+  readonly pages: PageMark = new PageMark();
 
   /** Whether an event of the open stream was seen (by id only); if not, it is remembered now. */
   streamed(item: Item): boolean {
