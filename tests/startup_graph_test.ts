@@ -160,6 +160,14 @@ Deno.test("render of the bundled example loads none of Deno's own modules lazily
   assert.deepEqual(modules.filter((m) => reading.some((r) => m.startsWith(r))), []);
 });
 
+Deno.test("render of the bundled example runs only the kit modules the grader uses, not the kit's face", async () => {
+  const modules = await evaluated(["render"]);
+  assert.ok(modules.includes("kit/conversation.ts"));
+  // kit/mod.ts would run every kit module (the session title, the content helpers' face).
+  const unused = ["kit/mod.ts", "kit/session_title.ts", "renderers/registry.ts", "mod.ts"];
+  assert.deepEqual(modules.filter((m) => unused.includes(m)), []);
+});
+
 Deno.test("the example's entries, parsed without a stream, are fromNdjson's of its fixture", async () => {
   const fixture = `${ROOT}fixtures/coordinator_all_threads.ndjson`;
   assert.deepEqual(await exampleEntries(), await Array.fromAsync(fromNdjson(fixture)));
