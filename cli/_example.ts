@@ -28,6 +28,11 @@ export async function exampleEntries(): Promise<LogEntry[]> {
   return EXAMPLE_LOG.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line));
 }
 
+/** Loads the examples' module ahead of {@linkcode exampleEntries}, as it would on its first call. */
+export async function loadExample(): Promise<void> {
+  await import("./_example_data.ts");
+}
+
 /** The facts of the example transcript, by the reader's own rules, line by line. */
 export async function exampleFacts(): Promise<Facts> {
   const { EXAMPLE_TRANSCRIPT } = await import("./_example_data.ts");

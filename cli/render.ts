@@ -39,7 +39,7 @@ import {
 } from "./_team_access.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
-import { EXAMPLE_INPUT } from "./_example.ts";
+import { EXAMPLE_INPUT, loadExample } from "./_example.ts";
 import { VERSION_LINE } from "./_version.ts";
 
 // Imported on the call that needs them, so that the common call (built-in renderers, files or
@@ -267,7 +267,12 @@ async function run(
     [...command.inputs, command.out, command.previous],
     configured ? `the renderer configuration for "${command.renderer}"` : undefined,
   );
+  // The bundled example's data loads while the built-in's graph does: one wait, not two.
+  const example = isBuiltin(command.renderer) && command.inputs.length === 0
+    ? loadExample()
+    : undefined;
   let renderer = isBuiltin(command.renderer) ? await loadBuiltin(command.renderer) : undefined;
+  await example;
   if (renderer === undefined) {
     // Only a name that is not a built-in reads the configuration, and imports what defines it.
     const { loadConfiguredRenderer, nearMiss, readRendererConfig } = await configModule();

@@ -151,15 +151,40 @@ Deno.test("the built-ins are in a folder each, beside the registry", async () =>
   ]);
 });
 
-Deno.test("a built-in reaches the kit through its public face (kit/mod.ts) only", () => {
+/** The kit's modules kit/mod.ts re-exports whole (`export * from "./x.ts"`), by path. */
+async function kitFace(): Promise<Set<string>> {
+  const text = await Deno.readTextFile(new URL("kit/mod.ts", ROOT));
+  return new Set(
+    [...text.matchAll(/^export \* from "\.\/([a-z0-9_]+\.ts)";$/gm)].map(([, name]) =>
+      `kit/${name}`
+    ),
+  );
+}
+
+Deno.test("a built-in reaches the kit only through modules kit/mod.ts re-exports whole", async () => {
+  // The kit's face, or one of its public modules whose every export the face re-exports: a
+  // built-in then uses nothing a team cannot import from `@brigade/transcript/kit`, and loads
+  // only the kit modules it uses.
+  const face = await kitFace();
+  assert.ok(face.size > 5, `kit/mod.ts re-exports its modules (${[...face].join(", ")})`);
+  const kit = await import(new URL("kit/mod.ts", ROOT).href);
   const crossings: string[] = [];
   for (const [from, imports] of graph) {
     if (builtin(from) === undefined) continue;
     for (const to of imports) {
-      if (folder(to) === "kit" && to !== "kit/mod.ts") crossings.push(`${from} → ${to}`);
+      if (folder(to) === "kit" && to !== "kit/mod.ts" && !face.has(to)) {
+        crossings.push(`${from} → ${to}`);
+      }
     }
   }
   assert.deepEqual(crossings, []);
+  // And each of those modules' exports is the face's own (the same value under the same name).
+  for (const path of face) {
+    const module = await import(new URL(path, ROOT).href);
+    for (const [name, value] of Object.entries(module)) {
+      assert.equal(kit[name], value, `kit/mod.ts re-exports ${name} of ${path}`);
+    }
+  }
 });
 
 Deno.test("no built-in imports a private file of the kit or of another built-in", () => {

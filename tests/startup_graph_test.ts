@@ -160,6 +160,35 @@ Deno.test("render of the bundled example loads none of Deno's own modules lazily
   assert.deepEqual(modules.filter((m) => reading.some((r) => m.startsWith(r))), []);
 });
 
+Deno.test("render of the bundled example runs only the kit modules the grader uses, not the kit's face", async () => {
+  const modules = await evaluated(["render"]);
+  assert.ok(modules.includes("kit/conversation.ts"));
+  // kit/mod.ts would run every kit module (the session title, the content helpers' face).
+  const unused = ["kit/mod.ts", "kit/session_title.ts", "renderers/registry.ts", "mod.ts"];
+  assert.deepEqual(modules.filter((m) => unused.includes(m)), []);
+});
+
+Deno.test("deno task render compiles eagerly, and prints what a lazily compiled render prints", async () => {
+  // V8 then puts every function's bytecode in the code cache on a first run, so that later
+  // runs compile none of what they call (the example's first render was mostly compiling).
+  const task = (await import("../deno.json", { with: { type: "json" } })).default.tasks.render;
+  assert.match(task.command, / deno run --v8-flags=--no-lazy /);
+  const cwd = await Deno.makeTempDir({ prefix: "startup_eager_" });
+  try {
+    const eager = await run("deno", ["task", "--quiet", "--config", `${ROOT}deno.json`, "render"], {
+      cwd,
+    });
+    const flags = ["--allow-read", "--allow-env", "--allow-net=api.anthropic.com"];
+    const lazy = await run("deno", ["run", ...flags, `${ROOT}cli/render.ts`], { cwd });
+    assert.equal(eager.code, 0, eager.stderr);
+    assert.equal(lazy.code, 0, lazy.stderr);
+    assert.match(eager.stdout, /^\[user\]\n/);
+    assert.equal(eager.stdout, lazy.stdout);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
 Deno.test("the example's entries, parsed without a stream, are fromNdjson's of its fixture", async () => {
   const fixture = `${ROOT}fixtures/coordinator_all_threads.ndjson`;
   assert.deepEqual(await exampleEntries(), await Array.fromAsync(fromNdjson(fixture)));

@@ -5,7 +5,9 @@
 // many bytes, cut at item boundaries, each headed with its number and its items' numbers, one
 // chunk in memory at a time.
 
-import { type ConversationItem, cutNote, utf8Length } from "../../kit/mod.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import { cutNote } from "../../kit/budget.ts";
+import { utf8Length } from "../../kit/utf8.ts";
 import { itemText, labelLine } from "./_pieces.ts";
 
 /** The smallest chunk: room for its heading, the longest label the kit writes, a body head and its cut note. */

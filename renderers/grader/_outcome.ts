@@ -5,7 +5,10 @@
 // (status, errors, outcome evaluations) as the entries go by, only those facts kept, so that a
 // source read to its end to find them costs no more memory than the block.
 
-import { type ConversationItem, type LogEntry, utf8Head, visibleControls } from "../../kit/mod.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import type { LogEntry } from "../../events/types.ts";
+import { utf8Head } from "../../kit/utf8.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
 
 /** How many error types, and outcome evaluations, the block names (the latest ones). */
 const ERROR_TYPES_KEPT = 8;

@@ -3,15 +3,12 @@
 
 // The grader's text, piece by piece: an item's label and framed body, and the thread sections.
 
-import {
-  type CappedText,
-  type ConversationItem,
-  framedItemBody,
-  framedItemBodySize,
-  type SizedPiece,
-  utf8Length,
-  visibleControls,
-} from "../../kit/mod.ts";
+import type { CappedText } from "../../kit/capped_text.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import { framedItemBody, framedItemBodySize } from "../../kit/framed_item.ts";
+import type { SizedPiece } from "../../kit/stream.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import { visibleControls } from "../../redact/excerpt.ts";
 import { itemThreads, sectionHeading, type ThreadNames } from "./_threads.ts";
 
 /** What each line of an item's body is written behind, so none can read as a label or a note. */

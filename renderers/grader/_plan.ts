@@ -4,26 +4,22 @@
 // The grader's options checked and turned into a plan: the pieces of its text, the budget they
 // are joined within, and what goes around them (the outcome block, the envelope).
 
+// The kit's modules this uses, each one kit/mod.ts re-exports whole (as a team's renderer
+// reaches them): kit/mod.ts itself would load all of the kit for the grader's start-up.
+import { CAPPED_TEXT_MIN_CAP, CappedText } from "../../kit/capped_text.ts";
+import { checkBudget } from "../../kit/check_budget.ts";
+import { conversation, type ConversationOptions, forEachItem } from "../../kit/conversation.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
 import {
-  CAPPED_TEXT_MIN_CAP,
-  CappedText,
-  checkBudget,
-  conversation,
-  type ConversationItem,
-  type ConversationOptions,
   cutNote,
-  type EntryIterable,
-  forEachItem,
-  framedItemBody,
   GRADER_ITEM_BUDGET,
   GRADER_TRANSCRIPT_BUDGET,
   joinWithinBudget,
-  type LogEntry,
-  type SizedPiece,
-  streamCapped,
-  streamWithinBudget,
-  utf8Length,
-} from "../../kit/mod.ts";
+} from "../../kit/budget.ts";
+import { framedItemBody } from "../../kit/framed_item.ts";
+import { type SizedPiece, streamCapped, streamWithinBudget } from "../../kit/stream.ts";
+import { utf8Length } from "../../kit/utf8.ts";
+import type { EntryIterable, LogEntry } from "../../events/types.ts";
 import { CHUNK_MIN_BYTES, chunkPieces } from "./_chunks.ts";
 import { envelope, ENVELOPE_BYTES } from "./_envelope.ts";
 import { OUTCOME_LABEL, OutcomeFacts } from "./_outcome.ts";

@@ -5,7 +5,9 @@
 // items as a section of their own (`threads: "each"`), told from the items and from what the
 // entries say of the threads' names.
 
-import { agentLabel, type ConversationItem, type LogEntry } from "../../kit/mod.ts";
+import { agentLabel } from "../../kit/agent_label.ts";
+import type { ConversationItem } from "../../kit/conversation_item.ts";
+import type { LogEntry } from "../../events/types.ts";
 
 /** How the primary thread is named in `thread`. */
 export const PRIMARY_NAME = "primary";
