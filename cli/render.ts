@@ -10,9 +10,9 @@
  * ```sh
  * deno run --allow-read --allow-write=dreams jsr:@brigade/transcript/render --renderer dream \
  *   --out dreams/ logs/*.ndjson
- * deno install -g -n transcript-render --unstable-lazy-dynamic-imports --allow-read \
- *   --allow-write=. --allow-net=api.anthropic.com --allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL \
- *   jsr:@brigade/transcript/render
+ * deno install -g -n transcript-render --v8-flags=--no-lazy --unstable-lazy-dynamic-imports \
+ *   --allow-read --allow-write=. --allow-net=api.anthropic.com \
+ *   --allow-env=ANTHROPIC_API_KEY,ANTHROPIC_BASE_URL jsr:@brigade/transcript/render
  * transcript-render --help
  * ```
  *
