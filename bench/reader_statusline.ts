@@ -76,6 +76,7 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
 function statusArgs(setup: Setup, facts = FACTS): string[] {
   return [
     "run",
+    "--v8-flags=--no-lazy",
     "--no-config",
     "--unstable-lazy-dynamic-imports",
     "--allow-read",

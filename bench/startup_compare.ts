@@ -65,6 +65,7 @@ interface Case {
  */
 function factsFlags(cache: string): string[] {
   return [
+    "--v8-flags=--no-lazy",
     "--no-config",
     "--unstable-lazy-dynamic-imports",
     "--allow-read",

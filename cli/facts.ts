@@ -7,8 +7,8 @@
  *
  * ```sh
  * deno run --allow-read jsr:@brigade/transcript/facts ~/.claude/projects/<project>/<session>.jsonl
- * deno install -g -n transcript-facts --unstable-lazy-dynamic-imports --allow-read \
- *   --allow-env=XDG_CACHE_HOME,HOME,LOCALAPPDATA \
+ * deno install -g -n transcript-facts --v8-flags=--no-lazy --unstable-lazy-dynamic-imports \
+ *   --allow-read --allow-env=XDG_CACHE_HOME,HOME,LOCALAPPDATA \
  *   --allow-write="${XDG_CACHE_HOME:-$HOME/.cache}/brigade-transcript" jsr:@brigade/transcript/facts
  * transcript-facts --help
  * ```
@@ -16,7 +16,8 @@
  * The last two permissions are the status line's cache (on macOS
  * `$HOME/Library/Caches/brigade-transcript`): without them each call reads the whole transcript.
  * `--unstable-lazy-dynamic-imports` keeps Deno from reading the files of the command's other
- * calls before the status line's common one.
+ * calls before the status line's common one; `--v8-flags=--no-lazy` has V8 compile every function
+ * as its module loads, so that Deno's code cache holds them all and a call compiles none.
  *
  * @module
  */

@@ -83,7 +83,13 @@ Deno.test("a status-line call leaves V8's code cache written, so the next call c
   const denoDir = await Deno.makeTempDir({ prefix: "statusline_code_cache_" });
   try {
     // The `facts` task's own `deno run` (an installed command runs the same).
-    const flags = ["--no-config", "--unstable-lazy-dynamic-imports", "--allow-read", "--allow-env"];
+    const flags = [
+      "--v8-flags=--no-lazy",
+      "--no-config",
+      "--unstable-lazy-dynamic-imports",
+      "--allow-read",
+      "--allow-env",
+    ];
     const call = async (stdin: string): Promise<{ hit: string[]; added: string[] }> => {
       const result = await run("deno", ["run", ...flags, "cli/facts.ts", "--statusline"], {
         cwd: ROOT,
