@@ -46,6 +46,8 @@ export class SeenEvents {
   #newerStamps: unknown[] = [];
   #olderStamps: unknown[] = [];
   #forgottenUntil: TimeKey | undefined;
+  /** {@linkcode SeenEvents.#forgottenUntil} as the API sent it. */
+  #forgottenText: string | undefined;
   /**
    * Where a catch-up listing of a child thread starts (its list takes no
    * time): the cursor of the last page listed that held an event.
@@ -81,36 +83,28 @@ export class SeenEvents {
 
   /**
    * Where a catch-up listing can start (`created_at[gte]`), as the API sent
-   * it: the earliest `processed_at` of the events remembered, undefined when
-   * none has one. Every event a list from there gives is one this memory
-   * judges as it would in the whole list (by id, or by the forgotten time),
-   * so the bound loses nothing to a stamp out of order among them, and a
-   * reconnect lists again at most the events remembered, however long the
-   * session.
+   * it: the newest `processed_at` of the events forgotten, undefined before
+   * any is (the whole list is then at most the events remembered). An event
+   * stamped earlier is one {@linkcode SeenEvents.listed} judges as seen in the
+   * whole list too (remembered, or no later than a forgotten one), so the
+   * bound loses nothing, whatever the order of the stamps; and a reconnect
+   * lists again about the events remembered, however long the session.
    */
   since(): string | undefined {
-    let earliest: { key: TimeKey; text: string } | undefined;
-    for (const stamps of [this.#olderStamps, this.#newerStamps]) {
-      for (const stamp of stamps) {
-        const key = timeKey(stamp);
-        if (key !== undefined && (earliest === undefined || compareKeys(key, earliest.key) < 0)) {
-          earliest = { key, text: stamp as string };
-        }
-      }
-    }
-    return earliest?.text;
+    return this.#forgottenText;
   }
 
   #remember(id: string, hash: number, stamp: unknown): void {
     this.#newer.add(id, hash);
     this.#newerStamps.push(stamp);
     if (this.#newerStamps.length < FOLLOW_MEMORY) return;
-    const latest = latestKey(this.#olderStamps);
+    const latest = latestStamp(this.#olderStamps);
     if (
       latest !== undefined &&
-      (this.#forgottenUntil === undefined || compareKeys(latest, this.#forgottenUntil) > 0)
+      (this.#forgottenUntil === undefined || compareKeys(latest.key, this.#forgottenUntil) > 0)
     ) {
-      this.#forgottenUntil = latest;
+      this.#forgottenUntil = latest.key;
+      this.#forgottenText = latest.text;
     }
     // The older generation's table, cleared, holds the next: its slots are already the size.
     const older = this.#older;
@@ -132,15 +126,22 @@ export class SeenEvents {
  * time (a month 13, a letter) sends its length back to be read stamp by stamp.
  */
 export function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
+  return latestStamp(stamps)?.key;
+}
+
+/** The latest of `stamps` as {@linkcode latestKey} finds it, with its text. */
+function latestStamp(stamps: readonly unknown[]): { key: TimeKey; text: string } | undefined {
   const lastOfLength = new Map<number, string>();
-  let latest: TimeKey | undefined;
-  const take = (key: TimeKey | undefined): void => {
-    if (key !== undefined && (latest === undefined || compareKeys(key, latest) > 0)) latest = key;
+  let latest: { key: TimeKey; text: string } | undefined;
+  const take = (text: string, key = timeKey(text)): void => {
+    if (key !== undefined && (latest === undefined || compareKeys(key, latest.key) > 0)) {
+      latest = { key, text };
+    }
   };
   for (const stamp of stamps) {
     if (typeof stamp !== "string") continue;
     if (!isUtcShape(stamp) || mayRollOver(stamp)) {
-      take(timeKey(stamp));
+      take(stamp);
       continue;
     }
     const last = lastOfLength.get(stamp.length);
@@ -149,13 +150,11 @@ export function latestKey(stamps: readonly unknown[]): TimeKey | undefined {
   for (const [length, last] of lastOfLength) {
     const key = timeKey(last);
     if (key !== undefined) {
-      take(key);
+      take(last, key);
       continue;
     }
     for (const stamp of stamps) {
-      if (typeof stamp === "string" && stamp.length === length && isUtcShape(stamp)) {
-        take(timeKey(stamp));
-      }
+      if (typeof stamp === "string" && stamp.length === length && isUtcShape(stamp)) take(stamp);
     }
   }
   return latest;

@@ -121,3 +121,23 @@ Deno.test("latestKey() gives the latest time of the stamps, as timeKey() reads e
     timeKey("2026-03-03T00:00:00Z"),
   );
 });
+
+Deno.test("SeenEvents.since() starts a catch-up no later than any event listed() would take as new", () => {
+  const seen = new SeenEvents();
+  // Nothing forgotten yet: the whole list, since any event not remembered is new.
+  for (let n = 0; n < FOLLOW_MEMORY; n++) seen.listed({ id: `sevt_${n}`, processed_at: at(n) });
+  assert.equal(seen.since(), undefined);
+  for (let n = FOLLOW_MEMORY; n < FOLLOW_MEMORY * 2; n++) {
+    seen.listed({ id: `sevt_${n}`, processed_at: at(n) });
+  }
+  const since = seen.since();
+  assert.equal(since, at(FOLLOW_MEMORY - 1));
+  // Stored while the stream was down, stamped between the forgotten events and the earliest
+  // one remembered (a stamp out of order): new, so the catch-up must reach it.
+  const late = {
+    id: "sevt_late",
+    processed_at: new Date(Date.parse(at(FOLLOW_MEMORY - 1)) + 500).toISOString(),
+  };
+  assert.ok(late.processed_at >= since!, `${late.processed_at} before ${since}`);
+  assert.equal(seen.listed(late), false);
+});
