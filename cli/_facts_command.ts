@@ -18,6 +18,7 @@ import { MAX_STDIN_BYTES, readStatusInput, writeLineSync } from "./_statusline_i
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, exampleFacts } from "./_example.ts";
+import { sleep } from "./_sleep.ts";
 
 const HELP = `Print the model and the context tokens in use of a Claude Code transcript.
 
@@ -160,19 +161,6 @@ function describe(result: RefreshResult, command: FactsCommand): string {
   if (command.json) return jsonLine(result.facts, result.error?.code);
   if (result.error !== undefined) return `facts: ${command.path}: ${result.error.message}`;
   return humanLine(result.facts);
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
 }
 
 /**
