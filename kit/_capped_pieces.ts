@@ -115,7 +115,9 @@ export class CappedPieces {
    * read.
    */
   pushBuilt(size: number, build: BuildPiece): void {
-    if (!this.#headFull) return this.#pushSized(build(), size);
+    // An empty piece is pushed as the text it is: unbuilt, it could stand for what precedes
+    // the tail and hide the character before it.
+    if (size === 0 || !this.#headFull) return this.#pushSized(build(), size);
     this.#total += size;
     this.#toTail(build, size);
   }
@@ -126,7 +128,7 @@ export class CappedPieces {
    * shared `build`, not a closure per piece.
    */
   pushPart<P>(size: number, build: BuildFrom<P>, part: P): void {
-    if (!this.#headFull) return this.#pushSized(build(part), size);
+    if (size === 0 || !this.#headFull) return this.#pushSized(build(part), size);
     this.#total += size;
     this.#toTail(build as BuildFrom<unknown>, size, part);
   }

@@ -118,3 +118,27 @@ Deno.test("CappedText cut at lines keeps whole lines at both ends, pieces pushed
     { numRuns: 2_000 },
   );
 });
+
+Deno.test("CappedText: an empty piece built or built from a part is what an empty piece pushed is", () => {
+  const line = fc.constantFrom("a", "\n", "b\n", "ba\r", "\r", "cd", "### x\n", "é\r\n");
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(line, fc.constantFrom("pushed", "built", "part")), { maxLength: 200 }),
+      fc.integer({ min: 60, max: 120 }),
+      (pieces, cap) => {
+        const pushed = new CappedText(cap);
+        const built = new CappedText(cap);
+        for (const [piece, how] of pieces) {
+          for (const text of [pushed, built]) text.push(piece);
+          // An empty piece after each, the way the other text is given it.
+          pushed.push("");
+          if (how === "built") built.pushBuilt(0, () => "");
+          else if (how === "part") built.pushBuilt(0, (own: string) => own, "");
+          else built.push("");
+        }
+        assert.deepEqual(built.capped({ cutAt: "line" }), pushed.capped({ cutAt: "line" }));
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+});
