@@ -6,7 +6,6 @@
 // headings and notes the renderer writes start at column 0; a body line never does. The indent
 // counts in the item budget, as any byte of the body does.
 
-import { isAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -123,7 +122,6 @@ export function frameBodySize(
   if (!OTHER_BREAK.test(body)) {
     const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
-    if (isAscii(body)) return measureAsciiFramed(body, indentBytes, budget);
     if (body.length <= ENCODED_UNITS) return measureEncodedFramed(body, indentBytes, budget);
   }
   return measureFramed(body, indentBytes, budget);
