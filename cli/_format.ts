@@ -11,8 +11,6 @@ import { byteLineBatches, releaseLine } from "../lines/byte_lines.ts";
 import { type TopLevel, topLevel } from "./_format_scan.ts";
 import { CLAUDE_CODE_TYPES } from "./_claude_code_types.ts";
 
-export { claudeCodeType } from "./_claude_code_types.ts";
-
 /** A format an input can be read as. */
 export type InputFormat = "log" | "claude-code";
 

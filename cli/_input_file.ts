@@ -146,7 +146,7 @@ async function untilAborted(
  * while a read waits (stdin, a FIFO: a source checks its signal only between
  * reads), so the session in flight is dropped, never taken as complete.
  */
-export function abortable(
+function abortable(
   stream: ReadableStream<Uint8Array>,
   signal: AbortSignal,
 ): ReadableStream<Uint8Array> {
