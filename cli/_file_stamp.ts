@@ -35,8 +35,7 @@ export async function fileStamp(path: string): Promise<string | undefined> {
  */
 export async function outputStamp(path: string): Promise<string | undefined> {
   try {
-    const info = await Deno.lstat(path);
-    return info.isFile ? stampOf(info) : undefined;
+    return infoStamp(await Deno.lstat(path));
   } catch {
     return undefined;
   }
@@ -54,8 +53,7 @@ export function fileStampNow(path: string): string | undefined {
 /** {@linkcode outputStamp}, taken at once. */
 export function outputStampNow(path: string): string | undefined {
   try {
-    const info = Deno.lstatSync(path);
-    return info.isFile ? stampOf(info) : undefined;
+    return infoStamp(Deno.lstatSync(path));
   } catch {
     return undefined;
   }
