@@ -30,12 +30,6 @@ import { describe, RunTally } from "./_run_tally.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
 import { VERSION } from "./_version.ts";
 
-/**
- * How many inputs ahead of the one being rendered into a folder have their stamps taken: a
- * rerun waits on one stat at a time no longer, and no more than these are in flight.
- */
-const LOOK_AHEAD = 32;
-
 // Imported on the call that needs them (literal specifiers, so that `deno compile` and the
 // registry still see them): a render of files to standard output, the common call, loads
 // neither the Managed Agents source (`--session`), the follow of a file, `--since`/`--until`'s
@@ -243,22 +237,12 @@ export class RenderRun {
     if (session !== undefined) return await this.#session(session);
     if (this.#command.follow) return await this.#followFile(this.#inputs[0]!);
     if (this.#renderer.batch !== undefined) return await this.#index();
-    const inputs = this.#inputs;
-    for (let i = 0; i < Math.min(LOOK_AHEAD, inputs.length); i++) this.#lookAhead(inputs[i]!);
-    for (const [i, input] of inputs.entries()) {
+    for (const input of this.#inputs) {
       if (this.#stopped) break;
-      if (i + LOOK_AHEAD < inputs.length) this.#lookAhead(inputs[i + LOOK_AHEAD]!);
       await this.#input(input);
       this.#tally.inputs.done++;
       this.#tally.progress();
     }
-  }
-
-  /** Into a folder with a record: an input's stamps taken before its turn, a few at a time. */
-  #lookAhead(input: Input): void {
-    // Under --force no input is looked up: none is looked ahead for.
-    if (this.#command.force || this.#manifest === undefined || !isRecordable(input)) return;
-    this.#manifest.lookAhead(input);
   }
 
   get #stopped(): boolean {
@@ -342,7 +326,7 @@ export class RenderRun {
     const name = inputName(input);
     const manifest = this.#manifest;
     const stamp = manifest !== undefined && isRecordable(input)
-      ? await manifest.inputStamp(input)
+      ? manifest.inputStamp(input)
       : undefined;
     // A page carries its project, and is named after it: a project is part of the fingerprint.
     const project = this.#projects.get(input);
@@ -350,7 +334,7 @@ export class RenderRun {
     // A live page (it reloads itself) is another output than the finished one: its own key.
     const key = this.#watch?.live(input) === true ? JSON.stringify([projected, "live"]) : projected;
     if (manifest !== undefined && stamp !== undefined && !this.#command.force) {
-      const outputs = await manifest.unchanged(input, key, stamp);
+      const outputs = manifest.unchanged(input, key, stamp);
       if (outputs !== undefined && this.#folder!.claim(outputs, name)) {
         this.#tally.counts.unchanged += outputs.length;
         this.#watch?.outputs(input, outputs);

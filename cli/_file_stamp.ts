@@ -41,7 +41,7 @@ export async function outputStamp(path: string): Promise<string | undefined> {
   }
 }
 
-/** {@linkcode fileStamp}, taken at once (a stat blocks for microseconds: see `lookAhead`). */
+/** {@linkcode fileStamp}, taken at once (a stat blocks for microseconds). */
 export function fileStampNow(path: string): string | undefined {
   try {
     return infoStamp(Deno.statSync(path));

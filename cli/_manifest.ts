@@ -101,13 +101,8 @@ export class Manifest implements KnownHeads {
   readonly #looked = new Set<string>();
   /** The outputs whose stamps this run found as recorded, or took when it wrote them. */
   readonly #current = new Map<string, RecordedOutput>();
-  /** Input stamps taken ahead of their turn (see {@linkcode Manifest.lookAhead}). */
-  readonly #aheadInputs = new Map<string, Promise<string | undefined>>();
-  /** Output stamps taken ahead, with the outputs they are of. */
-  readonly #aheadOutputs = new Map<
-    string,
-    { outputs: readonly RecordedOutput[]; stamps: Promise<(string | undefined)[]> }
-  >();
+  /** Input stamps from stats the run already took (see {@linkcode Manifest.stamped}). */
+  readonly #stampedInputs = new Map<string, string | undefined>();
   /** The recorded outputs by name (built when the index first asks). */
   #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
@@ -182,44 +177,24 @@ export class Manifest implements KnownHeads {
   }
 
   /**
-   * Starts taking, ahead of its turn, the stamps of an input and of the outputs the record says it
-   * wrote: {@linkcode Manifest.inputStamp} and {@linkcode Manifest.unchanged} then wait for them
-   * instead of taking them one after another. Taken again when the input's turn comes would be
-   * as good: a stamp taken early is checked the same (an input that changes after it is read
-   * again next run; see {@linkcode Manifest.record}).
+   * An input's stamp from a stat the run already took (when it looked for folders among its
+   * inputs), so that its turn takes none of its own.
    */
-  lookAhead(input: string): void {
-    // Taken at once, not by Deno's async stat: a stat takes microseconds, the async call's
-    // round trip through Deno's thread pool ten times that in CPU, times every input and page.
-    const path = this.#resolve(input);
-    if (!this.#aheadInputs.has(path)) {
-      this.#aheadInputs.set(path, Promise.resolve(fileStampNow(input)));
-    }
-    const outputs = this.#entries.get(path)?.outputs;
-    if (outputs !== undefined && !this.#aheadOutputs.has(path)) {
-      const stamps = outputs.map(({ name }) => outputStampNow(this.#path(name)));
-      this.#aheadOutputs.set(path, { outputs, stamps: Promise.resolve(stamps) });
-    }
+  stamped(input: string, info: Deno.FileInfo): void {
+    this.#stampedInputs.set(this.#resolve(input), infoStamp(info));
   }
 
   /**
-   * An input's stamp from a stat the run already took (when it looked for folders among its
-   * inputs): checked as one {@linkcode Manifest.lookAhead} takes, without a stat of its own.
+   * An input's stamp: the one {@linkcode Manifest.stamped} was given, else taken now (at once,
+   * not by Deno's async stat: a stat takes microseconds, the async call's round trip through
+   * Deno's thread pool ten times that in CPU, times every input and page).
    */
-  stamped(input: string, info: Deno.FileInfo): void {
-    this.#aheadInputs.set(this.#resolve(input), Promise.resolve(infoStamp(info)));
-  }
-
-  /** An input's stamp: the one taken ahead when there is one, else taken now. */
-  async inputStamp(input: string): Promise<string | undefined> {
+  inputStamp(input: string): string | undefined {
     const path = this.#resolve(input);
-    const ahead = this.#aheadInputs.get(path);
-    this.#aheadInputs.delete(path);
-    return await (ahead ?? fileStamp(input));
-  }
-
-  #outputStamps(outputs: readonly RecordedOutput[]): Promise<(string | undefined)[]> {
-    return Promise.all(outputs.map(({ name }) => outputStamp(this.#path(name))));
+    const given = this.#stampedInputs.has(path);
+    const stamp = given ? this.#stampedInputs.get(path) : fileStampNow(input);
+    this.#stampedInputs.delete(path);
+    return stamp;
   }
 
   /**
@@ -230,18 +205,15 @@ export class Manifest implements KnownHeads {
    * @param key The options' fingerprint.
    * @param stamp The input's stamp, when the caller just took it (else it is taken).
    */
-  async unchanged(input: string, key: string, stamp?: string): Promise<string[] | undefined> {
+  unchanged(input: string, key: string, stamp?: string): string[] | undefined {
     const path = this.#resolve(input);
     this.#looked.add(path);
     const entry = this.#entries.get(path);
-    const ahead = this.#aheadOutputs.get(path);
-    this.#aheadOutputs.delete(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
-    if ((stamp ?? await fileStamp(input)) !== entry.input) return undefined;
-    const stamps = ahead?.outputs === entry.outputs
-      ? await ahead.stamps
-      : await this.#outputStamps(entry.outputs);
-    if (entry.outputs.some((output, i) => stamps[i] !== output.stamp)) return undefined;
+    if ((stamp ?? fileStampNow(input)) !== entry.input) return undefined;
+    const changed = (output: RecordedOutput): boolean =>
+      outputStampNow(this.#path(output.name)) !== output.stamp;
+    if (entry.outputs.some(changed)) return undefined;
     for (const output of entry.outputs) this.#current.set(output.name, output);
     return entry.outputs.map(({ name }) => name);
   }
@@ -353,13 +325,6 @@ export class Manifest implements KnownHeads {
    * that recorded nothing adds none to a folder.
    */
   async save(): Promise<void> {
-    // Stamps taken ahead for inputs an interrupted run did not reach: settled, not left running.
-    await Promise.all([
-      ...this.#aheadInputs.values(),
-      ...Array.from(this.#aheadOutputs.values(), (a) => a.stamps),
-    ]);
-    this.#aheadInputs.clear();
-    this.#aheadOutputs.clear();
     await this.#prune();
     if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
     const text = recordText(this.#linesWithinBound());
