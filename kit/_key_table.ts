@@ -28,6 +28,11 @@ export class KeyTable<V> {
   #values: (V | undefined)[];
   /** A slot's key's hash: a probe compares it before the bytes, a deletion finds its home by it. */
   #hashes: Int32Array;
+  /**
+   * Mixed into every hash, drawn per table: keys come from the log (tool-call ids), and a log
+   * written to make its ids collide must not know where they land.
+   */
+  #seed: number = (Math.random() * 0x1_0000_0000) | 0;
   /** The oldest slot and the next, as counts of slots ever used (the slot is the count mod capacity). */
   #first = 0;
   #next = 0;
@@ -62,13 +67,13 @@ export class KeyTable<V> {
 
   /** The value of `key`, if it is held. */
   get(key: string): V | undefined {
-    const at = this.#find(key, hash(key));
+    const at = this.#find(key, hash(key, this.#seed));
     return at < 0 ? undefined : this.#values[this.#index[at]! - 1];
   }
 
   /** Sets the value of `key`: a known key keeps its place; a new one comes last, past the limit deleting the oldest. */
   set(key: string, value: V): void {
-    const code = hash(key);
+    const code = hash(key, this.#seed);
     const at = this.#find(key, code);
     if (at >= 0) {
       this.#values[this.#index[at]! - 1] = value;
@@ -89,7 +94,7 @@ export class KeyTable<V> {
 
   /** Deletes `key`; whether it was held. */
   delete(key: string): boolean {
-    const at = this.#find(key, hash(key));
+    const at = this.#find(key, hash(key, this.#seed));
     if (at < 0) return false;
     this.#drop(at);
     return true;
@@ -273,7 +278,7 @@ export class KeyTable<V> {
     for (let i = 0; i < keys.length; i++) {
       const slot = this.#next++;
       this.#values[slot] = values[i];
-      this.#hashes[slot] = hash(keys[i]!);
+      this.#hashes[slot] = hash(keys[i]!, this.#seed);
       this.#write(slot, keys[i]!);
       this.#size++;
       this.#place(slot, this.#hashes[slot]!);
@@ -317,9 +322,12 @@ function indexSize(keys: number): number {
 const SEED = 0x811c9dc5;
 const PRIME = 0x01000193;
 
-/** FNV-1a over the key's UTF-16 units, two at a time (half the multiplications in a row), mixed. */
-function hash(key: string): number {
-  let code = SEED;
+/**
+ * FNV-1a over the key's UTF-16 units, two at a time (half the multiplications in a row), from a
+ * basis changed by the table's `seed`, mixed.
+ */
+function hash(key: string, seed: number): number {
+  let code = (SEED ^ seed) | 0;
   const pairs = key.length & ~1;
   for (let i = 0; i < pairs; i += 2) {
     code = Math.imul(code ^ (key.charCodeAt(i) | (key.charCodeAt(i + 1) << 16)), PRIME);
