@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 // A reconnection lists only what came after the events the follow remembers: the primary
-// thread's catch-up list carries `created_at[gte]` (the earliest time among the ids remembered),
+// thread's catch-up list carries `created_at[gte]` (the newest time among the ids forgotten),
 // so a long session that drops its stream does not list its whole history again, and still
 // nothing is lost or yielded twice.
 
