@@ -72,10 +72,14 @@ async function teamFolder(dir: string, packageImports: Record<string, string>): 
 Deno.test("render: a team's renderer loads in every way the command runs", async (t) => {
   const temp = await Deno.makeTempDir({ prefix: "transcript_team_" });
   const files = new Set(await publishedFiles());
+  // The files under a path of this run's own: Deno caches a remote module by its URL, and a port
+  // an earlier run was given (with files as they were then) must not lend this run its cache.
+  const prefix = `/${crypto.randomUUID()}/`;
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen(): void {} },
     async (request): Promise<Response> => {
-      const path = decodeURIComponent(new URL(request.url).pathname).slice(1);
+      const url = decodeURIComponent(new URL(request.url).pathname);
+      const path = url.startsWith(prefix) ? url.slice(prefix.length) : "";
       if (!files.has(path)) return new Response("not found", { status: 404 });
       const text = await Deno.readTextFile(join(ROOT, path));
       return new Response(path.endsWith(".ts") ? unfurl(text) : text, {
@@ -84,7 +88,7 @@ Deno.test("render: a team's renderer loads in every way the command runs", async
     },
   );
   const host = `127.0.0.1:${server.addr.port}`;
-  const remote = `http://${host}/`;
+  const remote = `http://${host}${prefix}`;
   try {
     const local = join(temp, "local");
     const served = join(temp, "served");
