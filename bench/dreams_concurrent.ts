@@ -24,6 +24,7 @@
 import { reportGoal } from "./_goal.ts";
 import { ensureLog } from "./_generate.ts";
 import { median, peakRssKb } from "./_stats.ts";
+import { parseEveryLine } from "./_parse_floor.ts";
 import type * as Mod from "../mod.ts";
 import process from "node:process";
 
@@ -67,26 +68,56 @@ function sampler(): { stop(): AtPeak } {
   };
 }
 
-async function runChild(moduleUrl: string, path: string, dreams: number): Promise<void> {
-  const mod = await import(moduleUrl) as typeof Mod;
+/** What each of a child's N tasks does: a dream, a reader drained, or the parse floor. */
+type Work = "dream" | "readers" | "parse";
+
+/** One task of {@linkcode Work}: what it made, as a text whose distinct values are counted. */
+async function task(mod: typeof Mod, work: Work, path: string): Promise<string> {
+  if (work === "dream") return (await mod.renderDream(mod.fromNdjson(path))).digest;
+  if (work === "parse") return String(await parseEveryLine(path));
+  let entries = 0;
+  for await (const _ of mod.fromNdjson(path)) entries++;
+  return String(entries);
+}
+
+async function runChild(
+  moduleUrl: string,
+  path: string,
+  dreams: number,
+  work: Work,
+): Promise<void> {
+  // The parse floor loads no module of the package.
+  const mod = work === "parse" ? undefined : await import(moduleUrl) as typeof Mod;
   const memory = sampler();
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const all = await Promise.all(
-    Array.from({ length: dreams }, () => mod.renderDream(mod.fromNdjson(path))),
-  );
+  const all = await Promise.all(Array.from({ length: dreams }, () => task(mod!, work, path)));
   const ms = performance.now() - started;
   const { user, system } = process.cpuUsage(cpu);
   const atPeak = memory.stop();
-  const texts = new Set(all.map((dream) => dream.digest)).size;
+  const texts = new Set(all).size;
   const run: Run = { peakKb: peakRssKb(), ...atPeak, cpuMs: (user + system) / 1000, ms, texts };
   console.log(JSON.stringify(run));
 }
 
-async function child(moduleUrl: string, path: string, dreams: number): Promise<Run> {
+async function child(
+  moduleUrl: string,
+  path: string,
+  dreams: number,
+  work: Work,
+): Promise<Run> {
   const output = await new Deno.Command(Deno.execPath(), {
     // --allow-all: Deno grants /proc/self/status (the peak RSS) to nothing less.
-    args: ["run", "--allow-all", import.meta.filename!, "--child", moduleUrl, path, String(dreams)],
+    args: [
+      "run",
+      "--allow-all",
+      import.meta.filename!,
+      "--child",
+      moduleUrl,
+      path,
+      String(dreams),
+      work,
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -107,29 +138,31 @@ async function main(): Promise<void> {
   const dreams = Number(arg("dreams", "100"));
   const sizes = arg("events", "100000,10000").split(",").map(Number);
   const baseline = arg("baseline", "");
-  const checkouts: [string, string][] = [[
-    "this checkout",
-    new URL("../mod.ts", import.meta.url).href,
-  ]];
+  const here = new URL("../mod.ts", import.meta.url).href;
+  const checkouts: [string, string, Work][] = [["this checkout", here, "dream"]];
   if (baseline !== "") {
     const cwd = Deno.env.get("INIT_CWD") ?? Deno.cwd();
-    checkouts.push([`baseline ${baseline}`, new URL(baseline, `file://${cwd}/`).href]);
+    checkouts.push([`baseline ${baseline}`, new URL(baseline, `file://${cwd}/`).href, "dream"]);
   }
+  checkouts.push(["readers only, no dream", here, "readers"]);
+  checkouts.push(["parse floor, no module of this package", here, "parse"]);
   const results = new Map<string, Run[]>();
   for (const events of sizes) {
     const path = await ensureLog(events);
     for (let round = 0; round < runs; round++) {
       console.error(`${dreams} × ${events}: round ${round + 1} of ${runs}…`);
-      for (const [label, url] of checkouts) {
+      for (const [label, url, work] of checkouts) {
         const key = `${label}\u0000${events}`;
-        results.set(key, [...results.get(key) ?? [], await child(url, path, dreams)]);
+        results.set(key, [...results.get(key) ?? [], await child(url, path, dreams, work)]);
       }
     }
   }
-  console.log(`${dreams} concurrent dreams in one process, no V8 flag; medians of ${runs} runs`);
+  console.log(
+    `${dreams} concurrent dreams (or readers, or parse floors) in one process, no V8 flag; medians of ${runs} runs`,
+  );
   console.log("");
   console.log(
-    "| checkout | events each | peak RSS | V8 heap, external at the peak | CPU s | wall s | distinct texts |",
+    "| checkout | events each | peak RSS | V8 heap, external at the peak | CPU s | wall s | distinct results |",
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
   for (const [label] of checkouts) {
@@ -148,10 +181,13 @@ async function main(): Promise<void> {
   const hundredK = results.get(`this checkout\u0000100000`);
   if (dreams === 100 && hundredK !== undefined) {
     const peak = median(hundredK.map((r) => r.peakKb));
+    const floorOf = (label: string): string =>
+      mib(median(results.get(`${label}\u0000100000`)!.map((r) => r.peakKb)));
     reportGoal({
       item: "5",
       figure: "peak RSS of 100 concurrent dreams of 100k events, no V8 flag",
-      measured: mib(peak),
+      measured: `${mib(peak)} (100 readers with no dream: ${floorOf("readers only, no dream")}; ` +
+        `100 parse floors: ${floorOf("parse floor, no module of this package")})`,
       goal: `< ${GOAL_MIB} MiB`,
       met: peak / 1024 < GOAL_MIB,
     });
@@ -159,8 +195,8 @@ async function main(): Promise<void> {
 }
 
 if (Deno.args[0] === "--child") {
-  const [, moduleUrl, path, dreams] = Deno.args;
-  await runChild(moduleUrl!, path!, Number(dreams));
+  const [, moduleUrl, path, dreams, work] = Deno.args;
+  await runChild(moduleUrl!, path!, Number(dreams), work as Work);
 } else if (import.meta.main) {
   await main();
 }
