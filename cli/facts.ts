@@ -58,8 +58,8 @@ export async function main(args: string[]): Promise<number> {
  * still reads the files of a literal `import()` before the call, unless
  * `--unstable-lazy-dynamic-imports`, but neither compiles nor runs them).
  *
- * On this path, write access is not given up first as the other calls do (`command`): the
- * process runs nothing but this module and the two it imports, which write only the line to
+ * On the common call, write access is not given up first as the other calls do (`command`):
+ * the process runs nothing but this module and the two it imports, which write only the line to
  * stdout, and then exits, so there is nothing the access could be given up against; the revoke
  * would cost the call about a millisecond.
  */
