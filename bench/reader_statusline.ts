@@ -10,7 +10,9 @@
  * process is timed from spawn to exit by the parent; the modes are interleaved run by run,
  * so the noise of a shared machine falls on all of them alike. Prints a markdown table of
  * medians; with baselines (other checkouts), a second table of the first call of each
- * checkout's status line, interleaved with the others. With ccusage's native binary (`--ccusage
+ * checkout's status line, interleaved with the others. Within a round the measurements run in
+ * an order of that round's own (the call after an append right after this checkout's first
+ * call, whose cache it reads). With ccusage's native binary (`--ccusage
  * PATH`, else found beside the `ccusage` on `PATH`: `npm install -g ccusage`), its `statusline`'s
  * first call (its cache cleared) on the same 1 MB transcript, in the same rounds, against this
  * one's (issue 28, item 6: no slower). Part of `deno task bench:reader`; alone:
@@ -70,6 +72,26 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`exit ${code}: ${new TextDecoder().decode(stderr)}`);
   return [ms, new TextDecoder().decode(stdout).trim()];
+}
+
+/**
+ * A function that returns its argument's items in a random order, the same orders run after
+ * run for one `seed` (a small linear congruential generator, then Fisher-Yates).
+ */
+function shuffler(seed: number): <T>(items: T[]) => T[] {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return <T>(items: T[]): T[] => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
 }
 
 /** The status line's command line, with the `facts` task's flags. */
@@ -210,39 +232,53 @@ export async function statuslineBench(
       await time(statusArgs(setup, `${dir}/cli/facts.ts`), setup, warmUp);
     }
     if (ccusage !== undefined) await timeCcusage(ccusage, setup);
+    const random = shuffler(0x5eed);
     for (let run = 0; run < runs; run++) {
       console.error(`status line: run ${run + 1}/${runs}…`);
       for (const size of SIZES_MB) {
         const path = files[size]!;
         const stdin = JSON.stringify({ transcript_path: path, model: { id: "claude-opus-5" } });
         const original = (await Deno.stat(path)).size;
-        for (const dir of baselines) {
+        // Each measurement of the round, in an order of the round's own: a process runs
+        // faster or slower by where it comes in a round (the one before it still exiting, the
+        // page cache, the clock of a core), by up to a quarter on a loaded machine, and a
+        // fixed order gave that to one side of every ratio.
+        const steps: (() => Promise<void>)[] = baselines.map((dir) => async () => {
           await clearCache(setup);
           const [ms, line] = await time(statusArgs(setup, `${dir}/cli/facts.ts`), setup, stdin);
           add(`first ${size} ${dir}`, ms);
           outputs[`${size} ${dir}`] = line;
-        }
-        await clearCache(setup);
-        add(`empty ${size}`, (await time(["run", setup.empty], setup, stdin))[0]);
-        const [first, line] = await time(statusArgs(setup), setup, stdin);
-        add(`first ${size}`, first);
-        outputs[size] = line;
+        });
+        steps.push(async () => {
+          add(`empty ${size}`, (await time(["run", setup.empty], setup, stdin))[0]);
+        });
+        steps.push(async () => {
+          await clearCache(setup);
+          const [first, line] = await time(statusArgs(setup), setup, stdin);
+          add(`first ${size}`, first);
+          outputs[size] = line;
+          // The call after an append reads the cache the first call wrote: it follows it.
+          try {
+            await Deno.writeFile(path, APPENDED, { append: true });
+            add(`append ${size}`, (await time(statusArgs(setup), setup, stdin))[0]);
+          } finally {
+            await Deno.truncate(path, original);
+          }
+        });
         if (size === 1 && ccusage !== undefined) {
-          const [ms, line] = await timeCcusage(ccusage, setup);
-          add("ccusage 1", ms);
-          outputs["ccusage 1"] = line;
+          steps.push(async () => {
+            const [ms, line] = await timeCcusage(ccusage, setup);
+            add("ccusage 1", ms);
+            outputs["ccusage 1"] = line;
+          });
         }
-        try {
-          await Deno.writeFile(path, APPENDED, { append: true });
-          add(`append ${size}`, (await time(statusArgs(setup), setup, stdin))[0]);
-        } finally {
-          await Deno.truncate(path, original);
-        }
+        for (const step of random(steps)) await step();
       }
     }
     const lines = [
       `Status-line process (cli/facts.ts --statusline) vs an empty \`deno run\`; ${runs} runs` +
-      ` interleaved, medians of wall time from spawn to exit, in ms.`,
+      ` interleaved (each round in an order of its own), medians of wall time from spawn to` +
+      ` exit, in ms.`,
       "",
       "| transcript | empty deno run | first call (no cache) | Δ vs empty | call after a 10 KB append (cache) | Δ vs empty |",
       "|---|---:|---:|---:|---:|---:|",

@@ -12,19 +12,9 @@ import type { DateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
 import { editDistance } from "./_edit_distance.ts";
 import { plainArgs, type PlainOption } from "./_plain_args.ts";
+import { UsageError } from "./_usage_error.ts";
 
-/** A command-line problem the user must fix: reported without a stack, exit code 2. */
-export class UsageError extends Error {
-  /**
-   * Constructs a new instance.
-   *
-   * @param message What is wrong and how to fix it.
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "UsageError";
-  }
-}
+export { UsageError } from "./_usage_error.ts";
 
 /**
  * The option a mistyped one most likely meant: the known long option at the

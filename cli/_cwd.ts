@@ -23,7 +23,7 @@
  */
 
 import { isAbsolutePath } from "./_absolute.ts";
-import { UsageError } from "./_args.ts";
+import { UsageError } from "./_usage_error.ts";
 
 /** The variable a user names the folder in, when the command cannot know it. */
 export const CALLER_CWD_VARIABLE = "TRANSCRIPT_CWD";

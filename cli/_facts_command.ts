@@ -11,9 +11,10 @@
  * @module
  */
 
-import { type Facts, type RefreshResult, TranscriptReader } from "../reader/mod.ts";
+import { type RefreshResult, TranscriptReader } from "../reader/mod.ts";
 import { humanLine, jsonLine, sentStatus, sentStatusLine } from "./_facts_format.ts";
-import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
+import { dropOtherWriteAccess } from "./_statusline_cache.ts";
+import { printFromTranscript } from "./_statusline_read.ts";
 import { MAX_STDIN_BYTES, readStatusInput, writeLineSync } from "./_statusline_io.ts";
 import { type FactsCommand, parseFactsArgs, UsageError } from "./_args.ts";
 import { enterCallerDirectory, refuseRelative } from "./_cwd.ts";
@@ -184,25 +185,11 @@ async function statusline(json: boolean, stdin = { text: readStatusInput() }): P
     throw new UsageError("Cannot read standard input: the status-line JSON must be an object");
   }
   const sent = sentStatus(status as Record<string, unknown>, Date.now());
-  const print = (facts?: Facts): void => writeLineSync(sentStatusLine(sent, json, facts));
   if (sent.used !== undefined) {
     // Everything shown is on stdin: the transcript is not touched.
-    print();
+    writeLineSync(sentStatusLine(sent, json));
     return 0;
   }
-  const path = (status as Record<string, unknown>).transcript_path;
-  if (typeof path !== "string" || path === "") {
-    sent.options.noTranscript = true;
-    print({ model: "", contextUsedTokens: 0, hasContext: false, compactedSinceUsage: false });
-    return 0;
-  }
-  // The reader's state from the last call (see _statusline_cache.ts): only what was appended
-  // since is read. The reader checks the state against the file, so a stale one costs a
-  // full read, never a wrong line.
-  const cached = loadState(path);
-  const reader = new TranscriptReader(path, { state: cached.state });
-  const { facts, error } = await reader.refresh();
-  print(facts);
-  if (error === undefined) saveState(cached, reader.saveState());
+  await printFromTranscript(status as Record<string, unknown>, sent, json);
   return 0;
 }

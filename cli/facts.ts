@@ -51,12 +51,15 @@ export async function main(args: string[]): Promise<number> {
 /**
  * The status line's common call, Claude Code's status-line JSON on stdin with its own context
  * figures (`context_window.current_usage`), is answered here, from this module and the two it
- * imports: it reads no transcript, resolves no path and writes nothing. Every other call is
- * `_facts_command.ts`'s, imported when it runs (Deno still reads the files of that literal
- * `import()` before the call, but neither compiles nor runs them).
+ * imports: it reads no transcript, resolves no path and writes nothing. Its call without them
+ * is `_statusline_read.ts`'s, given the JSON parsed here (parsed once), which loads the reader
+ * and the cache but not the rest of the command. Every other call (or a status-line JSON that
+ * is not an object: a usage error) is `_facts_command.ts`'s. Each is imported when it runs (Deno
+ * still reads the files of a literal `import()` before the call, unless
+ * `--unstable-lazy-dynamic-imports`, but neither compiles nor runs them).
  *
- * On this path, write access is not given up first as the other calls do (`command`): the
- * process runs nothing but this module and the two it imports, which write only the line to
+ * On the common call, write access is not given up first as the other calls do (`command`):
+ * the process runs nothing but this module and the two it imports, which write only the line to
  * stdout, and then exits, so there is nothing the access could be given up against; the revoke
  * would cost the call about a millisecond.
  */
@@ -66,10 +69,15 @@ async function run(args: string[], command: boolean): Promise<number> {
   let text: string | undefined;
   try {
     text = readStatusInput();
-    const line = text === undefined ? undefined : givenContextLine(text, json);
-    if (line !== undefined) {
-      writeLineSync(line);
-      return 0;
+    const status = text === undefined ? undefined : statusObject(text);
+    if (status !== undefined) {
+      const sent = sentStatus(status, Date.now());
+      if (sent.used !== undefined) {
+        writeLineSync(sentStatusLine(sent, json));
+        return 0;
+      }
+      const { runStatusLine } = await import("./_statusline_read.ts");
+      return await runStatusLine(status, sent, json, { command });
     }
   } catch (error) {
     console.error(`facts: ${error instanceof Error ? error.message : String(error)}`);
@@ -97,10 +105,10 @@ function statuslineOnly(args: string[]): boolean | undefined {
 }
 
 /**
- * The line for status-line JSON that carries Claude Code's context figures; `undefined` when
- * it does not (the transcript is then read), or is not a JSON object (a usage error).
+ * Status-line JSON parsed, when it is an object; `undefined` when it is not JSON or not an
+ * object (a usage error, which the rest of the command reports).
  */
-function givenContextLine(text: string, json: boolean): string | undefined {
+function statusObject(text: string): Record<string, unknown> | undefined {
   let status: unknown;
   try {
     status = JSON.parse(text);
@@ -108,8 +116,7 @@ function givenContextLine(text: string, json: boolean): string | undefined {
     return undefined;
   }
   if (typeof status !== "object" || status === null || Array.isArray(status)) return undefined;
-  const sent = sentStatus(status as Record<string, unknown>, Date.now());
-  return sent.used === undefined ? undefined : sentStatusLine(sent, json);
+  return status as Record<string, unknown>;
 }
 
 if (import.meta.main) {

@@ -26,9 +26,10 @@ async function statusline(
   cwd: string,
   transcript: string,
   extra: Record<string, unknown> = {},
+  flags: string[] = [],
 ): Promise<Run> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["task", "-q", "--config", CONFIG, "facts", "--statusline"],
+    args: ["task", "-q", "--config", CONFIG, "facts", "--statusline", ...flags],
     cwd,
     stdin: "piped",
     stdout: "piped",
@@ -188,6 +189,22 @@ Deno.test("deno task facts --statusline says the context was compacted", async (
     assert.doesNotMatch(run.stdout, /%/, "no stale percentage");
     await Deno.writeTextFile(transcript, turn(30_000), { append: true });
     said(await statusline(cache, cwd, transcript), "claude-opus-5 · 30k tokens (15% of 200k)");
+  });
+});
+
+Deno.test("deno task facts --statusline reads a relative transcript_path from the folder it was typed in, as --json too", async () => {
+  await withDirs(async ({ base, cache, cwd }) => {
+    await Deno.mkdir(`${cwd}/project`);
+    await Deno.writeTextFile(`${cwd}/project/session.jsonl`, turn(4_200));
+    // The same name from the checkout (where `deno task` runs its command) names nothing.
+    said(
+      await statusline(cache, cwd, "project/session.jsonl"),
+      "claude-opus-5 · 4.2k tokens (2% of 200k)",
+    );
+    const json = await statusline(cache, cwd, "project/session.jsonl", {}, ["--json"]);
+    assert.equal(json.code, 0, json.stderr);
+    assert.equal(JSON.parse(json.stdout).contextUsedTokens, 4_200);
+    assert.ok(!(await Deno.stat(`${base}/project/session.jsonl`).then(() => true, () => false)));
   });
 });
 

@@ -78,6 +78,44 @@ Deno.test("deno task facts --statusline given context_window reads and runs fact
   }
 });
 
+Deno.test("deno task facts --statusline that reads the transcript runs the reader and the cache, not the rest of the command", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "statusline_read_startup_" });
+  try {
+    const result = await taskFrom("facts", ["--statusline"], {
+      cwd,
+      env: { DENO_LOG: "debug", XDG_CACHE_HOME: `${cwd}/cache` },
+      stdin: READ,
+    });
+    assert.equal(result.code, 0, result.stderr.slice(-2000));
+    assert.equal(result.stdout, "claude-opus-5[1m] · 30.2k tokens (3% of 1M)\n");
+    const { hit, added } = evaluated(result.stderr);
+    const lean = [
+      "cli/_absolute.ts",
+      "cli/_cwd.ts",
+      "cli/_facts_format.ts",
+      "cli/_plural.ts",
+      "cli/_statusline_cache.ts",
+      "cli/_statusline_io.ts",
+      "cli/_statusline_read.ts",
+      "cli/_usage_error.ts",
+      "cli/facts.ts",
+      "reader/_decode.ts",
+      "reader/_error.ts",
+      "reader/_facts.ts",
+      "reader/_fingerprint.ts",
+      "reader/_open.ts",
+      "reader/_prefilter.ts",
+      "reader/_scanner.ts",
+      "reader/mod.ts",
+    ];
+    // No argument parser (its edit distance, its option tables), no bundled example, no sleep.
+    assert.deepEqual([...new Set([...hit, ...added])].sort(), lean);
+    assert.deepEqual(read(result.stderr).sort(), lean);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
 Deno.test("a status-line call leaves V8's code cache written, so the next call compiles none of its modules", async () => {
   // A fresh Deno cache: nothing compiled by any other process (the doc tests import facts.ts).
   const denoDir = await Deno.makeTempDir({ prefix: "statusline_code_cache_" });
