@@ -28,7 +28,7 @@ import type { Manifest } from "./_manifest.ts";
 import { BadLines } from "./_reporter.ts";
 import { describe, RunTally } from "./_run_tally.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
-import { VERSION } from "./_version.ts";
+import { readsThinking, runKey } from "./_run_key.ts";
 
 // Imported on the call that needs them (literal specifiers, so that `deno compile` and the
 // registry still see them): a render of files to standard output, the common call, loads
@@ -146,31 +146,8 @@ export class RenderRun {
       ranged: options.command.range !== undefined,
     });
     this.#tally.inputs.total = options.inputs.length;
-    const { rendererOptions } = this.#command;
-    this.#thinking = this.#renderer.optionNames?.includes("thinking") === true &&
-      rendererOptions.thinking !== false;
-    this.#key = this.#fingerprint();
-  }
-
-  /**
-   * The options' fingerprint: what, besides an input, its outputs depend on. A previous index
-   * marks the folder's index, never a page: it is left out.
-   */
-  #fingerprint(): string {
-    const { scope, format, skipInvalid, sessionId } = this.#command;
-    const { previous: _previous, previousName: _name, ...rendererOptions } =
-      this.#command.rendererOptions;
-    return JSON.stringify([
-      VERSION,
-      this.#renderer.name,
-      this.#renderer.extension ?? ".txt",
-      scope ?? null,
-      format,
-      skipInvalid,
-      sessionId ?? null,
-      rendererOptions,
-      this.#thinking,
-    ]);
+    this.#thinking = readsThinking(this.#renderer, this.#command.rendererOptions);
+    this.#key = runKey(this.#command, this.#renderer);
   }
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
@@ -213,6 +190,10 @@ export class RenderRun {
       manifest: this.#manifest,
       tally: this.#tally,
       rendererOptions: this.#watch?.indexOptions ?? this.#command.rendererOptions,
+      // An index marked against --previous, or a watch's, is not the one a plain rerun builds.
+      indexKey: this.#watch === undefined && this.#command.previous === undefined
+        ? this.#key
+        : undefined,
     });
     if (!files) return;
     const found = await inputs.expandFolders(this.#inputs, {

@@ -42,18 +42,23 @@ import {
   infoStamp,
   outputStamp,
   outputStampNow,
+  sha256Hex,
   stampSize,
 } from "./_file_stamp.ts";
 import {
   EMPTY_RECORD_BYTES,
   entryLine,
+  type FolderState,
+  inputsText,
   MANIFEST_NAME,
   type ManifestEntry,
   MAX_MANIFEST_BYTES,
   mib,
   readRecord,
+  recordBody,
   type RecordedOutput,
   recordText,
+  recordWithState,
   utf8Length,
 } from "./_manifest_file.ts";
 import type { KnownHead, KnownHeads } from "./_folder_index.ts";
@@ -61,6 +66,19 @@ import { inFolder, writeAtomic } from "./_output.ts";
 import { resolvePath } from "./_path.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
+export type { FolderState };
+
+/** The folder's index as this run built it (or found it current), for the record's state. */
+export interface BuiltIndex {
+  /** The run's key, the index's options. */
+  key: string;
+  /** Each page's name and stamp when the index was built (`pagesListing()`). */
+  listing: ReadonlyMap<string, string>;
+  /** The listing's signature. */
+  pages: string;
+  /** The index file's stamp once written. */
+  index: string;
+}
 
 /**
  * The largest output the record vouches for: its bytes are read whole to be hashed, and an entry
@@ -106,6 +124,10 @@ export class Manifest implements KnownHeads {
   /** The recorded outputs by name (built when the index first asks). */
   #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
+  /** The folder as the record's run left it, as read. */
+  readonly #state: FolderState | undefined;
+  /** The folder's index as this run built it or found it; undefined: the state is dropped. */
+  #built: BuiltIndex | undefined;
   /** The folder the run started in, taken once (every input's path is resolved against it). */
   readonly #cwd = Deno.cwd();
 
@@ -114,9 +136,11 @@ export class Manifest implements KnownHeads {
     entries: Map<string, ManifestEntry>,
     existed: boolean,
     options: ManifestOptions,
+    state?: FolderState,
   ) {
     this.#dir = dir;
     this.#entries = entries;
+    this.#state = state;
     this.#existed = existed;
     this.#say = options.say;
     this.#maxBytes = options.maxBytes ?? MAX_MANIFEST_BYTES;
@@ -129,7 +153,7 @@ export class Manifest implements KnownHeads {
   static async load(dir: string, options: ManifestOptions): Promise<Manifest> {
     const path = inFolder(dir, MANIFEST_NAME);
     const read = await readRecord(path, options.maxBytes ?? MAX_MANIFEST_BYTES);
-    const manifest = new Manifest(dir, read.entries, read.existed, options);
+    const manifest = new Manifest(dir, read.entries, read.existed, options, read.state);
     if (read.problem !== undefined) {
       options.say(
         `${path} was not read: ${read.problem}; every input is rendered again, and a page that differs from what would be written is kept unless --force`,
@@ -313,6 +337,24 @@ export class Manifest implements KnownHeads {
     return this.#byName.get(name) ?? [];
   }
 
+  /**
+   * The folder as the record's run left it, when the record keeps it (see
+   * {@linkcode FolderState}): with it, the index is not built again while its pages and file are
+   * as they were.
+   */
+  get state(): FolderState | undefined {
+    return this.#state;
+  }
+
+  /**
+   * Says how this run left the folder's index: built (or found current) with `built`'s key from
+   * its listing of pages, or, undefined, not one a rerun builds (marked against `--previous`, a
+   * watch's, or not written). The record saved keeps the folder's state only after the first.
+   */
+  indexBuilt(built: BuiltIndex | undefined): void {
+    this.#built = built;
+  }
+
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
     const path = this.#resolve(input);
@@ -326,22 +368,54 @@ export class Manifest implements KnownHeads {
    */
   async save(): Promise<void> {
     await this.#prune();
-    if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
-    const text = recordText(this.#linesWithinBound());
+    if (!this.#existed && this.#entries.size === 0) return;
+    const built = this.#built;
+    const { lines, whole } = this.#linesWithinBound(built === undefined ? 0 : stateBytes(built));
+    const body = recordBody(lines);
+    const state = whole && built !== undefined ? await this.#stateOf(built, body) : undefined;
+    if (!this.#changed && sameState(state, this.#state)) return;
+    const text = state === undefined ? recordText(lines) : recordWithState(body, state);
     await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });
+  }
+
+  /**
+   * The folder's state, for a rerun to tell from stats alone that nothing changed: kept only when
+   * every entry is of this run's key, vouches for its input, and has its outputs in the listing
+   * the index was built from with the stamps it records, no two entries naming one output.
+   */
+  async #stateOf(built: BuiltIndex, body: string): Promise<FolderState | undefined> {
+    const named = new Set<string>();
+    let outputs = 0;
+    for (const entry of this.#entries.values()) {
+      if (entry.key !== built.key || entry.input === "") return undefined;
+      for (const { name, stamp } of entry.outputs) {
+        if (named.has(name) || built.listing.get(name) !== stamp) return undefined;
+        named.add(name);
+      }
+      outputs += entry.outputs.length;
+    }
+    const encoder = new TextEncoder();
+    return {
+      key: built.key,
+      inputs: await sha256Hex(encoder.encode(inputsText(this.#entries))),
+      pages: built.pages,
+      index: built.index,
+      outputs,
+      entries: await sha256Hex(encoder.encode(body)),
+    };
   }
 
   /**
    * The entries' lines in input order, as many as the bound holds: this run's first. Those left
    * out are read again next time; that is said.
    */
-  #linesWithinBound(): string[] {
+  #linesWithinBound(reserved: number): { lines: string[]; whole: boolean } {
     const order = [
       ...this.#recorded,
       ...[...this.#entries.keys()].filter((input) => !this.#recorded.has(input)),
     ];
     const kept: [string, string][] = [];
-    let bytes = EMPTY_RECORD_BYTES;
+    let bytes = EMPTY_RECORD_BYTES + reserved;
     for (const input of order) {
       const line = entryLine(input, this.#entries.get(input)!, false);
       const size = utf8Length(line) + 2;
@@ -367,6 +441,21 @@ export class Manifest implements KnownHeads {
         }): ${left} of ${order.length} inputs are not in it, and are read again next time`,
       );
     }
-    return kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
+    const lines = kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
+    return { lines, whole: left === 0 };
   }
+}
+
+/** The most bytes the state's line adds to a record (its room is kept in the record's bound). */
+function stateBytes(built: BuiltIndex): number {
+  const hex = "0".repeat(64);
+  const state = { ...built, inputs: hex, entries: hex, outputs: Number.MAX_SAFE_INTEGER };
+  return utf8Length(recordWithState("", state));
+}
+
+/** Whether two states are the same (both none included). */
+function sameState(a: FolderState | undefined, b: FolderState | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.key === b.key && a.inputs === b.inputs && a.pages === b.pages && a.index === b.index &&
+    a.outputs === b.outputs && a.entries === b.entries;
 }

@@ -231,14 +231,42 @@ Deno.test("render's rerun into a folder runs none of Deno's Node modules: no nod
   const cwd = await Deno.makeTempDir({ prefix: "startup_rerun_" });
   try {
     await Deno.copyFile(`${ROOT}fixtures/single_agent.ndjson`, `${cwd}/a.ndjson`);
+    await Deno.copyFile(`${ROOT}fixtures/coordinator_all_threads.ndjson`, `${cwd}/b.ndjson`);
     const args = ["render", "-r", "dream", "--out", `${cwd}/out/`, `${cwd}/a.ndjson`];
     await readAndRun(args, cwd);
-    const { ran } = await readAndRun(args, cwd);
+    // Another input: the rerun goes the whole way, the folder's record and index included.
+    const { ran } = await readAndRun([...args, `${cwd}/b.ndjson`], cwd);
     assert.ok(ran.includes("cli/_manifest.ts"));
     assert.deepEqual(
       ran.filter((m) => m.startsWith("ext:deno_node/") || m.startsWith("node:")),
       [],
     );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("render's rerun into a folder that finds nothing changed reads no renderer, no redactor, no source", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_rerun_" });
+  try {
+    await Deno.copyFile(`${ROOT}fixtures/single_agent.ndjson`, `${cwd}/a.ndjson`);
+    await Deno.copyFile(`${ROOT}fixtures/coordinator_all_threads.ndjson`, `${cwd}/b.ndjson`);
+    const args = ["render", "-r", "dream", "--out", "out/", "a.ndjson", "b.ndjson"];
+    await readAndRun(args, cwd);
+    const index = await Deno.readTextFile(`${cwd}/out/INDEX.md`);
+    const { read } = await readAndRun(args, cwd);
+    assert.ok(read.includes("cli/_quick_rerun.ts"));
+    const unused = [
+      "renderers/",
+      "kit/",
+      "redact/",
+      "sources/",
+      "events/",
+      "lines/",
+      "cli/_batch.ts",
+    ];
+    assert.deepEqual(read.filter((m) => unused.some((u) => m.startsWith(u))), []);
+    assert.equal(await Deno.readTextFile(`${cwd}/out/INDEX.md`), index);
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }

@@ -1,0 +1,157 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * A rerun into a folder that finds nothing changed, told from stats alone, before the run's own
+ * machinery loads: no renderer, no redactor, no source. It says so on the run's closing line and
+ * ends; anything else, or any doubt, goes the whole way (the caller runs the command as ever).
+ *
+ * Nothing changed means: a built-in renderer with pages in the folder, files as inputs (no
+ * folder, no stream), none of the options that read or write otherwise (`--force`, `--watch`,
+ * `--previous`, `--since`, `--until`, `--session`, `--follow`), and the folder's record (see
+ * `_manifest.ts`) says, of every input, that it was rendered with the same key (the package's
+ * version, the renderer, its options) from an input with the stamp it has now into outputs that
+ * all have the stamps they had once written, no two inputs claiming one page; every other entry
+ * of the record still matches its files (a run would not drop it); no temporary file is in the
+ * folder; and the folder's index was last written with the same key from pages of the same
+ * signature (each page's name and stamp, whoever wrote it) and still has its stamp. A page
+ * edited, added or deleted, an index edited or deleted, another option or version: each goes the
+ * whole way, which renders what changed and builds the index again.
+ *
+ * It writes nothing, so it takes no lock: each file it checks is checked once, after the record
+ * is read, and a run writing into the folder meanwhile (it replaces a file whole, so its stamp
+ * changes) either wrote nothing it checked yet, and then this rerun saw the folder as it was
+ * before that run, or is seen, and then this rerun goes the whole way and waits for it.
+ *
+ * What it trusts the record with is what a run trusts it with (see `_manifest.ts`): whoever can
+ * write the record can make a run skip an input and leave its pages and the index as they are;
+ * they can as well write those pages and the index themselves, in the same folder. An option's
+ * value is checked by the renderer on the whole way only: here, a key equal to the record's is
+ * one the same version rendered with.
+ *
+ * @module
+ */
+
+import type { RenderCommand } from "./_args.ts";
+import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
+import type { CallerDirectory } from "./_cwd.ts";
+import { fileStampNow, outputStampNow, sha256Hex } from "./_file_stamp.ts";
+import {
+  indexIsCurrent,
+  inFolder,
+  listingSignature,
+  pagesListing,
+  TEMPORARY,
+} from "./_folder_pages.ts";
+import {
+  type FolderState,
+  inputsText,
+  MANIFEST_NAME,
+  MAX_MANIFEST_BYTES,
+  stateOfText,
+} from "./_manifest_file.ts";
+import { resolvePath } from "./_path.ts";
+import { runKey } from "./_run_key.ts";
+import { countsLine } from "./_run_tally.ts";
+
+/**
+ * Whether the command is a rerun into a folder that finds nothing changed; when it is, the run's
+ * closing line is written to standard error and the exit code (0) returned, else undefined: the
+ * command must run the whole way.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const code = await quickRerun(command, caller);
+ * if (code !== undefined) return code;
+ * ```
+ *
+ * @param command The parsed command.
+ * @param caller The folder the command runs for (it must be known: else relative paths are
+ *   refused, on the whole way).
+ * @returns 0 when nothing changed (said), undefined otherwise.
+ */
+export async function quickRerun(
+  command: RenderCommand,
+  caller: CallerDirectory,
+): Promise<number | undefined> {
+  try {
+    const unchanged = await unchangedOutputs(command, caller);
+    if (unchanged === undefined) return undefined;
+    const counts = { rendered: 0, unchanged, failed: 0, outside: 0 };
+    // The closing line the whole way says (through the redactor, which leaves these words be).
+    writeStderr(`render: ${countsLine(counts, false)}\n`);
+    return 0;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many outputs the inputs have in the folder, when nothing changed; else undefined. */
+async function unchangedOutputs(
+  command: RenderCommand,
+  caller: CallerDirectory,
+): Promise<number | undefined> {
+  const out = command.out;
+  if (out === undefined || !caller.known || !plainRerun(command)) return undefined;
+  if (!isBuiltin(command.renderer)) return undefined;
+  const facts = BUILTIN_FACTS[command.renderer];
+  if (facts.batch || facts.indexName === undefined) return undefined;
+  const given = Object.keys(command.rendererOptions);
+  if (given.some((name) => !facts.optionNames.includes(name))) return undefined;
+  if (!Deno.statSync(out).isDirectory) return undefined;
+  const recorded = recordedState(inFolder(out, MANIFEST_NAME));
+  if (recorded === undefined) return undefined;
+  const { state, body } = recorded;
+  const key = runKey(command, { name: command.renderer, ...facts });
+  if (state.key !== key) return undefined;
+  // Each input as the record keeps it: its path, the key, its stamp now.
+  // Absolute paths: Deno takes the working folder again for each relative path it is given.
+  const cwd = Deno.cwd();
+  const inputs = new Map<string, { key: string; input: string }>();
+  for (const input of command.inputs) {
+    const path = resolvePath(cwd, input);
+    const stamp = input === "-" ? undefined : fileStampNow(path);
+    if (stamp === undefined || inputs.has(path)) return undefined;
+    inputs.set(path, { key, input: stamp });
+  }
+  const encoder = new TextEncoder();
+  if (await sha256Hex(encoder.encode(inputsText(inputs))) !== state.inputs) return undefined;
+  const folder = resolvePath(cwd, out);
+  const entries = Array.from(Deno.readDirSync(folder));
+  if (entries.some((entry) => TEMPORARY.test(entry.name))) return undefined;
+  const listing = pagesListing(folder, entries, facts.extension ?? ".txt", facts.indexName);
+  const now = {
+    key,
+    pages: await listingSignature(listing),
+    index: outputStampNow(inFolder(folder, facts.indexName)),
+  };
+  if (!indexIsCurrent(state, now)) return undefined;
+  // The record's entries are as its run wrote them (else the whole way reads them).
+  if (await sha256Hex(body) !== state.entries) return undefined;
+  return state.outputs;
+}
+
+/** The state the folder's record ends with, and the text before it; undefined when none. */
+function recordedState(
+  path: string,
+): { state: FolderState; body: Uint8Array<ArrayBuffer> } | undefined {
+  const info = Deno.lstatSync(path);
+  if (!info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
+  return stateOfText(Deno.readFileSync(path));
+}
+
+/** Whether the command renders files into a folder as a rerun does, with nothing else to do. */
+function plainRerun(command: RenderCommand): boolean {
+  return !command.help && !command.version && !command.unrendered && !command.follow &&
+    !command.watch && !command.force && command.session === undefined &&
+    command.previous === undefined && command.range === undefined && command.inputs.length > 0;
+}
+
+/** Writes a line to standard error whole; one that cannot be written is dropped, as `Stderr`'s. */
+function writeStderr(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  try {
+    for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
+  } catch {
+    // The run is done: a closed or full standard error does not make it run again.
+  }
+}
