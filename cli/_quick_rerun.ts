@@ -90,22 +90,50 @@ async function unchangedOutputs(
   command: RenderCommand,
   caller: CallerDirectory,
 ): Promise<number | undefined> {
+  const seen = folderNow(command, caller);
+  if (seen === undefined) return undefined;
+  const { state, body, key, inputs, listing, index } = seen;
+  const encoder = new TextEncoder();
+  if (await sha256Hex(encoder.encode(inputsText(inputs))) !== state.inputs) return undefined;
+  if (!indexIsCurrent(state, { key, pages: await listingSignature(listing), index })) {
+    return undefined;
+  }
+  // The record's entries are as its run wrote them (else the whole way reads them).
+  if (await sha256Hex(body) !== state.entries) return undefined;
+  return state.outputs;
+}
+
+/** What a rerun compares with the record's state, taken from stats (no page, no input read). */
+interface FolderNow {
+  state: FolderState;
+  /** The record's text before its state's line. */
+  body: Uint8Array<ArrayBuffer>;
+  key: string;
+  /** Each input, by its absolute path, with the run's key and its stamp now. */
+  inputs: Map<string, { key: string; input: string }>;
+  listing: Map<string, string>;
+  /** The index file's stamp now. */
+  index: string | undefined;
+}
+
+/** The folder and inputs now, when the command is a plain rerun of a recorded folder. */
+function folderNow(command: RenderCommand, caller: CallerDirectory): FolderNow | undefined {
   const out = command.out;
   if (out === undefined || !caller.known || !plainRerun(command)) return undefined;
   if (!isBuiltin(command.renderer)) return undefined;
   const facts = BUILTIN_FACTS[command.renderer];
-  if (facts.batch || facts.indexName === undefined) return undefined;
+  const indexName = facts.indexName;
+  if (facts.batch || indexName === undefined) return undefined;
   const given = Object.keys(command.rendererOptions);
   if (given.some((name) => !facts.optionNames.includes(name))) return undefined;
-  if (!Deno.statSync(out).isDirectory) return undefined;
-  const recorded = recordedState(inFolder(out, MANIFEST_NAME));
-  if (recorded === undefined) return undefined;
-  const { state, body } = recorded;
-  const key = runKey(command, { name: command.renderer, ...facts });
-  if (state.key !== key) return undefined;
-  // Each input as the record keeps it: its path, the key, its stamp now.
   // Absolute paths: Deno takes the working folder again for each relative path it is given.
   const cwd = Deno.cwd();
+  const folder = resolvePath(cwd, out);
+  if (!Deno.statSync(folder).isDirectory) return undefined;
+  const recorded = recordedState(inFolder(folder, MANIFEST_NAME));
+  if (recorded === undefined) return undefined;
+  const key = runKey(command, { name: command.renderer, ...facts });
+  if (recorded.state.key !== key) return undefined;
   const inputs = new Map<string, { key: string; input: string }>();
   for (const input of command.inputs) {
     const path = resolvePath(cwd, input);
@@ -113,21 +141,11 @@ async function unchangedOutputs(
     if (stamp === undefined || inputs.has(path)) return undefined;
     inputs.set(path, { key, input: stamp });
   }
-  const encoder = new TextEncoder();
-  if (await sha256Hex(encoder.encode(inputsText(inputs))) !== state.inputs) return undefined;
-  const folder = resolvePath(cwd, out);
   const entries = Array.from(Deno.readDirSync(folder));
   if (entries.some((entry) => TEMPORARY.test(entry.name))) return undefined;
-  const listing = pagesListing(folder, entries, facts.extension ?? ".txt", facts.indexName);
-  const now = {
-    key,
-    pages: await listingSignature(listing),
-    index: outputStampNow(inFolder(folder, facts.indexName)),
-  };
-  if (!indexIsCurrent(state, now)) return undefined;
-  // The record's entries are as its run wrote them (else the whole way reads them).
-  if (await sha256Hex(body) !== state.entries) return undefined;
-  return state.outputs;
+  const listing = pagesListing(folder, entries, facts.extension ?? ".txt", indexName);
+  const index = outputStampNow(inFolder(folder, indexName));
+  return { ...recorded, key, inputs, listing, index };
 }
 
 /** The state the folder's record ends with, and the text before it; undefined when none. */
