@@ -24,6 +24,13 @@
  * skip an input, leaving its pages as they are. Without a secret kept outside the folder, nothing
  * tells more apart; `--force` replaces every page that differs, whatever the record.
  *
+ * The record ends with the folder's state as the run left it ({@linkcode FolderState}), when every
+ * entry was current at its end: with it, a rerun tells from stats alone that nothing changed
+ * (`_quick_rerun.ts`), and the index is not built again while its pages and file are as they were.
+ * A forged state can keep a forged index and make a run skip inputs, as a forged entry can: its
+ * author can write the index and the pages themselves, in the same folder; it never makes a run
+ * write anything.
+ *
  * The record is one hidden file in the folder ({@linkcode MANIFEST_NAME}), written atomically at
  * the end of each run (an interrupted one included), of at most {@linkcode MAX_MANIFEST_BYTES}
  * (this run's inputs are kept first; those left out are said, and read again next time). Each run

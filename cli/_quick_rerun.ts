@@ -5,17 +5,17 @@
  * machinery loads: no renderer, no redactor, no source. It says so on the run's closing line and
  * ends; anything else, or any doubt, goes the whole way (the caller runs the command as ever).
  *
- * Nothing changed means: a built-in renderer with pages in the folder, files as inputs (no
- * folder, no stream), none of the options that read or write otherwise (`--force`, `--watch`,
- * `--previous`, `--since`, `--until`, `--session`, `--follow`), and the folder's record (see
- * `_manifest.ts`) says, of every input, that it was rendered with the same key (the package's
- * version, the renderer, its options) from an input with the stamp it has now into outputs that
- * all have the stamps they had once written, no two inputs claiming one page; every other entry
- * of the record still matches its files (a run would not drop it); no temporary file is in the
- * folder; and the folder's index was last written with the same key from pages of the same
- * signature (each page's name and stamp, whoever wrote it) and still has its stamp. A page
- * edited, added or deleted, an index edited or deleted, another option or version: each goes the
- * whole way, which renders what changed and builds the index again.
+ * Nothing changed means: a built-in renderer with a folder index, files as inputs (no folder, no
+ * stream), none of the options that read or write otherwise (`--force`, `--watch`, `--previous`,
+ * `--since`, `--until`, `--session`, `--follow`), and the state the folder's record ends with (see
+ * `FolderState` in `_manifest_file.ts`, kept only when every entry was current) is the folder's
+ * now: the same key (the package's version, the renderer, its options); the same inputs, each
+ * with the stamp it has now (and no other entry in the record); every page of the folder with the
+ * name and stamp it had when the index was built (so every output of every entry is as written);
+ * the index file with the stamp it had once written; the record's entries as that run wrote them;
+ * no temporary file in the folder. A page edited, added or deleted, an index edited or deleted,
+ * an input changed, another option or version: each goes the whole way, which renders what
+ * changed and builds the index again. Only the record's last line is parsed; the rest is digested.
  *
  * It writes nothing, so it takes no lock: each file it checks is checked once, after the record
  * is read, and a run writing into the folder meanwhile (it replaces a file whole, so its stamp

@@ -20,7 +20,9 @@
  */
 
 import { parseRenderArgs, type RenderCommand } from "./_args.ts";
+import { isBuiltin, loadBuiltin } from "./_builtins.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
+import { loadExample } from "./_example.ts";
 import { serveTeamRun } from "./_team_access.ts";
 import type { Prelude } from "./_render_command.ts";
 
@@ -49,12 +51,25 @@ import type { Prelude } from "./_render_command.ts";
  */
 export async function main(args: string[]): Promise<number> {
   const prelude = await take(args);
-  if (prelude?.command?.out !== undefined) {
+  const command = prelude?.command;
+  if (command?.out !== undefined) {
     const { quickRerun } = await import("./_quick_rerun.ts");
-    const code = await quickRerun(prelude.command, prelude.caller);
+    const code = await quickRerun(command, prelude!.caller);
     if (code !== undefined) return code;
   }
+  if (command !== undefined) loadAhead(command);
   return await (await import("./_render_command.ts")).renderCommand(args, prelude);
+}
+
+/**
+ * Starts loading what the command will import next beside the command's own modules, so that
+ * their loads overlap: the built-in renderer named and, with no input, the bundled example. The
+ * command imports them again (at once, then); a failure is its to say.
+ */
+function loadAhead(command: RenderCommand): void {
+  if (command.help || command.version || command.unrendered) return;
+  if (isBuiltin(command.renderer)) loadBuiltin(command.renderer).catch(() => {});
+  if (command.inputs.length === 0 && command.session === undefined) loadExample().catch(() => {});
 }
 
 /**
