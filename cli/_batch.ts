@@ -53,15 +53,17 @@ async function folderModules(): Promise<{
   inputs: typeof import("./_folder_inputs.ts");
   manifest: typeof import("./_manifest.ts");
   output: typeof import("./_output.ts");
+  version: typeof import("./_version.ts");
 }> {
-  const [lock, writer, inputs, manifest, output] = await Promise.all([
+  const [lock, writer, inputs, manifest, output, version] = await Promise.all([
     import("./_folder_lock.ts"),
     import("./_folder_writer.ts"),
     import("./_folder_inputs.ts"),
     import("./_manifest.ts"),
     import("./_output.ts"),
+    import("./_version.ts"),
   ]);
-  return { lock, writer, inputs, manifest, output };
+  return { lock, writer, inputs, manifest, output, version };
 }
 
 export type { Input } from "./_input_source.ts";
@@ -113,8 +115,8 @@ export class RenderRun {
   #folderModules: Awaited<ReturnType<typeof folderModules>> | undefined;
   /** The input being rendered into a folder, its outputs, and whether the record vouches. */
   #reading: Reading | undefined;
-  /** What an input's outputs depend on besides the input: the options' fingerprint. */
-  readonly #key: string;
+  /** Into a folder: what an input's outputs depend on besides the input, the options' key. */
+  #key = "";
   /** The project of each input found in a folder given as an input, by its path. */
   #projects = new Map<string, string>();
   /** Where the session being rendered into a folder was read from. */
@@ -147,13 +149,15 @@ export class RenderRun {
     });
     this.#tally.inputs.total = options.inputs.length;
     this.#thinking = readsThinking(this.#renderer, this.#command.rendererOptions);
-    this.#key = runKey(this.#command, this.#renderer);
   }
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
     const dir = this.#target.kind === "dir" ? this.#target.path : undefined;
-    if (dir !== undefined) this.#folderModules = await folderModules();
+    if (dir !== undefined) {
+      this.#folderModules = await folderModules();
+      this.#key = runKey(this.#command, this.#renderer, this.#folderModules.version.VERSION);
+    }
     // One run at a time writes into a folder: its index and record are the folder's whole.
     using _lock = dir === undefined ? null : await this.#folderModules!.lock.lockFolder(dir, {
       signal: this.#interrupt.signal,

@@ -51,6 +51,7 @@ import {
 } from "./_manifest_file.ts";
 import { resolvePath } from "./_path.ts";
 import { runKey } from "./_run_key.ts";
+import { VERSION } from "./_version.ts";
 import { countsLine } from "./_run_tally.ts";
 
 /**
@@ -132,7 +133,7 @@ function folderNow(command: RenderCommand, caller: CallerDirectory): FolderNow |
   if (!Deno.statSync(folder).isDirectory) return undefined;
   const recorded = recordedState(inFolder(folder, MANIFEST_NAME));
   if (recorded === undefined) return undefined;
-  const key = runKey(command, { name: command.renderer, ...facts });
+  const key = runKey(command, { name: command.renderer, ...facts }, VERSION);
   if (recorded.state.key !== key) return undefined;
   const inputs = new Map<string, { key: string; input: string }>();
   for (const input of command.inputs) {

@@ -3,14 +3,15 @@
 /**
  * What, besides an input, a run's outputs into a folder depend on: the package's version, the
  * renderer and the options that change what is written. The folder's record keeps it with each
- * input (and with the folder's index): a rerun whose key differs renders again. Its own module,
- * so that a rerun that finds nothing changed takes it without loading a renderer.
+ * input (and with the folder's state): a rerun whose key differs renders again. Its own module,
+ * with no import, so that a rerun that finds nothing changed takes it without loading a renderer,
+ * and a render to standard output (which needs only {@linkcode readsThinking}) loads neither it
+ * nor the package's version with it.
  *
  * @module
  */
 
 import type { RenderCommand } from "./_args.ts";
-import { VERSION } from "./_version.ts";
 
 /** What the key needs of a renderer: its name, extension and the options it takes. */
 export interface KeyedRenderer {
@@ -55,20 +56,22 @@ export function readsThinking(
  * import assert from "node:assert/strict";
  *
  * const dream = { name: "dream", extension: ".md", optionNames: ["cap"] };
- * const plain = runKey(await parseRenderArgs(["-r", "dream", "a.jsonl"]), dream);
- * const scoped = runKey(await parseRenderArgs(["-r", "dream", "--scope", "all", "a.jsonl"]), dream);
- * assert.notEqual(plain, scoped);
+ * const command = await parseRenderArgs(["-r", "dream", "a.jsonl"]);
+ * const scoped = await parseRenderArgs(["-r", "dream", "--scope", "all", "a.jsonl"]);
+ * assert.notEqual(runKey(command, dream, "0.2.0"), runKey(scoped, dream, "0.2.0"));
+ * assert.notEqual(runKey(command, dream, "0.2.0"), runKey(command, dream, "0.2.1"));
  * ```
  *
  * @param command The command.
  * @param renderer The renderer named.
+ * @param version The package's version (`VERSION` of `_version.ts`).
  * @returns The fingerprint, a JSON text.
  */
-export function runKey(command: RenderCommand, renderer: KeyedRenderer): string {
+export function runKey(command: RenderCommand, renderer: KeyedRenderer, version: string): string {
   const { scope, format, skipInvalid, sessionId } = command;
   const { previous: _previous, previousName: _name, ...rendererOptions } = command.rendererOptions;
   return JSON.stringify([
-    VERSION,
+    version,
     renderer.name,
     renderer.extension ?? ".txt",
     scope ?? null,
