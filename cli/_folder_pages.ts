@@ -2,15 +2,15 @@
 
 /**
  * A folder of pages as a stat sees it, without reading a page: its temporary files, and the
- * signature of its pages (each name with its stamp) that the folder's record keeps beside the
- * stamp of the index built from them. The same signature and the same index stamp later say
- * that the index would come out as it is, and it is not built again. Its own module, importing
+ * listing of its pages (each name with its stamp) that the folder's record keeps beside the stamp
+ * of the index built from them. The same listing and the same index stamp later say that the index
+ * would come out as it is, and it is not built again. Its own module, importing
  * only the stamps, so that a rerun that finds nothing changed loads no renderer and no redactor.
  *
  * @module
  */
 
-import { outputStampNow, sha256Hex } from "./_file_stamp.ts";
+import { outputStampNow } from "./_file_stamp.ts";
 import type { FolderState } from "./_manifest_file.ts";
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
@@ -35,7 +35,7 @@ export function inFolder(dir: string, name: string): string {
   return `${dir.replace(/\/+$/, "")}/${name}`;
 }
 
-/** What a page's entry is, for the signature: its stamp, or the kind of entry it is. */
+/** What a page's entry is, for the listing: its stamp, or the kind of entry it is. */
 function entryMark(dir: string, entry: Deno.DirEntry): string {
   if (entry.isSymlink) return "link";
   if (!entry.isFile) return "other";
@@ -82,52 +82,60 @@ export function pagesListing(
 }
 
 /**
- * The signature of a {@linkcode pagesListing}: the SHA-256 of its lines. A page added, removed,
- * replaced or written again changes it.
- *
- * @example Usage
- * ```ts
- * import { listingSignature } from "./_folder_pages.ts";
- * import assert from "node:assert/strict";
- *
- * const one = await listingSignature(new Map([["a.md", "1:2:3:4"]]));
- * assert.notEqual(await listingSignature(new Map([["a.md", "1:2:3:5"]])), one);
- * ```
- *
- * @param listing Each page's name and stamp, in name order.
- * @returns 64 hex digits.
- */
-export async function listingSignature(listing: ReadonlyMap<string, string>): Promise<string> {
-  let text = "";
-  for (const [name, mark] of listing) text += `${name}\t${mark}\n`;
-  return await sha256Hex(new TextEncoder().encode(text));
-}
-
-/**
  * Whether the folder's index is the one the record says its run left: written with the same
- * options from pages of the same signature, the index file still with the stamp it had once
- * written. Built again, it would come out as it is.
+ * options from the same pages (each with the stamp it had then), the index file still with the
+ * stamp it had once written. Built again, it would come out as it is.
  *
  * @example Usage
  * ```ts
  * import { indexIsCurrent } from "./_folder_pages.ts";
  * import assert from "node:assert/strict";
  *
- * const state = { key: "k", pages: "0".repeat(64), index: "1:2:3:4" };
- * assert.equal(indexIsCurrent(state, { ...state }), true);
- * assert.equal(indexIsCurrent(state, { ...state, index: "1:2:3:5" }), false);
- * assert.equal(indexIsCurrent(state, { ...state, index: undefined }), false);
- * assert.equal(indexIsCurrent(undefined, { ...state }), false);
+ * const pages = new Map([["a.md", "1:2:3:4"]]);
+ * const state = { key: "k", pages, index: "1:2:3:5" };
+ * assert.equal(indexIsCurrent(state, { key: "k", pages: new Map(pages), index: "1:2:3:5" }), true);
+ * assert.equal(indexIsCurrent(state, { key: "k", pages: new Map(), index: "1:2:3:5" }), false);
+ * assert.equal(indexIsCurrent(state, { key: "k", pages, index: "1:2:3:6" }), false);
+ * assert.equal(indexIsCurrent(state, { key: "k", pages, index: undefined }), false);
+ * assert.equal(indexIsCurrent(undefined, { key: "k", pages, index: "1:2:3:5" }), false);
  * ```
  *
  * @param recorded The folder's state as the record keeps it.
- * @param now The run's key, the pages' signature now and the index file's stamp now.
+ * @param now The run's key, the pages' listing now and the index file's stamp now.
  * @returns Whether it need not be built again.
  */
 export function indexIsCurrent(
   recorded: Pick<FolderState, "key" | "pages" | "index"> | undefined,
-  now: { key: string; pages: string; index: string | undefined },
+  now: { key: string; pages: ReadonlyMap<string, string>; index: string | undefined },
 ): boolean {
-  return recorded !== undefined && now.index !== undefined && recorded.key === now.key &&
-    recorded.pages === now.pages && recorded.index === now.index;
+  if (recorded === undefined || now.index === undefined) return false;
+  if (recorded.key !== now.key || recorded.index !== now.index) return false;
+  return sameStamps(recorded.pages, now.pages);
+}
+
+/**
+ * Whether two maps of names and stamps are the same.
+ *
+ * @example Usage
+ * ```ts
+ * import { sameStamps } from "./_folder_pages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(sameStamps(new Map([["a", "1"]]), new Map([["a", "1"]])), true);
+ * assert.equal(sameStamps(new Map([["a", "1"]]), new Map([["a", "2"]])), false);
+ * ```
+ *
+ * @param a One map.
+ * @param b The other.
+ * @returns Whether they hold the same names with the same stamps.
+ */
+export function sameStamps(
+  a: ReadonlyMap<string, string>,
+  b: ReadonlyMap<string, string>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [name, stamp] of a) {
+    if (b.get(name) !== stamp) return false;
+  }
+  return true;
 }

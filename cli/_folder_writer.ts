@@ -12,7 +12,7 @@ import { excerpt } from "../redact/excerpt.ts";
 import type { Renderer } from "../renderers/registry.ts";
 import { outputStampNow, textDigest } from "./_file_stamp.ts";
 import { recordedHead, writeFolderIndex } from "./_folder_index.ts";
-import { indexIsCurrent, listingSignature, pagesListing } from "./_folder_pages.ts";
+import { indexIsCurrent, pagesListing } from "./_folder_pages.ts";
 import type { Input } from "./_input_source.ts";
 import type { Manifest, WrittenOutput } from "./_manifest.ts";
 import {
@@ -161,9 +161,7 @@ export class FolderWriter {
       const listing = manifest === undefined || indexKey === undefined
         ? undefined
         : pagesListing(dir, folderEntries(dir), extension, folder.indexName);
-      const now = listing === undefined
-        ? undefined
-        : { key: indexKey!, listing, pages: await listingSignature(listing) };
+      const now = listing === undefined ? undefined : { key: indexKey!, pages: listing };
       const stamp = outputStampNow(path);
       if (
         now !== undefined && !force && indexIsCurrent(manifest!.state, { ...now, index: stamp })

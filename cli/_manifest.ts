@@ -49,14 +49,12 @@ import {
   infoStamp,
   outputStamp,
   outputStampNow,
-  sha256Hex,
   stampSize,
 } from "./_file_stamp.ts";
 import {
   EMPTY_RECORD_BYTES,
   entryLine,
   type FolderState,
-  inputsText,
   MANIFEST_NAME,
   type ManifestEntry,
   MAX_MANIFEST_BYTES,
@@ -69,6 +67,7 @@ import {
   utf8Length,
 } from "./_manifest_file.ts";
 import type { KnownHead, KnownHeads } from "./_folder_index.ts";
+import { sameStamps } from "./_folder_pages.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
 import { resolvePath } from "./_path.ts";
 
@@ -80,9 +79,7 @@ export interface BuiltIndex {
   /** The run's key, the index's options. */
   key: string;
   /** Each page's name and stamp when the index was built (`pagesListing()`). */
-  listing: ReadonlyMap<string, string>;
-  /** The listing's signature. */
-  pages: string;
+  pages: ReadonlyMap<string, string>;
   /** The index file's stamp once written. */
   index: string;
 }
@@ -376,12 +373,16 @@ export class Manifest implements KnownHeads {
   async save(): Promise<void> {
     await this.#prune();
     if (!this.#existed && this.#entries.size === 0) return;
-    const built = this.#built;
-    const { lines, whole } = this.#linesWithinBound(built === undefined ? 0 : stateBytes(built));
-    const body = recordBody(lines);
-    const state = whole && built !== undefined ? await this.#stateOf(built, body) : undefined;
+    const candidate = this.#built === undefined ? undefined : this.#stateOf(this.#built);
+    // The state takes room only when every entry fits beside it: else the entries have it all.
+    let kept = this.#linesWithinBound(candidate === undefined ? 0 : stateBytes(candidate), false);
+    if (!kept.whole) kept = this.#linesWithinBound(0, true);
+    const body = recordBody(kept.lines);
+    const state = candidate === undefined || !kept.whole
+      ? undefined
+      : { ...candidate, bytes: utf8Length(body) };
     if (!this.#changed && sameState(state, this.#state)) return;
-    const text = state === undefined ? recordText(lines) : recordWithState(body, state);
+    const text = state === undefined ? recordText(kept.lines) : recordWithState(body, state);
     await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });
   }
 
@@ -390,33 +391,28 @@ export class Manifest implements KnownHeads {
    * every entry is of this run's key, vouches for its input, and has its outputs in the listing
    * the index was built from with the stamps it records, no two entries naming one output.
    */
-  async #stateOf(built: BuiltIndex, body: string): Promise<FolderState | undefined> {
+  #stateOf(built: BuiltIndex): FolderState | undefined {
     const named = new Set<string>();
+    const inputs = new Map<string, string>();
     let outputs = 0;
-    for (const entry of this.#entries.values()) {
+    for (const [path, entry] of this.#entries) {
       if (entry.key !== built.key || entry.input === "") return undefined;
       for (const { name, stamp } of entry.outputs) {
-        if (named.has(name) || built.listing.get(name) !== stamp) return undefined;
+        if (named.has(name) || built.pages.get(name) !== stamp) return undefined;
         named.add(name);
       }
+      inputs.set(path, entry.input);
       outputs += entry.outputs.length;
     }
-    const encoder = new TextEncoder();
-    return {
-      key: built.key,
-      inputs: await sha256Hex(encoder.encode(inputsText(this.#entries))),
-      pages: built.pages,
-      index: built.index,
-      outputs,
-      entries: await sha256Hex(encoder.encode(body)),
-    };
+    const pages = new Map(built.pages);
+    return { key: built.key, inputs, pages, index: built.index, outputs, bytes: 0 };
   }
 
   /**
    * The entries' lines in input order, as many as the bound holds: this run's first. Those left
    * out are read again next time; that is said.
    */
-  #linesWithinBound(reserved: number): { lines: string[]; whole: boolean } {
+  #linesWithinBound(reserved: number, say: boolean): { lines: string[]; whole: boolean } {
     const order = [
       ...this.#recorded,
       ...[...this.#entries.keys()].filter((input) => !this.#recorded.has(input)),
@@ -441,7 +437,7 @@ export class Manifest implements KnownHeads {
       pair[1] = line;
     }
     const left = order.length - kept.length;
-    if (left > 0) {
+    if (left > 0 && say) {
       this.#say(
         `${this.#path(MANIFEST_NAME)} is full (${
           mib(this.#maxBytes)
@@ -454,15 +450,13 @@ export class Manifest implements KnownHeads {
 }
 
 /** The most bytes the state's line adds to a record (its room is kept in the record's bound). */
-function stateBytes(built: BuiltIndex): number {
-  const hex = "0".repeat(64);
-  const state = { ...built, inputs: hex, entries: hex, outputs: Number.MAX_SAFE_INTEGER };
-  return utf8Length(recordWithState("", state));
+function stateBytes(state: FolderState): number {
+  return utf8Length(recordWithState("", { ...state, bytes: Number.MAX_SAFE_INTEGER }));
 }
 
 /** Whether two states are the same (both none included). */
 function sameState(a: FolderState | undefined, b: FolderState | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return a.key === b.key && a.inputs === b.inputs && a.pages === b.pages && a.index === b.index &&
-    a.outputs === b.outputs && a.entries === b.entries;
+  return a.key === b.key && a.index === b.index && a.outputs === b.outputs &&
+    a.bytes === b.bytes && sameStamps(a.inputs, b.inputs) && sameStamps(a.pages, b.pages);
 }

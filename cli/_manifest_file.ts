@@ -18,14 +18,14 @@
  * their heads first, so that it holds as many inputs as before; heads fill the room left.
  *
  * After the entries, on the last line, the record may keep the folder as its run left it (a
- * {@linkcode FolderState}): the run's key, the SHA-256 of its inputs' paths, keys and stamps, the
- * signature of the pages (see `listingSignature()`), the index's stamp once written, how many
- * outputs the entries hold, and the SHA-256 of the record's text before that line. A rerun that
- * finds the same reads no other line of it; a reader of an earlier version passes over it:
+ * {@linkcode FolderState}): the run's key, each input's path and stamp, each page's name and stamp
+ * when the index was built, the index's stamp once written, how many outputs the entries hold, and
+ * the size of the record's text before that line. A rerun that finds the same reads no other line
+ * of it; a reader of an earlier version passes over it:
  *
  * ```text
  * },
- * "state":{"key":"…","inputs":"<sha-256>","pages":"<sha-256>","index":"dev:ino:size:mtime","outputs":800,"entries":"<sha-256>"}}
+ * "state":{"key":"…","inputs":{"/abs/a.ndjson":"dev:ino:size:mtime"},"pages":{"sesn_a.md":"dev:ino:size:mtime"},"index":"dev:ino:size:mtime","outputs":1,"bytes":1234}}
  * ```
  *
  * @module
@@ -75,18 +75,18 @@ export interface ManifestEntry {
  * know that nothing changed, and the index need not be built again.
  */
 export interface FolderState {
-  /** The options' fingerprint of the run, which built the index with it. */
+  /** The options' fingerprint of the run, which built the index with it (every entry's key). */
   key: string;
-  /** The SHA-256 of every entry's input path, key and stamp (see {@linkcode inputsText}). */
-  inputs: string;
-  /** The signature of the folder's pages when the index was built (`listingSignature()`). */
-  pages: string;
+  /** Every entry's input path and stamp. */
+  inputs: Map<string, string>;
+  /** Each page of the folder and its stamp (or kind) when the index was built (`pagesListing()`). */
+  pages: Map<string, string>;
   /** The index's stamp right after it was written. */
   index: string;
   /** How many outputs the entries hold. */
   outputs: number;
-  /** The SHA-256 of the record's text before the state's line (see {@linkcode stateOfText}). */
-  entries: string;
+  /** The UTF-8 size of the record's text before the state's line (see {@linkcode stateOfText}). */
+  bytes: number;
 }
 
 /** A record as read: its entries by input path, whether a file was there, what was wrong. */
@@ -145,12 +145,23 @@ function toEntry(value: unknown): ManifestEntry | undefined {
 function toState(value: unknown): FolderState | undefined {
   const v = value as Record<keyof FolderState, unknown> | null;
   if (typeof v !== "object" || v === null || typeof v.key !== "string") return undefined;
-  const { key, inputs, pages, index, outputs, entries } = v;
-  if (typeof inputs !== "string" || !HEX.test(inputs)) return undefined;
-  if (typeof pages !== "string" || !HEX.test(pages)) return undefined;
-  if (typeof entries !== "string" || !HEX.test(entries)) return undefined;
-  if (typeof index !== "string" || !Number.isSafeInteger(outputs)) return undefined;
-  return { key, inputs, pages, index, outputs: outputs as number, entries };
+  const { key, index, outputs, bytes } = v;
+  const inputs = stamps(v.inputs);
+  const pages = stamps(v.pages);
+  if (inputs === undefined || pages === undefined || typeof index !== "string") return undefined;
+  if (!Number.isSafeInteger(outputs) || !Number.isSafeInteger(bytes)) return undefined;
+  return { key, inputs, pages, index, outputs: outputs as number, bytes: bytes as number };
+}
+
+/** A JSON object of names and stamps as a map; undefined when it is not one. */
+function stamps(value: unknown): Map<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const map = new Map<string, string>();
+  for (const [name, stamp] of Object.entries(value)) {
+    if (typeof stamp !== "string") return undefined;
+    map.set(name, stamp);
+  }
+  return map;
 }
 
 /** What a record's text holds: its entries, and its state when it keeps one. */
@@ -205,43 +216,35 @@ export function recordText(lines: readonly string[]): string {
   return `${recordBody(lines)}${FOOTER}\n`;
 }
 
-/** The record's text up to its entries' end: {@linkcode FolderState}'s `entries` digests it. */
+/** The record's text up to its entries' end: {@linkcode FolderState}'s `bytes` counts it. */
 export function recordBody(lines: readonly string[]): string {
   return `${HEADER}\n${lines.join(",\n")}${lines.length > 0 ? "\n" : ""}`;
 }
 
 /** The record's text of a {@linkcode recordBody} and a state. */
 export function recordWithState(body: string, state: FolderState): string {
-  const { key, inputs, pages, index, outputs, entries } = state;
-  const json = JSON.stringify({ key, inputs, pages, index, outputs, entries });
+  const { key, index, outputs, bytes } = state;
+  const inputs = Object.fromEntries(state.inputs);
+  const pages = Object.fromEntries(state.pages);
+  const json = JSON.stringify({ key, inputs, pages, index, outputs, bytes });
   return `${body}${BEFORE_STATE}${STATE_LINE}${json}}\n`;
 }
 
 /**
- * The text the state's `inputs` digests: a line for each entry, its input path, key and stamp,
- * in path order.
- */
-export function inputsText(entries: Iterable<[string, { key: string; input: string }]>): string {
-  const lines = Array.from(entries, ([path, { key, input }]) => `${path}\t${key}\t${input}\n`);
-  return lines.sort().join("");
-}
-
-/**
- * The state a record's bytes end with, and the bytes before its line that its `entries`
- * digests; undefined when they end with none. The entries are not parsed.
+ * The state a record's bytes end with, and the size of the text before its line (which its
+ * `bytes` gives when the record is as its run wrote it); undefined when they end with none. The
+ * entries are not parsed.
  */
 export function stateOfText(
-  bytes: Uint8Array<ArrayBuffer>,
-): { state: FolderState; body: Uint8Array<ArrayBuffer> } | undefined {
+  bytes: Uint8Array,
+): { state: FolderState; bodyBytes: number } | undefined {
   const end = bytes.length - 1;
   if (end < 0 || bytes[end] !== 0x0a) return undefined;
   const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
   const line = new TextDecoder().decode(bytes.subarray(start, end));
   if (!line.startsWith(STATE_LINE) || start < BEFORE_STATE.length) return undefined;
   const state = lineState(line);
-  return state === undefined
-    ? undefined
-    : { state, body: bytes.subarray(0, start - BEFORE_STATE.length) };
+  return state === undefined ? undefined : { state, bodyBytes: start - BEFORE_STATE.length };
 }
 
 /** The UTF-8 size of the record {@linkcode recordText} makes of no lines. */

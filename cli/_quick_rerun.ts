@@ -15,7 +15,8 @@
  * the index file with the stamp it had once written; the record's entries as that run wrote them;
  * no temporary file in the folder. A page edited, added or deleted, an index edited or deleted,
  * an input changed, another option or version: each goes the whole way, which renders what
- * changed and builds the index again. Only the record's last line is parsed; the rest is digested.
+ * changed and builds the index again. Only the record's last line is parsed; the rest is only
+ * measured (its size, the one the state says).
  *
  * It writes nothing, so it takes no lock: each file it checks is checked once, after the record
  * is read, and a run writing into the folder meanwhile (it replaces a file whole, so its stamp
@@ -34,17 +35,10 @@
 import type { RenderCommand } from "./_args.ts";
 import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
 import type { CallerDirectory } from "./_cwd.ts";
-import { fileStampNow, outputStampNow, sha256Hex } from "./_file_stamp.ts";
-import {
-  indexIsCurrent,
-  inFolder,
-  listingSignature,
-  pagesListing,
-  TEMPORARY,
-} from "./_folder_pages.ts";
+import { fileStampNow, outputStampNow } from "./_file_stamp.ts";
+import { indexIsCurrent, inFolder, pagesListing, TEMPORARY } from "./_folder_pages.ts";
 import {
   type FolderState,
-  inputsText,
   MANIFEST_NAME,
   MAX_MANIFEST_BYTES,
   stateOfText,
@@ -61,7 +55,7 @@ import { countsLine } from "./_run_tally.ts";
  *
  * @example Usage
  * ```ts ignore
- * const code = await quickRerun(command, caller);
+ * const code = quickRerun(command, caller);
  * if (code !== undefined) return code;
  * ```
  *
@@ -70,12 +64,9 @@ import { countsLine } from "./_run_tally.ts";
  *   refused, on the whole way).
  * @returns 0 when nothing changed (said), undefined otherwise.
  */
-export async function quickRerun(
-  command: RenderCommand,
-  caller: CallerDirectory,
-): Promise<number | undefined> {
+export function quickRerun(command: RenderCommand, caller: CallerDirectory): number | undefined {
   try {
-    const unchanged = await unchangedOutputs(command, caller);
+    const unchanged = unchangedOutputs(command, caller);
     if (unchanged === undefined) return undefined;
     const counts = { rendered: 0, unchanged, failed: 0, outside: 0 };
     // The closing line the whole way says (through the redactor, which leaves these words be).
@@ -87,38 +78,7 @@ export async function quickRerun(
 }
 
 /** How many outputs the inputs have in the folder, when nothing changed; else undefined. */
-async function unchangedOutputs(
-  command: RenderCommand,
-  caller: CallerDirectory,
-): Promise<number | undefined> {
-  const seen = folderNow(command, caller);
-  if (seen === undefined) return undefined;
-  const { state, body, key, inputs, listing, index } = seen;
-  const encoder = new TextEncoder();
-  if (await sha256Hex(encoder.encode(inputsText(inputs))) !== state.inputs) return undefined;
-  if (!indexIsCurrent(state, { key, pages: await listingSignature(listing), index })) {
-    return undefined;
-  }
-  // The record's entries are as its run wrote them (else the whole way reads them).
-  if (await sha256Hex(body) !== state.entries) return undefined;
-  return state.outputs;
-}
-
-/** What a rerun compares with the record's state, taken from stats (no page, no input read). */
-interface FolderNow {
-  state: FolderState;
-  /** The record's text before its state's line. */
-  body: Uint8Array<ArrayBuffer>;
-  key: string;
-  /** Each input, by its absolute path, with the run's key and its stamp now. */
-  inputs: Map<string, { key: string; input: string }>;
-  listing: Map<string, string>;
-  /** The index file's stamp now. */
-  index: string | undefined;
-}
-
-/** The folder and inputs now, when the command is a plain rerun of a recorded folder. */
-function folderNow(command: RenderCommand, caller: CallerDirectory): FolderNow | undefined {
+function unchangedOutputs(command: RenderCommand, caller: CallerDirectory): number | undefined {
   const out = command.out;
   if (out === undefined || !caller.known || !plainRerun(command)) return undefined;
   if (!isBuiltin(command.renderer)) return undefined;
@@ -133,26 +93,38 @@ function folderNow(command: RenderCommand, caller: CallerDirectory): FolderNow |
   if (!Deno.statSync(folder).isDirectory) return undefined;
   const recorded = recordedState(inFolder(folder, MANIFEST_NAME));
   if (recorded === undefined) return undefined;
+  const { state, bodyBytes } = recorded;
+  // The record's entries as its run wrote them (else the whole way reads them).
+  if (bodyBytes !== state.bytes) return undefined;
   const key = runKey(command, { name: command.renderer, ...facts }, VERSION);
-  if (recorded.state.key !== key) return undefined;
-  const inputs = new Map<string, { key: string; input: string }>();
-  for (const input of command.inputs) {
-    const path = resolvePath(cwd, input);
-    const stamp = input === "-" ? undefined : fileStampNow(path);
-    if (stamp === undefined || inputs.has(path)) return undefined;
-    inputs.set(path, { key, input: stamp });
-  }
+  if (state.key !== key || !sameInputs(cwd, command.inputs, state.inputs)) return undefined;
   const entries = Array.from(Deno.readDirSync(folder));
   if (entries.some((entry) => TEMPORARY.test(entry.name))) return undefined;
-  const listing = pagesListing(folder, entries, facts.extension ?? ".txt", indexName);
+  const pages = pagesListing(folder, entries, facts.extension ?? ".txt", indexName);
   const index = outputStampNow(inFolder(folder, indexName));
-  return { ...recorded, key, inputs, listing, index };
+  return indexIsCurrent(state, { key, pages, index }) ? state.outputs : undefined;
 }
 
-/** The state the folder's record ends with, and the text before it; undefined when none. */
-function recordedState(
-  path: string,
-): { state: FolderState; body: Uint8Array<ArrayBuffer> } | undefined {
+/** Whether the inputs are the record's, each (a file) with the stamp it has now. */
+function sameInputs(
+  cwd: string,
+  inputs: readonly string[],
+  recorded: ReadonlyMap<string, string>,
+): boolean {
+  if (inputs.length !== recorded.size) return false;
+  const seen = new Set<string>();
+  for (const input of inputs) {
+    const path = resolvePath(cwd, input);
+    if (input === "-" || seen.has(path)) return false;
+    seen.add(path);
+    const stamp = recorded.get(path);
+    if (stamp === undefined || fileStampNow(path) !== stamp) return false;
+  }
+  return true;
+}
+
+/** The state the folder's record ends with, and the size of the text before it. */
+function recordedState(path: string): { state: FolderState; bodyBytes: number } | undefined {
   const info = Deno.lstatSync(path);
   if (!info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
   return stateOfText(Deno.readFileSync(path));

@@ -54,7 +54,7 @@ export async function main(args: string[]): Promise<number> {
   const command = prelude?.command;
   if (command?.out !== undefined) {
     const { quickRerun } = await import("./_quick_rerun.ts");
-    const code = await quickRerun(command, prelude!.caller);
+    const code = quickRerun(command, prelude!.caller);
     if (code !== undefined) return code;
   }
   if (command !== undefined) loadAhead(command);
