@@ -11,7 +11,7 @@
  */
 
 import { outputStampNow } from "./_file_stamp.ts";
-import type { FolderState } from "./_manifest_file.ts";
+import type { FolderState, Stamps } from "./_manifest_file.ts";
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
 export const TEMPORARY: RegExp = /^\.transcript-[0-9a-f]{16}\.tmp$/;
@@ -44,9 +44,8 @@ function entryMark(dir: string, entry: Deno.DirEntry): string {
 
 /**
  * The pages a folder's index is built from, as a stat sees them: every entry whose name ends in
- * `extension` (hidden ones and the index itself left out, as the index leaves them out), in name
- * order, each with its stamp (device, inode, size, modification time) or its kind ("link",
- * "other").
+ * `extension` (hidden ones and the index itself left out, as the index leaves them out), each
+ * with its stamp (device, inode, size, modification time) or its kind ("link", "other").
  *
  * @example Usage
  * ```ts
@@ -58,7 +57,7 @@ function entryMark(dir: string, entry: Deno.DirEntry): string {
  * await Deno.writeTextFile(`${dir}/a.md`, "a");
  * await Deno.writeTextFile(`${dir}/INDEX.md`, "the index is not one of its pages");
  * const listing = pagesListing(dir, [...Deno.readDirSync(dir)], ".md", "INDEX.md");
- * assert.deepEqual([...listing.keys()], ["a.md", "b.md"]);
+ * assert.deepEqual([...listing.keys()].sort(), ["a.md", "b.md"]);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
@@ -66,7 +65,7 @@ function entryMark(dir: string, entry: Deno.DirEntry): string {
  * @param entries The folder's entries, as listed.
  * @param extension The renderer's extension, with its dot.
  * @param indexName The index's file name.
- * @returns Each page's name and stamp (or kind), in name order.
+ * @returns Each page's name and stamp (or kind).
  */
 export function pagesListing(
   dir: string,
@@ -74,11 +73,13 @@ export function pagesListing(
   extension: string,
   indexName: string,
 ): Map<string, string> {
-  const pages = entries.filter(({ name }) =>
-    name.endsWith(extension) && !name.startsWith(".") && name !== indexName
-  );
-  pages.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  return new Map(pages.map((entry) => [entry.name, entryMark(dir, entry)]));
+  const pages = new Map<string, string>();
+  for (const entry of entries) {
+    const { name } = entry;
+    if (!name.endsWith(extension) || name.startsWith(".") || name === indexName) continue;
+    pages.set(name, entryMark(dir, entry));
+  }
+  return pages;
 }
 
 /**
@@ -92,7 +93,7 @@ export function pagesListing(
  * import assert from "node:assert/strict";
  *
  * const pages = new Map([["a.md", "1:2:3:4"]]);
- * const state = { key: "k", pages, index: "1:2:3:5" };
+ * const state = { key: "k", pages: { "a.md": "1:2:3:4" }, index: "1:2:3:5" };
  * assert.equal(indexIsCurrent(state, { key: "k", pages: new Map(pages), index: "1:2:3:5" }), true);
  * assert.equal(indexIsCurrent(state, { key: "k", pages: new Map(), index: "1:2:3:5" }), false);
  * assert.equal(indexIsCurrent(state, { key: "k", pages, index: "1:2:3:6" }), false);
@@ -114,28 +115,28 @@ export function indexIsCurrent(
 }
 
 /**
- * Whether two maps of names and stamps are the same.
+ * Whether the stamps a record keeps are those of a map, name for name.
  *
  * @example Usage
  * ```ts
  * import { sameStamps } from "./_folder_pages.ts";
  * import assert from "node:assert/strict";
  *
- * assert.equal(sameStamps(new Map([["a", "1"]]), new Map([["a", "1"]])), true);
- * assert.equal(sameStamps(new Map([["a", "1"]]), new Map([["a", "2"]])), false);
+ * assert.equal(sameStamps({ a: "1" }, new Map([["a", "1"]])), true);
+ * assert.equal(sameStamps({ a: "1" }, new Map([["a", "2"]])), false);
+ * assert.equal(sameStamps({ a: "1", b: "2" }, new Map([["a", "1"]])), false);
+ * assert.equal(sameStamps({}, new Map([["toString", "1"]])), false);
  * ```
  *
- * @param a One map.
- * @param b The other.
+ * @param recorded The names and stamps as the record keeps them.
+ * @param now The names and stamps now.
  * @returns Whether they hold the same names with the same stamps.
  */
-export function sameStamps(
-  a: ReadonlyMap<string, string>,
-  b: ReadonlyMap<string, string>,
-): boolean {
-  if (a.size !== b.size) return false;
-  for (const [name, stamp] of a) {
-    if (b.get(name) !== stamp) return false;
+export function sameStamps(recorded: Stamps, now: ReadonlyMap<string, string>): boolean {
+  // Each name of `now` found with its stamp, a string, is one of the record's own keys.
+  if (Object.keys(recorded).length !== now.size) return false;
+  for (const [name, stamp] of now) {
+    if (recorded[name] !== stamp) return false;
   }
   return true;
 }

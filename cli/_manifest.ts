@@ -64,6 +64,7 @@ import {
   type RecordedOutput,
   recordText,
   recordWithState,
+  type Stamps,
   utf8Length,
 } from "./_manifest_file.ts";
 import type { KnownHead, KnownHeads } from "./_folder_index.ts";
@@ -393,7 +394,7 @@ export class Manifest implements KnownHeads {
    */
   #stateOf(built: BuiltIndex): FolderState | undefined {
     const named = new Set<string>();
-    const inputs = new Map<string, string>();
+    const inputs: Record<string, string> = {};
     let outputs = 0;
     for (const [path, entry] of this.#entries) {
       if (entry.key !== built.key || entry.input === "") return undefined;
@@ -401,10 +402,10 @@ export class Manifest implements KnownHeads {
         if (named.has(name) || built.pages.get(name) !== stamp) return undefined;
         named.add(name);
       }
-      inputs.set(path, entry.input);
+      inputs[path] = entry.input;
       outputs += entry.outputs.length;
     }
-    const pages = new Map(built.pages);
+    const pages = Object.fromEntries(built.pages);
     return { key: built.key, inputs, pages, index: built.index, outputs, bytes: 0 };
   }
 
@@ -454,9 +455,19 @@ function stateBytes(state: FolderState): number {
   return utf8Length(recordWithState("", { ...state, bytes: Number.MAX_SAFE_INTEGER }));
 }
 
+/** A record's stamps as a map (those whose value is a stamp). */
+function stampMap(stamps: Stamps): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, stamp] of Object.entries(stamps)) {
+    if (typeof stamp === "string") map.set(name, stamp);
+  }
+  return map;
+}
+
 /** Whether two states are the same (both none included). */
 function sameState(a: FolderState | undefined, b: FolderState | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
   return a.key === b.key && a.index === b.index && a.outputs === b.outputs &&
-    a.bytes === b.bytes && sameStamps(a.inputs, b.inputs) && sameStamps(a.pages, b.pages);
+    a.bytes === b.bytes && sameStamps(a.inputs, stampMap(b.inputs)) &&
+    sameStamps(a.pages, stampMap(b.pages));
 }

@@ -71,16 +71,22 @@ export interface ManifestEntry {
 }
 
 /**
+ * Names and their stamps, as a JSON object: what a name that is no own key gives (undefined, or
+ * an `Object.prototype` member) is never a stamp, a string.
+ */
+export type Stamps = Readonly<Record<string, unknown>>;
+
+/**
  * The folder as the run that wrote the record left it: what a rerun compares with stats alone to
  * know that nothing changed, and the index need not be built again.
  */
 export interface FolderState {
   /** The options' fingerprint of the run, which built the index with it (every entry's key). */
   key: string;
-  /** Every entry's input path and stamp. */
-  inputs: Map<string, string>;
+  /** Every entry's input path and stamp (an object as JSON reads it: no copy to take). */
+  inputs: Stamps;
   /** Each page of the folder and its stamp (or kind) when the index was built (`pagesListing()`). */
-  pages: Map<string, string>;
+  pages: Stamps;
   /** The index's stamp right after it was written. */
   index: string;
   /** How many outputs the entries hold. */
@@ -153,15 +159,13 @@ function toState(value: unknown): FolderState | undefined {
   return { key, inputs, pages, index, outputs: outputs as number, bytes: bytes as number };
 }
 
-/** A JSON object of names and stamps as a map; undefined when it is not one. */
-function stamps(value: unknown): Map<string, string> | undefined {
+/**
+ * A JSON object of names and stamps, as it is (its values are compared with stamps, which a value
+ * that is not a string never equals); undefined when it is not an object.
+ */
+function stamps(value: unknown): Stamps | undefined {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-  const map = new Map<string, string>();
-  for (const [name, stamp] of Object.entries(value)) {
-    if (typeof stamp !== "string") return undefined;
-    map.set(name, stamp);
-  }
-  return map;
+  return value as Stamps;
 }
 
 /** What a record's text holds: its entries, and its state when it keeps one. */
@@ -223,9 +227,7 @@ export function recordBody(lines: readonly string[]): string {
 
 /** The record's text of a {@linkcode recordBody} and a state. */
 export function recordWithState(body: string, state: FolderState): string {
-  const { key, index, outputs, bytes } = state;
-  const inputs = Object.fromEntries(state.inputs);
-  const pages = Object.fromEntries(state.pages);
+  const { key, inputs, pages, index, outputs, bytes } = state;
   const json = JSON.stringify({ key, inputs, pages, index, outputs, bytes });
   return `${body}${BEFORE_STATE}${STATE_LINE}${json}}\n`;
 }

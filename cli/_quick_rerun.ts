@@ -41,6 +41,7 @@ import {
   type FolderState,
   MANIFEST_NAME,
   MAX_MANIFEST_BYTES,
+  type Stamps,
   stateOfText,
 } from "./_manifest_file.ts";
 import { resolvePath } from "./_path.ts";
@@ -109,16 +110,17 @@ function unchangedOutputs(command: RenderCommand, caller: CallerDirectory): numb
 function sameInputs(
   cwd: string,
   inputs: readonly string[],
-  recorded: ReadonlyMap<string, string>,
+  recorded: Stamps,
 ): boolean {
-  if (inputs.length !== recorded.size) return false;
+  if (inputs.length !== Object.keys(recorded).length) return false;
   const seen = new Set<string>();
   for (const input of inputs) {
     const path = resolvePath(cwd, input);
     if (input === "-" || seen.has(path)) return false;
     seen.add(path);
-    const stamp = recorded.get(path);
-    if (stamp === undefined || fileStampNow(path) !== stamp) return false;
+    // A stamp is a string: a path that is no own key gives none.
+    const stamp = recorded[path];
+    if (typeof stamp !== "string" || fileStampNow(path) !== stamp) return false;
   }
   return true;
 }
