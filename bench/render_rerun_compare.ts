@@ -3,9 +3,9 @@
 /**
  * A rerun of `render --renderer dream --out DIR` over 800 unchanged sessions (the real Claude
  * Code transcripts of the fixtures, 160 copies of each) against the first run into the empty
- * folder: the folder's record of its inputs (cli/_manifest.ts) lets the rerun skip every input
- * without reading it, and build INDEX.md from the pages' heads it keeps, without reading a page
- * back. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical after each,
+ * folder: the folder's record of its inputs (cli/_manifest.ts) ends with the folder's state, so
+ * that the rerun tells from stats alone that nothing changed (cli/_quick_rerun.ts), reading no
+ * input and no page back, building no INDEX.md and loading no renderer. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical after each,
  * and the rerun at least 5 times faster.
  *
  * With `--against CHECKOUT` (another checkout of the project, main's), the same sessions are
