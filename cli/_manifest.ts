@@ -389,20 +389,25 @@ export class Manifest implements KnownHeads {
 
   /**
    * The folder's state, for a rerun to tell from stats alone that nothing changed: kept only when
-   * every entry is of this run's key, vouches for its input, and has its outputs in the listing
-   * the index was built from with the stamps it records, no two entries naming one output.
+   * every entry vouches for its input and has its outputs in the listing the index was built from
+   * with the stamps it records, no two entries naming one output. An entry of another key than
+   * the run's is kept as no stamp: a rerun that names its input goes the whole way.
    */
   #stateOf(built: BuiltIndex): FolderState | undefined {
     const named = new Set<string>();
     const inputs: Record<string, string> = {};
     let outputs = 0;
     for (const [path, entry] of this.#entries) {
-      if (entry.key !== built.key || entry.input === "") return undefined;
+      if (entry.input === "") return undefined;
       for (const { name, stamp } of entry.outputs) {
         if (named.has(name) || built.pages.get(name) !== stamp) return undefined;
         named.add(name);
       }
-      inputs[path] = entry.input;
+      // An input of another key (a project's, found in a folder): no stamp a rerun finds, so only
+      // the index is told current by the state, never the input.
+      inputs[path] = entry.key === built.key
+        ? entry.input
+        : JSON.stringify([entry.key, entry.input]);
       outputs += entry.outputs.length;
     }
     const pages = Object.fromEntries(built.pages);

@@ -237,3 +237,24 @@ Deno.test("render: a folder another version of the package wrote goes the whole 
     assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), index);
   });
 });
+
+Deno.test("render: a folder given as an input keeps INDEX.md on a rerun; its files named alone go the whole way", async () => {
+  await inTempDir(async (dir) => {
+    await Deno.mkdir(`${dir}/projects/p1`, { recursive: true });
+    const logs = await twoLogs(`${dir}/projects/p1`);
+    const render = (...inputs: string[]) =>
+      task("render", ["-r", "dream", "--out", "out/", ...inputs], { cwd: dir });
+    assert.equal((await render("projects/")).code, 0);
+    const state = await recordState(dir);
+    assert.ok(state !== undefined, "the record ends with the folder's state");
+    const rerun = await render("projects/");
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stderr, /render: 0 rendered, 2 unchanged, 0 failed\n$/);
+    assert.equal(await outputStamp(`${dir}/out/INDEX.md`), state.index);
+    // The same files named alone are other pages (no project in their names): rendered.
+    const alone = await render(...logs.map((log) => `projects/p1/${log}`));
+    assert.equal(alone.code, 0, alone.stderr);
+    assert.match(alone.stderr, /render: 2 rendered, 0 unchanged, 0 failed\n$/);
+    assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), await indexOfPages(dir));
+  });
+});
