@@ -3,9 +3,9 @@
 /**
  * A rerun of `render --renderer dream --out DIR` over 800 unchanged sessions (the real Claude
  * Code transcripts of the fixtures, 160 copies of each) against the first run into the empty
- * folder: the folder's record of its inputs (cli/_manifest.ts) lets the rerun skip every input
- * without reading it, and build INDEX.md from the pages' heads it keeps, without reading a page
- * back. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical after each,
+ * folder: the folder's record of its inputs (cli/_manifest.ts) ends with the folder's state, so
+ * that the rerun tells from stats alone that nothing changed (cli/_quick_rerun.ts), reading no
+ * input and no page back, building no INDEX.md and loading no renderer. Medians of N reruns; the folder (pages and INDEX.md) must be byte-identical after each,
  * and the rerun at least 5 times faster.
  *
  * With `--against CHECKOUT` (another checkout of the project, main's), the same sessions are
@@ -18,6 +18,9 @@
  * through `reportGoal()` against `--against CHECKOUT`, else against `--before REV` (default
  * `6aff988`, the commit before the record kept the pages' heads), extracted with `git archive`.
  * `--quick` (3 reruns) takes about a minute.
+ *
+ * Each checkout's command runs with the flags of its own `deno task render` (as a user's rerun
+ * does), from the folder of the sessions.
  *
  * A tenth of the former rerun's whole wall is below the command's own start-up (`render
  * --version` alone is about 0.11× of the former rerun), so no rerun can reach it that way. Beside
@@ -56,9 +59,23 @@ function exists(path: string): boolean {
 
 const timed = exists(TIME);
 
+/**
+ * The flags `deno task render` runs the command with in the checkout of `cli`, as its deno.json's
+ * task gives them: a user's rerun starts with them (`--unstable-lazy-dynamic-imports` among
+ * them, in this checkout: an `import()` loads its graph only when reached).
+ */
+function taskFlags(cli: string): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", `file://${cli}`)));
+  const task = config.tasks.render;
+  const command: string = typeof task === "string" ? task : task.command;
+  const flags = /\bdeno run (.*?) cli\/render\.ts$/.exec(command)?.[1];
+  if (flags === undefined) throw new Error(`${cli}: no "deno run … cli/render.ts" task beside it`);
+  return flags.split(" ");
+}
+
 /** `cli` run in `dir` with `args`, timed (CPU too, through `/usr/bin/time` where it is there). */
 async function timedRun(dir: string, cli: string, args: string[]): Promise<Run> {
-  const deno = ["run", "--allow-read", "--allow-write", cli, ...args];
+  const deno = ["run", ...taskFlags(cli), cli, ...args];
   const started = performance.now();
   const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
     args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...deno] : deno,
@@ -106,8 +123,7 @@ async function traced(
       log,
       Deno.execPath(),
       "run",
-      "--allow-read",
-      "--allow-write",
+      ...taskFlags(cli),
       cli,
       "-r",
       "dream",

@@ -28,7 +28,7 @@ import type { Manifest } from "./_manifest.ts";
 import { BadLines } from "./_reporter.ts";
 import { describe, RunTally } from "./_run_tally.ts";
 import { ClosedOutputError, type Stderr, writeOutput } from "./_terminal.ts";
-import { VERSION } from "./_version.ts";
+import { readsThinking, runKey } from "./_run_key.ts";
 
 // Imported on the call that needs them (literal specifiers, so that `deno compile` and the
 // registry still see them): a render of files to standard output, the common call, loads
@@ -53,15 +53,17 @@ async function folderModules(): Promise<{
   inputs: typeof import("./_folder_inputs.ts");
   manifest: typeof import("./_manifest.ts");
   output: typeof import("./_output.ts");
+  version: typeof import("./_version.ts");
 }> {
-  const [lock, writer, inputs, manifest, output] = await Promise.all([
+  const [lock, writer, inputs, manifest, output, version] = await Promise.all([
     import("./_folder_lock.ts"),
     import("./_folder_writer.ts"),
     import("./_folder_inputs.ts"),
     import("./_manifest.ts"),
     import("./_output.ts"),
+    import("./_version.ts"),
   ]);
-  return { lock, writer, inputs, manifest, output };
+  return { lock, writer, inputs, manifest, output, version };
 }
 
 export type { Input } from "./_input_source.ts";
@@ -113,8 +115,8 @@ export class RenderRun {
   #folderModules: Awaited<ReturnType<typeof folderModules>> | undefined;
   /** The input being rendered into a folder, its outputs, and whether the record vouches. */
   #reading: Reading | undefined;
-  /** What an input's outputs depend on besides the input: the options' fingerprint. */
-  readonly #key: string;
+  /** Into a folder: what an input's outputs depend on besides the input, the options' key. */
+  #key = "";
   /** The project of each input found in a folder given as an input, by its path. */
   #projects = new Map<string, string>();
   /** Where the session being rendered into a folder was read from. */
@@ -146,37 +148,16 @@ export class RenderRun {
       ranged: options.command.range !== undefined,
     });
     this.#tally.inputs.total = options.inputs.length;
-    const { rendererOptions } = this.#command;
-    this.#thinking = this.#renderer.optionNames?.includes("thinking") === true &&
-      rendererOptions.thinking !== false;
-    this.#key = this.#fingerprint();
-  }
-
-  /**
-   * The options' fingerprint: what, besides an input, its outputs depend on. A previous index
-   * marks the folder's index, never a page: it is left out.
-   */
-  #fingerprint(): string {
-    const { scope, format, skipInvalid, sessionId } = this.#command;
-    const { previous: _previous, previousName: _name, ...rendererOptions } =
-      this.#command.rendererOptions;
-    return JSON.stringify([
-      VERSION,
-      this.#renderer.name,
-      this.#renderer.extension ?? ".txt",
-      scope ?? null,
-      format,
-      skipInvalid,
-      sessionId ?? null,
-      rendererOptions,
-      this.#thinking,
-    ]);
+    this.#thinking = readsThinking(this.#renderer, this.#command.rendererOptions);
   }
 
   /** Runs the batch; returns the exit code (130 or 143 when interrupted). */
   async all(): Promise<number> {
     const dir = this.#target.kind === "dir" ? this.#target.path : undefined;
-    if (dir !== undefined) this.#folderModules = await folderModules();
+    if (dir !== undefined) {
+      this.#folderModules = await folderModules();
+      this.#key = runKey(this.#command, this.#renderer, this.#folderModules.version.VERSION);
+    }
     // One run at a time writes into a folder: its index and record are the folder's whole.
     using _lock = dir === undefined ? null : await this.#folderModules!.lock.lockFolder(dir, {
       signal: this.#interrupt.signal,
@@ -213,6 +194,10 @@ export class RenderRun {
       manifest: this.#manifest,
       tally: this.#tally,
       rendererOptions: this.#watch?.indexOptions ?? this.#command.rendererOptions,
+      // An index marked against --previous, or a watch's, is not the one a plain rerun builds.
+      indexKey: this.#watch === undefined && this.#command.previous === undefined
+        ? this.#key
+        : undefined,
     });
     if (!files) return;
     const found = await inputs.expandFolders(this.#inputs, {

@@ -17,6 +17,58 @@ export const BUILTIN_NAMES = ["grader", "dream", "index", "json", "html"] as con
 /** A built-in renderer's name. */
 export type BuiltinName = typeof BUILTIN_NAMES[number];
 
+/**
+ * What the command knows of a built-in renderer without importing it: what a rerun that finds
+ * nothing changed needs (the folder's record is keyed by it), and no more. The same as each
+ * renderer's own fields (a test holds them equal).
+ */
+export interface BuiltinFacts {
+  /** The renderer's `extension`, when it has one. */
+  extension?: string;
+  /** The renderer's `optionNames`. */
+  optionNames: readonly string[];
+  /** Its folder's index (`folder.indexName`), when it has one. */
+  indexName?: string;
+  /** Whether it takes every input as one batch (`batch`). */
+  batch: boolean;
+}
+
+/** Each built-in renderer's {@linkcode BuiltinFacts}. */
+export const BUILTIN_FACTS: Readonly<Record<BuiltinName, BuiltinFacts>> = {
+  grader: {
+    optionNames: [
+      "itemBudget",
+      "transcriptBudget",
+      "keep",
+      "ids",
+      "thread",
+      "threads",
+      "outcome",
+      "envelope",
+      "chunks",
+    ],
+    batch: false,
+  },
+  dream: {
+    extension: ".md",
+    optionNames: ["cap", "previous", "previousName"],
+    indexName: "INDEX.md",
+    batch: false,
+  },
+  index: { extension: ".md", optionNames: ["cap", "previous", "previousName"], batch: true },
+  json: {
+    extension: ".ndjson",
+    optionNames: ["view", "itemBudget", "transcriptBudget", "redact"],
+    batch: false,
+  },
+  html: {
+    extension: ".html",
+    optionNames: ["itemBudget", "transcriptBudget", "redact", "thinking"],
+    indexName: "index.html",
+    batch: false,
+  },
+};
+
 const LOADERS: Record<BuiltinName, () => Promise<Renderer>> = {
   grader: async () => (await import("../renderers/grader/grader.ts")).graderRenderer as Renderer,
   dream: async () => (await import("../renderers/dream/dream.ts")).dreamRenderer as Renderer,

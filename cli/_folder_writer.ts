@@ -10,11 +10,18 @@
 
 import { excerpt } from "../redact/excerpt.ts";
 import type { Renderer } from "../renderers/registry.ts";
-import { textDigest } from "./_file_stamp.ts";
+import { outputStampNow, textDigest } from "./_file_stamp.ts";
 import { recordedHead, writeFolderIndex } from "./_folder_index.ts";
+import { indexIsCurrent, pagesListing } from "./_folder_pages.ts";
 import type { Input } from "./_input_source.ts";
 import type { Manifest, WrittenOutput } from "./_manifest.ts";
-import { FileExistsError, inFolder, sessionFileName, writeAtomic } from "./_output.ts";
+import {
+  FileExistsError,
+  folderEntries,
+  inFolder,
+  sessionFileName,
+  writeAtomic,
+} from "./_output.ts";
 import { describe, type RunTally } from "./_run_tally.ts";
 
 /** A session rendered, to be written. */
@@ -68,6 +75,12 @@ export interface FolderWriterOptions {
   tally: RunTally;
   /** The renderer's options, for the folder's index (`--previous`). */
   rendererOptions?: unknown;
+  /**
+   * The options' fingerprint the folder's record keeps its index with, when the index is built
+   * with the command's own options (not `--previous`'s marks, not a watch's live pages):
+   * undefined, the record keeps no index.
+   */
+  indexKey?: string | undefined;
 }
 
 /** The pages of one run into a folder, and the folder's index. */
@@ -132,23 +145,39 @@ export class FolderWriter {
 
   /**
    * Writes the folder's index, for a renderer that has one (see {@linkcode writeFolderIndex}); a
-   * failure is counted and said.
+   * failure is counted and said. An index the folder's record says was built with the same
+   * options from the same pages, and that still has the stamp it had once written, is not built
+   * again (unless `--force`): it would come out as it is.
    */
   async writeIndex(): Promise<void> {
-    const { dir, renderer, force, tally } = this.#options;
+    const { dir, renderer, force, tally, manifest, indexKey } = this.#options;
     const folder = renderer.folder;
     if (folder === undefined) return;
     const wroteAny = tally.counts.rendered + tally.counts.unchanged > 0;
+    const path = inFolder(dir, folder.indexName);
+    const extension = renderer.extension ?? ".txt";
     try {
-      const manifest = this.#options.manifest;
-      await writeFolderIndex(dir, renderer.extension ?? ".txt", folder, {
+      // The pages' stamps before the index reads them: a page changed meanwhile shows next time.
+      const listing = manifest === undefined || indexKey === undefined
+        ? undefined
+        : pagesListing(dir, folderEntries(dir), extension, folder.indexName);
+      const now = listing === undefined ? undefined : { key: indexKey!, pages: listing };
+      const stamp = outputStampNow(path);
+      if (
+        now !== undefined && !force && indexIsCurrent(manifest!.state, { ...now, index: stamp })
+      ) {
+        return manifest!.indexBuilt({ ...now, index: stamp! });
+      }
+      await writeFolderIndex(dir, extension, folder, {
         force,
         wroteAny,
         rendererOptions: this.#options.rendererOptions,
         known: manifest,
       });
+      const written = now === undefined ? undefined : outputStampNow(path);
+      manifest?.indexBuilt(written === undefined ? undefined : { ...now!, index: written });
     } catch (error) {
-      const path = inFolder(dir, folder.indexName);
+      manifest?.indexBuilt(undefined);
       tally.fail(error instanceof FileExistsError ? error.message : describe(error, path));
     }
   }

@@ -24,6 +24,13 @@
  * skip an input, leaving its pages as they are. Without a secret kept outside the folder, nothing
  * tells more apart; `--force` replaces every page that differs, whatever the record.
  *
+ * The record ends with the folder's state as the run left it ({@linkcode FolderState}), when every
+ * entry was current at its end: with it, a rerun tells from stats alone that nothing changed
+ * (`_quick_rerun.ts`), and the index is not built again while its pages and file are as they were.
+ * A forged state can keep a forged index and make a run skip inputs, as a forged entry can: its
+ * author can write the index and the pages themselves, in the same folder; it never makes a run
+ * write anything.
+ *
  * The record is one hidden file in the folder ({@linkcode MANIFEST_NAME}), written atomically at
  * the end of each run (an interrupted one included), of at most {@linkcode MAX_MANIFEST_BYTES}
  * (this run's inputs are kept first; those left out are said, and read again next time). Each run
@@ -47,20 +54,36 @@ import {
 import {
   EMPTY_RECORD_BYTES,
   entryLine,
+  type FolderState,
   MANIFEST_NAME,
   type ManifestEntry,
   MAX_MANIFEST_BYTES,
   mib,
   readRecord,
+  recordBody,
   type RecordedOutput,
   recordText,
+  recordWithState,
+  type Stamps,
   utf8Length,
 } from "./_manifest_file.ts";
 import type { KnownHead, KnownHeads } from "./_folder_index.ts";
+import { sameStamps } from "./_folder_pages.ts";
 import { inFolder, writeAtomic } from "./_output.ts";
 import { resolvePath } from "./_path.ts";
 
 export { MANIFEST_NAME, MAX_MANIFEST_BYTES };
+export type { FolderState };
+
+/** The folder's index as this run built it (or found it current), for the record's state. */
+export interface BuiltIndex {
+  /** The run's key, the index's options. */
+  key: string;
+  /** Each page's name and stamp when the index was built (`pagesListing()`). */
+  pages: ReadonlyMap<string, string>;
+  /** The index file's stamp once written. */
+  index: string;
+}
 
 /**
  * The largest output the record vouches for: its bytes are read whole to be hashed, and an entry
@@ -106,6 +129,10 @@ export class Manifest implements KnownHeads {
   /** The recorded outputs by name (built when the index first asks). */
   #byName: Map<string, RecordedOutput[]> | undefined;
   #changed = false;
+  /** The folder as the record's run left it, as read. */
+  readonly #state: FolderState | undefined;
+  /** The folder's index as this run built it or found it; undefined: the state is dropped. */
+  #built: BuiltIndex | undefined;
   /** The folder the run started in, taken once (every input's path is resolved against it). */
   readonly #cwd = Deno.cwd();
 
@@ -114,9 +141,11 @@ export class Manifest implements KnownHeads {
     entries: Map<string, ManifestEntry>,
     existed: boolean,
     options: ManifestOptions,
+    state?: FolderState,
   ) {
     this.#dir = dir;
     this.#entries = entries;
+    this.#state = state;
     this.#existed = existed;
     this.#say = options.say;
     this.#maxBytes = options.maxBytes ?? MAX_MANIFEST_BYTES;
@@ -129,7 +158,7 @@ export class Manifest implements KnownHeads {
   static async load(dir: string, options: ManifestOptions): Promise<Manifest> {
     const path = inFolder(dir, MANIFEST_NAME);
     const read = await readRecord(path, options.maxBytes ?? MAX_MANIFEST_BYTES);
-    const manifest = new Manifest(dir, read.entries, read.existed, options);
+    const manifest = new Manifest(dir, read.entries, read.existed, options, read.state);
     if (read.problem !== undefined) {
       options.say(
         `${path} was not read: ${read.problem}; every input is rendered again, and a page that differs from what would be written is kept unless --force`,
@@ -313,6 +342,24 @@ export class Manifest implements KnownHeads {
     return this.#byName.get(name) ?? [];
   }
 
+  /**
+   * The folder as the record's run left it, when the record keeps it (see
+   * {@linkcode FolderState}): with it, the index is not built again while its pages and file are
+   * as they were.
+   */
+  get state(): FolderState | undefined {
+    return this.#state;
+  }
+
+  /**
+   * Says how this run left the folder's index: built (or found current) with `built`'s key from
+   * its listing of pages, or, undefined, not one a rerun builds (marked against `--previous`, a
+   * watch's, or not written). The record saved keeps the folder's state only after the first.
+   */
+  indexBuilt(built: BuiltIndex | undefined): void {
+    this.#built = built;
+  }
+
   /** Forgets an input (it failed, or changed): the next run renders it. */
   forget(input: string): void {
     const path = this.#resolve(input);
@@ -326,22 +373,58 @@ export class Manifest implements KnownHeads {
    */
   async save(): Promise<void> {
     await this.#prune();
-    if (!this.#changed || (!this.#existed && this.#entries.size === 0)) return;
-    const text = recordText(this.#linesWithinBound());
+    if (!this.#existed && this.#entries.size === 0) return;
+    const candidate = this.#built === undefined ? undefined : this.#stateOf(this.#built);
+    // The state takes room only when every entry fits beside it: else the entries have it all.
+    let kept = this.#linesWithinBound(candidate === undefined ? 0 : stateBytes(candidate), false);
+    if (!kept.whole) kept = this.#linesWithinBound(0, true);
+    const body = recordBody(kept.lines);
+    const state = candidate === undefined || !kept.whole
+      ? undefined
+      : { ...candidate, bytes: utf8Length(body) };
+    if (!this.#changed && sameState(state, this.#state)) return;
+    const text = state === undefined ? recordText(kept.lines) : recordWithState(body, state);
     await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });
+  }
+
+  /**
+   * The folder's state, for a rerun to tell from stats alone that nothing changed: kept only when
+   * every entry vouches for its input and has its outputs in the listing the index was built from
+   * with the stamps it records, no two entries naming one output. An entry of another key than
+   * the run's is kept as no stamp: a rerun that names its input goes the whole way.
+   */
+  #stateOf(built: BuiltIndex): FolderState | undefined {
+    const named = new Set<string>();
+    const inputs: Record<string, string> = {};
+    let outputs = 0;
+    for (const [path, entry] of this.#entries) {
+      if (entry.input === "") return undefined;
+      for (const { name, stamp } of entry.outputs) {
+        if (named.has(name) || built.pages.get(name) !== stamp) return undefined;
+        named.add(name);
+      }
+      // An input of another key (a project's, found in a folder): no stamp a rerun finds, so only
+      // the index is told current by the state, never the input.
+      inputs[path] = entry.key === built.key
+        ? entry.input
+        : JSON.stringify([entry.key, entry.input]);
+      outputs += entry.outputs.length;
+    }
+    const pages = Object.fromEntries(built.pages);
+    return { key: built.key, inputs, pages, index: built.index, outputs, bytes: 0 };
   }
 
   /**
    * The entries' lines in input order, as many as the bound holds: this run's first. Those left
    * out are read again next time; that is said.
    */
-  #linesWithinBound(): string[] {
+  #linesWithinBound(reserved: number, say: boolean): { lines: string[]; whole: boolean } {
     const order = [
       ...this.#recorded,
       ...[...this.#entries.keys()].filter((input) => !this.#recorded.has(input)),
     ];
     const kept: [string, string][] = [];
-    let bytes = EMPTY_RECORD_BYTES;
+    let bytes = EMPTY_RECORD_BYTES + reserved;
     for (const input of order) {
       const line = entryLine(input, this.#entries.get(input)!, false);
       const size = utf8Length(line) + 2;
@@ -360,13 +443,36 @@ export class Manifest implements KnownHeads {
       pair[1] = line;
     }
     const left = order.length - kept.length;
-    if (left > 0) {
+    if (left > 0 && say) {
       this.#say(
         `${this.#path(MANIFEST_NAME)} is full (${
           mib(this.#maxBytes)
         }): ${left} of ${order.length} inputs are not in it, and are read again next time`,
       );
     }
-    return kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
+    const lines = kept.sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([, line]) => line);
+    return { lines, whole: left === 0 };
   }
+}
+
+/** The most bytes the state's line adds to a record (its room is kept in the record's bound). */
+function stateBytes(state: FolderState): number {
+  return utf8Length(recordWithState("", { ...state, bytes: Number.MAX_SAFE_INTEGER }));
+}
+
+/** A record's stamps as a map (those whose value is a stamp). */
+function stampMap(stamps: Stamps): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, stamp] of Object.entries(stamps)) {
+    if (typeof stamp === "string") map.set(name, stamp);
+  }
+  return map;
+}
+
+/** Whether two states are the same (both none included). */
+function sameState(a: FolderState | undefined, b: FolderState | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.key === b.key && a.index === b.index && a.outputs === b.outputs &&
+    a.bytes === b.bytes && sameStamps(a.inputs, stampMap(b.inputs)) &&
+    sameStamps(a.pages, stampMap(b.pages));
 }

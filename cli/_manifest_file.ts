@@ -17,6 +17,17 @@
  * index from it instead of reading the page back. The record's bound counts the entries without
  * their heads first, so that it holds as many inputs as before; heads fill the room left.
  *
+ * After the entries, on the last line, the record may keep the folder as its run left it (a
+ * {@linkcode FolderState}): the run's key, each input's path and stamp, each page's name and stamp
+ * when the index was built, the index's stamp once written, how many outputs the entries hold, and
+ * the size of the record's text before that line. A rerun that finds the same reads no other line
+ * of it; a reader of an earlier version passes over it:
+ *
+ * ```text
+ * },
+ * "state":{"key":"…","inputs":{"/abs/a.ndjson":"dev:ino:size:mtime"},"pages":{"sesn_a.md":"dev:ino:size:mtime"},"index":"dev:ino:size:mtime","outputs":1,"bytes":1234}}
+ * ```
+ *
  * @module
  */
 
@@ -59,9 +70,36 @@ export interface ManifestEntry {
   outputs: RecordedOutput[];
 }
 
+/**
+ * Names and their stamps, as a JSON object: what a name that is no own key gives (undefined, or
+ * an `Object.prototype` member) is never a stamp, a string.
+ */
+export type Stamps = Readonly<Record<string, unknown>>;
+
+/**
+ * The folder as the run that wrote the record left it: what a rerun compares with stats alone to
+ * know that nothing changed, and the index need not be built again.
+ */
+export interface FolderState {
+  /** The options' fingerprint of the run, which built the index with it (every entry's key). */
+  key: string;
+  /** Every entry's input path and stamp (an object as JSON reads it: no copy to take). */
+  inputs: Stamps;
+  /** Each page of the folder and its stamp (or kind) when the index was built (`pagesListing()`). */
+  pages: Stamps;
+  /** The index's stamp right after it was written. */
+  index: string;
+  /** How many outputs the entries hold. */
+  outputs: number;
+  /** The UTF-8 size of the record's text before the state's line (see {@linkcode stateOfText}). */
+  bytes: number;
+}
+
 /** A record as read: its entries by input path, whether a file was there, what was wrong. */
 export interface ReadRecord {
   entries: Map<string, ManifestEntry>;
+  /** The folder as the record's run left it, when the record keeps it. */
+  state?: FolderState;
   existed: boolean;
   /** Why a record that was there was not read (over the bound, an earlier version). */
   problem?: string;
@@ -109,13 +147,40 @@ function toEntry(value: unknown): ManifestEntry | undefined {
   return { key: v.key, input: v.input, outputs: outputs as RecordedOutput[] };
 }
 
+/** The record's state, as {@linkcode FolderState}; undefined when it is not one. */
+function toState(value: unknown): FolderState | undefined {
+  const v = value as Record<keyof FolderState, unknown> | null;
+  if (typeof v !== "object" || v === null || typeof v.key !== "string") return undefined;
+  const { key, index, outputs, bytes } = v;
+  const inputs = stamps(v.inputs);
+  const pages = stamps(v.pages);
+  if (inputs === undefined || pages === undefined || typeof index !== "string") return undefined;
+  if (!Number.isSafeInteger(outputs) || !Number.isSafeInteger(bytes)) return undefined;
+  return { key, inputs, pages, index, outputs: outputs as number, bytes: bytes as number };
+}
+
+/**
+ * A JSON object of names and stamps, as it is (its values are compared with stamps, which a value
+ * that is not a string never equals); undefined when it is not an object.
+ */
+function stamps(value: unknown): Stamps | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return value as Stamps;
+}
+
+/** What a record's text holds: its entries, and its state when it keeps one. */
+interface RecordContent {
+  entries: Iterable<[string, ManifestEntry]>;
+  state: FolderState | undefined;
+}
+
 /**
  * The entries of a record whose text is one whole JSON document, as this command writes it:
  * parsed at once, which costs a rerun a fraction of a parse a line; undefined when the text is
  * not one (a line was cut or edited), for the lines to be read one by one.
  */
-function wholeEntries(text: string): [string, ManifestEntry][] | undefined {
-  let parsed: { version?: unknown; entries?: unknown };
+function wholeEntries(text: string): RecordContent | undefined {
+  let parsed: { version?: unknown; entries?: unknown; state?: unknown };
   try {
     parsed = JSON.parse(text);
   } catch {
@@ -129,7 +194,7 @@ function wholeEntries(text: string): [string, ManifestEntry][] | undefined {
     const entry = toEntry(value);
     if (entry !== undefined) found.push([path, entry]);
   }
-  return found;
+  return { entries: found, state: toState(parsed.state) };
 }
 
 /** An entry's line, without its comma; with its outputs' heads unless `heads` is false. */
@@ -144,9 +209,44 @@ export function entryLine(path: string, entry: ManifestEntry, heads = true): str
   }`;
 }
 
+/** The start of the state's line, the record's last. */
+const STATE_LINE = '"state":';
+
+/** What closes the entries before the state's line. */
+const BEFORE_STATE = "},\n";
+
 /** The record's text of entry lines (see {@linkcode entryLine}), in the order given. */
 export function recordText(lines: readonly string[]): string {
-  return `${HEADER}\n${lines.join(",\n")}${lines.length > 0 ? "\n" : ""}${FOOTER}\n`;
+  return `${recordBody(lines)}${FOOTER}\n`;
+}
+
+/** The record's text up to its entries' end: {@linkcode FolderState}'s `bytes` counts it. */
+export function recordBody(lines: readonly string[]): string {
+  return `${HEADER}\n${lines.join(",\n")}${lines.length > 0 ? "\n" : ""}`;
+}
+
+/** The record's text of a {@linkcode recordBody} and a state. */
+export function recordWithState(body: string, state: FolderState): string {
+  const { key, inputs, pages, index, outputs, bytes } = state;
+  const json = JSON.stringify({ key, inputs, pages, index, outputs, bytes });
+  return `${body}${BEFORE_STATE}${STATE_LINE}${json}}\n`;
+}
+
+/**
+ * The state a record's bytes end with, and the size of the text before its line (which its
+ * `bytes` gives when the record is as its run wrote it); undefined when they end with none. The
+ * entries are not parsed.
+ */
+export function stateOfText(
+  bytes: Uint8Array,
+): { state: FolderState; bodyBytes: number } | undefined {
+  const end = bytes.length - 1;
+  if (end < 0 || bytes[end] !== 0x0a) return undefined;
+  const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+  const line = new TextDecoder().decode(bytes.subarray(start, end));
+  if (!line.startsWith(STATE_LINE) || start < BEFORE_STATE.length) return undefined;
+  const state = lineState(line);
+  return state === undefined ? undefined : { state, bodyBytes: start - BEFORE_STATE.length };
 }
 
 /** The UTF-8 size of the record {@linkcode recordText} makes of no lines. */
@@ -189,19 +289,38 @@ export async function readRecord(path: string, maxBytes: number): Promise<ReadRe
   }
   // The options' fingerprint is the same in most entries: held once.
   const keys = new Map<string, string>();
-  for (const [path, { key, input, outputs }] of wholeEntries(text) ?? entryLines(text)) {
+  const content = wholeEntries(text) ?? eachLine(text);
+  for (const [path, { key, input, outputs }] of content.entries) {
     if (!keys.has(key)) keys.set(key, key);
     entries.set(path, { key: keys.get(key)!, input, outputs });
   }
-  return { entries, existed: true };
+  return content.state === undefined
+    ? { entries, existed: true }
+    : { entries, state: content.state, existed: true };
 }
 
-/** The entries of a record's lines, each read on its own. */
-function* entryLines(text: string): Generator<[string, ManifestEntry], void, undefined> {
+/** The entries and state of a record's lines, each read on its own. */
+function eachLine(text: string): RecordContent {
+  const entries: [string, ManifestEntry][] = [];
+  let state: FolderState | undefined;
   for (const line of linesOf(text, HEADER.length + 1)) {
     if (line === FOOTER || line === "") continue;
+    if (line.startsWith(STATE_LINE)) {
+      state = lineState(line);
+      continue;
+    }
     const entry = parseEntryLine(line);
-    if (entry !== undefined) yield entry;
+    if (entry !== undefined) entries.push(entry);
+  }
+  return { entries, state };
+}
+
+/** The state of its line, `"state":{…}}`; undefined when it is not one. */
+function lineState(line: string): FolderState | undefined {
+  try {
+    return toState(JSON.parse(`{${line}`).state);
+  } catch {
+    return undefined;
   }
 }
 

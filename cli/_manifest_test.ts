@@ -3,7 +3,15 @@
 import assert from "node:assert/strict";
 import { fileStamp, outputStamp, textDigest } from "./_file_stamp.ts";
 import { Manifest, MANIFEST_NAME } from "./_manifest.ts";
-import { entryLine, parseEntryLine, readRecord, recordText } from "./_manifest_file.ts";
+import {
+  entryLine,
+  parseEntryLine,
+  readRecord,
+  recordBody,
+  recordText,
+  recordWithState,
+  stateOfText,
+} from "./_manifest_file.ts";
 
 /** A folder with an input and, for it, the outputs written and recorded as a run records them. */
 async function recorded(
@@ -174,5 +182,60 @@ Deno.test("Manifest.save() keeps the pages' heads in the room its bound leaves o
     assert.deepEqual(await save(4096), { head, size: 2001 }, "room for the head");
     await Deno.remove(`${dir}/${MANIFEST_NAME}`);
     assert.equal(await save(1024), undefined, "the entry kept, its head left out");
+  });
+});
+
+/** A folder's state, for the record's last line. */
+const STATE = {
+  key: '["0.2.0","dream"]',
+  inputs: { "/in/a.ndjson": "1:2:3:4" },
+  pages: { "sesn_a.md": "1:2:5:6" },
+  index: "1:2:7:8",
+  outputs: 1,
+  bytes: 0,
+};
+
+Deno.test("the record's state line is read with the record, whole or line by line, and found alone at its end", async () => {
+  await inTemp(async (dir) => {
+    const entry = { key: "k", input: "1:2:3:4", outputs: [] };
+    const body = recordBody([entryLine("/in/a.ndjson", entry)]);
+    const state = { ...STATE, bytes: new TextEncoder().encode(body).length };
+    const text = recordWithState(body, state);
+    // Any JSON reader reads it whole (an earlier version's reader passes over the state).
+    assert.deepEqual(JSON.parse(text).state.inputs, { "/in/a.ndjson": "1:2:3:4" });
+    const path = `${dir}/${MANIFEST_NAME}`;
+    await Deno.writeTextFile(path, text);
+    assert.deepEqual((await readRecord(path, 1 << 20)).state, state);
+    // A cut line: the others are read one by one, the state too.
+    await Deno.writeTextFile(path, text.replace('"input":"1:2:3:4",', '"input":'));
+    const cut = await readRecord(path, 1 << 20);
+    assert.equal(cut.entries.size, 0);
+    assert.deepEqual(cut.state, state);
+    // The state and the size of the text before it, the entries not parsed.
+    const found = stateOfText(new TextEncoder().encode(text));
+    assert.deepEqual(found?.state, state);
+    assert.equal(found?.bodyBytes, state.bytes);
+    assert.equal(stateOfText(new TextEncoder().encode(recordText([]))), undefined);
+    const broken = text.replace('"outputs":1', '"outputs":"1"');
+    assert.equal(stateOfText(new TextEncoder().encode(broken)), undefined);
+  });
+});
+
+Deno.test("Manifest.save() keeps the folder's state only when every entry's outputs are in the pages listed, as recorded", async () => {
+  await inTemp(async (dir) => {
+    const { manifest } = await recorded(dir, { "sesn_a.md": "a\n" });
+    const stamp = (await outputStamp(`${dir}/sesn_a.md`))!;
+    const built = { key: "key", index: "1:2:3:4" };
+    manifest.indexBuilt({ ...built, pages: new Map([["sesn_a.md", stamp]]) });
+    await manifest.save();
+    const state = (await readRecord(`${dir}/${MANIFEST_NAME}`, 1 << 20)).state;
+    assert.equal(state?.outputs, 1);
+    assert.deepEqual(state?.pages, { "sesn_a.md": stamp });
+    assert.deepEqual(Object.keys(state!.inputs), [`${dir}/a.ndjson`]);
+    // A page whose stamp is not the one recorded: no state.
+    const other = await Manifest.load(dir, { say: () => {} });
+    other.indexBuilt({ ...built, pages: new Map([["sesn_a.md", "9:9:9:9"]]) });
+    await other.save();
+    assert.equal((await readRecord(`${dir}/${MANIFEST_NAME}`, 1 << 20)).state, undefined);
   });
 });

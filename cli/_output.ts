@@ -1,5 +1,6 @@
 // Copyright 2026 the brigade authors. MIT license.
 
+import { inFolder, TEMPORARY } from "./_folder_pages.ts";
 import { folderOf } from "./_path.ts";
 import { redact } from "../redact/mod.ts";
 
@@ -102,10 +103,7 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The path of `name` in the folder `dir`, as messages show it (the folder as given). */
-export function inFolder(dir: string, name: string): string {
-  return `${dir.replace(/\/+$/, "")}/${name}`;
-}
+export { inFolder };
 
 /** Options for {@linkcode writeAtomic}. */
 export interface WriteAtomicOptions {
@@ -130,9 +128,6 @@ export class FileExistsError extends Error {
     this.name = "FileExistsError";
   }
 }
-
-/** The temporary files this command writes: a fixed-length name, whatever the target's. */
-const TEMPORARY = /^\.transcript-[0-9a-f]{16}\.tmp$/;
 
 function temporaryName(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(8));

@@ -82,13 +82,12 @@ export class RunTally {
 
   /** One line at the end: always for a file or folder, for stdout only when there is news. */
   summary(): void {
-    const { rendered, unchanged, failed, outside } = this.counts;
+    const { failed, outside } = this.counts;
     const { target, ranged, interrupt } = this.#options;
     const code = interrupt.exitCode;
     // To stdout, a session left out by the dates is news: else nothing would say why.
     if (target === "stdout" && failed === 0 && outside === 0 && code === undefined) return;
-    const range = ranged ? `, ${outside} not started within --since/--until` : "";
-    const counts = `${rendered} rendered, ${unchanged} unchanged, ${failed} failed${range}`;
+    const counts = countsLine(this.counts, ranged);
     if (code === undefined) return this.say(counts);
     const by = code === 143 ? "SIGTERM" : "SIGINT";
     const rest = target === "dir" ? "; run the same command again to render the rest" : "";
@@ -99,6 +98,28 @@ export class RunTally {
   exitCode(): number {
     return this.#options.interrupt.exitCode ?? (this.counts.failed > 0 ? 1 : 0);
   }
+}
+
+/**
+ * The summary's counts, as a run's last line says them (after the command's name).
+ *
+ * @example Usage
+ * ```ts
+ * import { countsLine } from "./_run_tally.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const counts = { rendered: 0, unchanged: 3, failed: 0, outside: 0 };
+ * assert.equal(countsLine(counts, false), "0 rendered, 3 unchanged, 0 failed");
+ * ```
+ *
+ * @param counts How many sessions ended which way.
+ * @param ranged Whether `--since`/`--until` were given: the sessions they left out are counted.
+ * @returns The counts' words.
+ */
+export function countsLine(counts: Counts, ranged: boolean): string {
+  const { rendered, unchanged, failed, outside } = counts;
+  const range = ranged ? `, ${outside} not started within --since/--until` : "";
+  return `${rendered} rendered, ${unchanged} unchanged, ${failed} failed${range}`;
 }
 
 /** An error as one line that names its input once. */

@@ -19,168 +19,15 @@
  * @module
  */
 
-import { BUILTIN_NAMES, isBuiltin, loadBuiltin, loadBuiltins } from "./_builtins.ts";
-import type { Renderer } from "../renderers/registry.ts";
-import {
-  parseRenderArgs,
-  type RenderCommand,
-  RENDERER_FLAGS,
-  type RendererFlags,
-  UsageError,
-} from "./_args.ts";
-import { RenderRun, type Target } from "./_batch.ts";
-import type { RendererConfig } from "./_config.ts";
-import { Interrupt } from "./_interrupt.ts";
-import {
-  boundedWorkers,
-  dropAccessForTeamCode,
-  runInBoundedWorker,
-  serveTeamRun,
-} from "./_team_access.ts";
-import { ClosedOutputError, Stderr } from "./_terminal.ts";
-import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
-import { EXAMPLE_INPUT, loadExample } from "./_example.ts";
-import { VERSION_LINE } from "./_version.ts";
+import { parseRenderArgs, type RenderCommand } from "./_args.ts";
+import { isBuiltin, loadBuiltin } from "./_builtins.ts";
+import { enterCallerDirectory } from "./_cwd.ts";
+import { loadExample } from "./_example.ts";
+import { serveTeamRun } from "./_team_access.ts";
+import type { Prelude } from "./_render_command.ts";
 
-// Imported on the call that needs them, so that the common call (built-in renderers, files or
-// the example in, no --watch) loads none of their graphs: the team configuration's loader
-// (configModule()), the API's access check (_net_access.ts: the Managed Agents source),
-// --unrendered's listing (_unrendered.ts: the Claude Code source) and --watch (_watch.ts).
-
-/** The folder of this module, for {@linkcode configModule}'s specifier. */
-const CLI_FOLDER = "cli";
-
-/**
- * The team configuration's loader (`_config.ts`), by a specifier Deno does not read ahead (as
- * `renderers/html/lazy.ts` imports the page): a literal `import("./_config.ts")` would put
- * jsonc-parser in the graph of every call, and Deno's npm resolution with it, which checks every
- * npm package of the lockfile before the call runs, and in a fresh cache downloads them all,
- * markdown-it and diff included, for a grader run that uses none.
- */
-function configModule(): Promise<typeof import("./_config.ts")> {
-  return import(`../${CLI_FOLDER}/_config.ts`);
-}
-
-const HELP = `Render agent-session logs as text a model reads.
-
-Usage:
-  deno task render [-r NAME] [-o PATH] [--scope session|all] [FILE...|-]
-  deno task render -r html -o site/ [--since DATE] [--until DATE] FOLDER
-  deno task render [-r NAME] [-o PATH] --session sesn_... [--scope all]
-  deno task render [-r NAME] --session sesn_... --follow [--scope all]
-  deno task render [-r NAME] --follow FILE
-  deno task render -r html --watch -o site/ FOLDER|FILE...
-  deno task render --unrendered FILE|FOLDER...
-
-With no FILE, renders the bundled example session through the grader to stdout.
-A FILE is NDJSON: one log entry ({seq, session_id, thread_id, event}) or one
-bare Managed Agents event a line. A *.jsonl file is a Claude Code transcript
-(~/.claude/projects/.../SESSION.jsonl), one session. "-" reads standard input
-and a FIFO (<(zcat log.gz)) is read as a stream: either is told apart by its
-first records, as a log or a transcript; a device is refused. With --out DIR,
-a FOLDER is searched for *.jsonl and *.ndjson files (Claude Code's
-~/.claude/projects, or any folder of them): each belongs to the project of the
-folder holding it; a subagent's transcript (in a subagents/ folder) belongs to
-its parent session and is not rendered on its own. Without --out DIR, a folder
-is refused.
-
-Options:
-  -r, --renderer NAME   the renderer (default: grader)
-  -o, --out PATH        write to PATH: a file for one session, a folder
-                        (existing, given with a trailing "/", or new with a
-                        folder input) for one file per session
-      --session ID      read the session from the Managed Agents API (needs
-                        ANTHROPIC_API_KEY; ANTHROPIC_BASE_URL, when set,
-                        replaces https://api.anthropic.com; its host must be
-                        allowed: a missing permission prints the command)
-  -f, --follow          with --session: go on reading the session as it runs,
-                        printing each item on stdout as it completes (json:
-                        one NDJSON line each), until it ends or Ctrl-C; with
-                        one FILE: read it as it grows (tail -f), until Ctrl-C
-                        or the file is truncated, replaced or deleted
-      --stop-at idle|terminated
-                        when --follow ends: when the session terminates
-                        ("terminated", the default) or when its turn ends
-                        ("idle": the first idle after the last user message
-                        that is not waiting on a tool confirmation)
-      --watch           with --out DIR: keep the folder in step with each
-                        FILE or FOLDER until Ctrl-C: polled every second, a
-                        change rendered once still for 0.5 s (at most 3 s
-                        late); only the sessions that changed and the index
-                        are written again; a page of a session changed in the
-                        last 5 minutes says so and reloads itself every 3 s;
-                        a page whose transcript was deleted is kept, marked
-                        in the index
-      --scope SCOPE     "session" keeps the primary thread's rows only; "all"
-                        keeps every thread (the default for files; --session
-                        defaults to "session")
-      --force           overwrite existing output files whose content differs
-      --skip-invalid    skip bad lines (each is reported) instead of failing
-                        their session
-      --format FORMAT   "log" (NDJSON log entries or events) or "claude-code"
-                        (a Claude Code transcript); default: claude-code for
-                        *.jsonl files, log for other files, told by the first
-                        records for "-" and a FIFO
-      --transcript-budget BYTES
-                        the most UTF-8 bytes of one output (grader, html,
-                        json; default: the renderer's own, 200000 for grader)
-      --item-budget BYTES
-                        the most UTF-8 bytes of one item's body (grader,
-                        html, json)
-      --no-thinking     leave the agent's thinking out (html; shown folded by
-                        default)
-      --since DATE      render only the sessions that started on or after DATE:
-                        a day in UTC (2026-09-01 or 20260901) or a time with
-                        its zone (2026-09-01T10:00:00Z, 2026-09-01T12:00+02:00)
-      --until DATE      render only the sessions that started on or before
-                        DATE (a day in UTC: to its end)
-      --keep head|ends  past the grader's budget, keep the session's start
-                        ("head", the default) or its start and end ("ends")
-      --ids             the grader: each label starts with its entry's seq,
-                        [M12 · user], as json's seq, for a judge to cite
-      --thread ID|NAME  the grader: one thread only ("primary", a child
-                        thread's id or agent name), with --scope all
-      --each-thread     the grader: each thread as a section of its own
-      --outcome         the grader: a [session outcome] block first, how the
-                        session ended (status, stop reason, errors, outcome
-                        evaluations, a budget reached) and its task
-      --envelope        the grader: the transcript between two lines
-                        <<<transcript HEX>>>, HEX from its digest, for a
-                        judge's prompt to name as the boundary of the data
-      --chunk-bytes N   the grader: the whole session, no transcript budget,
-                        in chunks of at most N bytes, each headed [chunk i ·
-                        items a–b], the last [chunk n of n · items a–b]
-      --previous FILE   mark each row of the index added, changed or retained
-                        against FILE, the INDEX.md of an earlier run, and list
-                        the sessions gone (index; dream with --out DIR); read
-                        before anything renders
-      --no-config       ignore the renderers configured in deno.json
-      --unrendered      render nothing: count what the Claude Code transcripts
-                        of each FILE or FOLDER hold that is not rendered
-                        (record types, system subtypes, attachment types,
-                        content blocks), with where each was first seen
-      --session-id NAME the session of the one input is NAME (default: a
-                        Claude Code transcript's own sessionId when read from
-                        "-" or a pipe, else the file's name; a log's entries
-                        keep their session_id)
-  -h, --help            show this help
-  -V, --version         print the package's name and version
-
-A folder is resumable: a file that already holds what would be written is left
-alone ("unchanged"), a page the command wrote from an input that changed since
-(a session that went on) is replaced, one edited by hand is kept unless
---force, and INDEX.md (dream) or index.html (html: grouped by project, newest
-first) always lists every page in the folder, from this run or an earlier one.
-Ctrl-C finishes or drops the session in flight, writes INDEX.md, and exits; run
-the same command again to render the rest.
-
-Exit codes: 0 all rendered, 1 some input failed (each failure is reported),
-2 usage error, 130 interrupted (SIGINT), 143 terminated (SIGTERM).
-
-Team renderers are configured in the nearest deno.json(c), under
-"transcript": { "renderers": { "NAME": "./module.ts" } } (or a list of
-modules). A module is code from the folder you run in: it is imported only
-when a renderer it defines is named, never for --help or a built-in.`;
+// What runs the command is imported on the call: a rerun into a folder that finds nothing
+// changed (_quick_rerun.ts: the folder's record and stats) ends before any of it loads.
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -203,282 +50,46 @@ when a renderer it defines is named, never for --help or a built-in.`;
  *   interrupted.
  */
 export async function main(args: string[]): Promise<number> {
-  const stderr = new Stderr("render");
-  try {
-    const caller = enterCallerDirectory();
-    const command = await parseRenderArgs(args);
-    if (command.version) {
-      console.log(VERSION_LINE);
-      return 0;
-    }
-    const problem = command.session === undefined
-      ? undefined
-      : await (await import("./_net_access.ts")).apiAccessProblem(
-        args,
-        await writeFolder(command.out, command.inputs),
-      );
-    if (problem !== undefined) {
-      // The message, then the command to run as it is: a line to copy, not to escape.
-      const [message = "", ...command] = problem.split("\n");
-      stderr.say(message);
-      for (const line of command) stderr.hint(line);
-      return 2;
-    }
-    if (command.session !== undefined && !Deno.env.get("ANTHROPIC_API_KEY")) {
-      throw new UsageError(
-        "Cannot read a session from the Managed Agents API without a key: set ANTHROPIC_API_KEY",
-      );
-    }
-    return await run(command, stderr, caller, args);
-  } catch (error) {
-    stderr.clearProgress();
-    // `render … | head -1`: the reader has what it wanted.
-    if (error instanceof ClosedOutputError) return 0;
-    if (error instanceof UsageError) {
-      stderr.say(error.message);
-      stderr.hint("Run with --help for usage.");
-      return 2;
-    }
-    stderr.say(error instanceof Error ? error.message : String(error));
-    return 1;
+  const prelude = await take(args);
+  const command = prelude?.command;
+  if (command?.out !== undefined) {
+    const { quickRerun } = await import("./_quick_rerun.ts");
+    const code = quickRerun(command, prelude!.caller);
+    if (code !== undefined) return code;
   }
-}
-
-async function run(
-  command: RenderCommand,
-  stderr: Stderr,
-  caller: CallerDirectory,
-  args: string[],
-): Promise<number> {
-  if (command.help) {
-    console.log(await helpText(command, caller));
-    return 0;
-  }
-  if (command.unrendered) {
-    const { printUnrendered } = await import("./_unrendered.ts");
-    return await printUnrendered(command.inputs, {
-      line: (text) => console.log(text),
-      problem: stderr.say,
-    });
-  }
-  const configured = !isBuiltin(command.renderer) && !command.noConfig;
-  refuseRelative(
-    caller,
-    [...command.inputs, command.out, command.previous],
-    configured ? `the renderer configuration for "${command.renderer}"` : undefined,
-  );
-  // The bundled example's data loads while the built-in's graph does: one wait, not two.
-  const example = isBuiltin(command.renderer) && command.inputs.length === 0
-    ? loadExample()
-    : undefined;
-  let renderer = isBuiltin(command.renderer) ? await loadBuiltin(command.renderer) : undefined;
-  await example;
-  if (renderer === undefined) {
-    // Only a name that is not a built-in reads the configuration, and imports what defines it.
-    const { loadConfiguredRenderer, nearMiss, readRendererConfig } = await configModule();
-    const config = command.noConfig ? undefined : await readRendererConfig(Deno.cwd());
-    const builtins: string[] = [...BUILTIN_NAMES];
-    const known = [...builtins, ...(config?.named.keys() ?? [])];
-    // A typo of a known name imports nothing: it is reported as one, with the name meant.
-    const typo = config?.named.has(command.renderer)
-      ? undefined
-      : nearMiss(command.renderer, known);
-    if (config !== undefined && typo === undefined && boundedWorkers()) {
-      // A team's module runs with what this run needs, no more: in a worker, write access only
-      // under --out; else in this process, what Deno can give up.
-      const folder = await writeFolder(command.out, command.inputs);
-      const write = folder === undefined ? undefined : (await import("node:path")).resolve(folder);
-      return await runInBoundedWorker(args, { session: command.session !== undefined, write });
-    }
-    if (config !== undefined && typo === undefined) {
-      dropAccessForTeamCode({
-        session: command.session !== undefined,
-        out: command.out !== undefined,
-      });
-    }
-    if (config !== undefined && typo === undefined) {
-      renderer = await loadConfiguredRenderer(config, command.renderer, builtins);
-    }
-    if (renderer === undefined) {
-      const meant = typo === undefined ? "" : ` (did you mean "${typo}"?)`;
-      throw new UsageError(
-        `Unknown renderer "${command.renderer}": known renderers are ${known.join(", ")}${meant}`,
-      );
-    }
-  }
-  if (command.previous !== undefined) {
-    command.rendererOptions.previous = await readPrevious(command.previous);
-    command.rendererOptions.previousName = command.previous;
-  }
-  if (command.follow) unboundedFollow(renderer, command.rendererOptions);
-  await checkRendererOptions(renderer, command.rendererOptions);
-  if (command.range !== undefined && renderer.batch !== undefined) {
-    throw new UsageError(
-      `The ${renderer.name} renderer reads every input as one batch: --since and --until select sessions rendered one by one`,
-    );
-  }
-  const target = await outputTarget(command.out, command.inputs);
-  if (command.previous !== undefined && renderer.batch === undefined && target.kind !== "dir") {
-    throw new UsageError(
-      `Cannot mark one ${renderer.name} output against --previous: it marks an index (--renderer index, or --out DIR)`,
-    );
-  }
-  const inputs = command.inputs.length > 0 ? command.inputs : [EXAMPLE_INPUT];
-  using interrupt = new Interrupt();
-  if (command.watch) {
-    if (target.kind !== "dir") {
-      throw new UsageError("Option --watch writes into a folder: give --out DIR/ (a trailing /)");
-    }
-    const { watchInto } = await import("./_watch.ts");
-    return await watchInto({ renderer, command, dir: target.path, stderr, interrupt });
-  }
-  return await new RenderRun({ renderer, command, target, inputs, stderr, interrupt }).all();
-}
-
-/** The most bytes of a `--previous` index read: an INDEX.md of a million sessions. */
-const PREVIOUS_MAX_BYTES = 512 * 1024 * 1024;
-
-/** The text of `--previous FILE`; a file that cannot be read is a usage error naming it. */
-async function readPrevious(path: string): Promise<string> {
-  const refuse = (why: string): never => {
-    throw new UsageError(`Cannot read the previous index "${path}": ${why}`);
-  };
-  const info = await Deno.stat(path).catch((error) =>
-    refuse(error instanceof Deno.errors.NotFound ? "no such file" : (error as Error).name)
-  );
-  if (!info.isFile) refuse("it is not a file");
-  if (info.size > PREVIOUS_MAX_BYTES) refuse(`it is over ${PREVIOUS_MAX_BYTES} bytes`);
-  try {
-    return new TextDecoder().decode(await Deno.readFile(path));
-  } catch (error) {
-    return refuse((error as Error).name);
-  }
+  if (command !== undefined) loadAhead(command);
+  return await (await import("./_render_command.ts")).renderCommand(args, prelude);
 }
 
 /**
- * Refuses, before any input is read, a flag the renderer does not take (as
- * its `optionNames` say) and a value it refuses: it is asked to render an
- * empty source with the options, and to build an empty folder index with
- * them when it has one (a `--previous` index is read there), so its own
- * message is the one shown. A renderer that declares no `optionNames` is
- * given the options as they are, and is not run before its inputs.
+ * Starts loading what the command will import next beside the command's own modules, so that
+ * their loads overlap: the built-in renderer named and, with no input, the bundled example. The
+ * command imports them again (at once, then); a failure is its to say.
  */
-async function checkRendererOptions(renderer: Renderer, options: RendererFlags): Promise<void> {
-  const given = Object.keys(options) as (keyof RendererFlags)[];
-  if (given.length === 0 || renderer.optionNames === undefined) return;
-  for (const name of given) {
-    if (!renderer.optionNames.includes(name)) {
-      throw new UsageError(`The ${renderer.name} renderer takes no ${RENDERER_FLAGS[name]}`);
-    }
-  }
+function loadAhead(command: RenderCommand): void {
+  if (command.help || command.version || command.unrendered) return;
+  if (isBuiltin(command.renderer)) loadBuiltin(command.renderer).catch(() => {});
+  if (command.inputs.length === 0 && command.session === undefined) loadExample().catch(() => {});
+}
+
+/**
+ * The caller's folder, entered, and the command parsed; undefined when the folder cannot be
+ * entered, no command when it does not parse: the whole way says why.
+ */
+async function take(args: string[]): Promise<Prelude | undefined> {
+  let caller;
   try {
-    await renderer.render([], options);
-    await renderer.folder?.buildIndex([], options);
-  } catch (error) {
-    if (error instanceof RangeError || error instanceof TypeError || error instanceof SyntaxError) {
-      throw new UsageError(error.message);
-    }
-    throw error;
+    caller = enterCallerDirectory();
+  } catch {
+    return undefined;
   }
-}
-
-/**
- * Under `--follow`, no whole-session budget may end the follow: a renderer
- * that streams and takes `transcriptBudget` is given `Infinity` (the grader
- * and json show every item, each within its item budget). The dream's cap is
- * not a budget that ends it: it keeps its head and its tail.
- */
-function unboundedFollow(renderer: Renderer, options: RendererFlags): void {
-  if (renderer.stream === undefined) return;
-  if (renderer.optionNames?.includes("transcriptBudget") !== true) return;
-  options.transcriptBudget = Infinity;
-}
-
-/** The help, the configured renderers listed from the configuration alone, nothing imported. */
-async function helpText(command: RenderCommand, caller: CallerDirectory): Promise<string> {
-  const builtins = (await loadBuiltins()).map((r) =>
-    `  ${r.name.padEnd(10)} ${wrap(r.description, HELP_COLUMNS - 13).join(`\n${" ".repeat(13)}`)}`
-  );
-  let text = `${HELP}\n\nRenderers:\n${builtins.join("\n")}`;
-  if (command.noConfig || !caller.known) return text;
-  let config: RendererConfig | undefined;
+  let command: RenderCommand | undefined;
   try {
-    config = await (await configModule()).readRendererConfig(Deno.cwd());
-  } catch (error) {
-    return `${text}\n\nConfigured renderers: none read (${(error as Error).message})`;
+    command = await parseRenderArgs(args);
+  } catch {
+    command = undefined;
   }
-  if (config === undefined) return text;
-  const lines = [
-    ...[...config.named].map(([name, path]) => `  ${name.padEnd(10)} ${path}`),
-    ...config.modules.map((path) => `  ${"(module)".padEnd(10)} ${path}`),
-  ];
-  text += `\n\nConfigured in ${config.configPath} (imported only when named; --no-config skips):`;
-  return `${text}\n${lines.join("\n")}`;
-}
-
-/** The width the help is written to: a terminal's default, as `deno --help` keeps. */
-const HELP_COLUMNS = 80;
-
-/** Words in lines of at most `width` columns (a longer word stands alone). */
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(" ")) {
-    if (line !== "" && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === "" ? word : `${line} ${word}`;
-    }
-  }
-  return [...lines, line];
-}
-
-/**
- * Whether `--out` names a folder: it ends with `/`, is one, or does not exist yet while an input is
- * a folder (whose transcripts can only go a page each into a folder).
- */
-/**
- * The folder a run writes in, as given (relative to where the command runs): the `--out` folder,
- * or that of the `--out` file (its temporary file goes there); undefined for standard output.
- */
-async function writeFolder(
-  out: string | undefined,
-  inputs: readonly string[],
-): Promise<string | undefined> {
-  if (out === undefined) return undefined;
-  // `node:path` imported here: a render to standard output would load it for nothing.
-  return await namesFolder(out, inputs) ? out : (await import("node:path")).dirname(out);
-}
-
-async function namesFolder(out: string, inputs: readonly string[]): Promise<boolean> {
-  if (out.endsWith("/")) return true;
-  const info = await Deno.stat(out).catch(() => undefined);
-  if (info !== undefined) return info.isDirectory;
-  for (const input of inputs) {
-    if (input === "-") continue;
-    if ((await Deno.stat(input).catch(() => undefined))?.isDirectory) return true;
-  }
-  return false;
-}
-
-async function outputTarget(out: string | undefined, inputs: readonly string[]): Promise<Target> {
-  if (out === undefined) return { kind: "stdout" };
-  const info = await Deno.stat(out).catch(() => undefined);
-  if (await namesFolder(out, inputs)) {
-    if (info !== undefined && !info.isDirectory) {
-      throw new UsageError(
-        `Cannot write a file per session into ${out}: it is a file, not a folder`,
-      );
-    }
-    try {
-      await Deno.mkdir(out, { recursive: true });
-    } catch (error) {
-      throw new Error(`Cannot create the folder ${out}: ${(error as Error).message}`);
-    }
-    return { kind: "dir", path: out };
-  }
-  return { kind: "file", path: out };
+  return { caller, command };
 }
 
 // In the worker a run with a team's renderer goes on in, the run it is sent (there too, this is

@@ -17,6 +17,16 @@ async function loaded(entry: string, dynamic: boolean): Promise<string[]> {
   return seen.map((s) => s.startsWith(root) ? s.slice(root.length) : s).sort();
 }
 
+/**
+ * What `render` loads before it imports a renderer: `cli/render.ts`'s graph, and that of the
+ * command it imports on every call but a rerun that finds nothing changed.
+ */
+async function commandModules(): Promise<string[]> {
+  const entry = await loaded("cli/render.ts", false);
+  const command = await loaded("cli/_render_command.ts", false);
+  return [...new Set([...entry, ...command])].sort();
+}
+
 Deno.test("the status line loads neither the reader nor a node: built-in before it runs", async () => {
   const modules = await loaded("cli/facts.ts", false);
   assert.deepEqual(modules.filter((m) => m.startsWith("node:") || m.startsWith("npm:")), []);
@@ -29,7 +39,7 @@ Deno.test("the status line loads neither the reader nor a node: built-in before 
 });
 
 Deno.test("render loads only the renderer named, and no team or folder-watch machinery", async () => {
-  const modules = await loaded("cli/render.ts", false);
+  const modules = await commandModules();
   const unused = [
     "renderers/builtin.ts",
     "renderers/dream/",
@@ -50,7 +60,7 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
 });
 
 Deno.test("render to standard output loads no source it does not read, no folder machinery and no node: built-in", async () => {
-  const modules = await loaded("cli/render.ts", false);
+  const modules = await commandModules();
   const unused = [
     // --session's Managed Agents source, and a Claude Code transcript's (the example is a log).
     "sources/managed_agents/",
@@ -231,14 +241,42 @@ Deno.test("render's rerun into a folder runs none of Deno's Node modules: no nod
   const cwd = await Deno.makeTempDir({ prefix: "startup_rerun_" });
   try {
     await Deno.copyFile(`${ROOT}fixtures/single_agent.ndjson`, `${cwd}/a.ndjson`);
+    await Deno.copyFile(`${ROOT}fixtures/coordinator_all_threads.ndjson`, `${cwd}/b.ndjson`);
     const args = ["render", "-r", "dream", "--out", `${cwd}/out/`, `${cwd}/a.ndjson`];
     await readAndRun(args, cwd);
-    const { ran } = await readAndRun(args, cwd);
+    // Another input: the rerun goes the whole way, the folder's record and index included.
+    const { ran } = await readAndRun([...args, `${cwd}/b.ndjson`], cwd);
     assert.ok(ran.includes("cli/_manifest.ts"));
     assert.deepEqual(
       ran.filter((m) => m.startsWith("ext:deno_node/") || m.startsWith("node:")),
       [],
     );
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("render's rerun into a folder that finds nothing changed reads no renderer, no redactor, no source", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_rerun_" });
+  try {
+    await Deno.copyFile(`${ROOT}fixtures/single_agent.ndjson`, `${cwd}/a.ndjson`);
+    await Deno.copyFile(`${ROOT}fixtures/coordinator_all_threads.ndjson`, `${cwd}/b.ndjson`);
+    const args = ["render", "-r", "dream", "--out", "out/", "a.ndjson", "b.ndjson"];
+    await readAndRun(args, cwd);
+    const index = await Deno.readTextFile(`${cwd}/out/INDEX.md`);
+    const { read } = await readAndRun(args, cwd);
+    assert.ok(read.includes("cli/_quick_rerun.ts"));
+    const unused = [
+      "renderers/",
+      "kit/",
+      "redact/",
+      "sources/",
+      "events/",
+      "lines/",
+      "cli/_batch.ts",
+    ];
+    assert.deepEqual(read.filter((m) => unused.some((u) => m.startsWith(u))), []);
+    assert.equal(await Deno.readTextFile(`${cwd}/out/INDEX.md`), index);
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }
