@@ -2,7 +2,8 @@
 
 /**
  * What every comparison script reports: the median of its runs and the peak
- * resident memory of the process it runs in.
+ * resident memory of the process it runs in; and the order a round runs its
+ * measurements in.
  *
  * @module
  */
@@ -13,6 +14,26 @@ export function median(values: readonly number[]): number {
   if (sorted.length === 0) return Number.NaN;
   const middle = sorted.length >> 1;
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/**
+ * A function that returns its argument's items in a random order, the same orders run after
+ * run for one `seed` (a small linear congruential generator, then Fisher-Yates).
+ */
+export function shuffler(seed: number): <T>(items: T[]) => T[] {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+  return <T>(items: T[]): T[] => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
 }
 
 /** This process's peak resident memory in KiB, runtime included (VmHWM on Linux, else the current RSS). */

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { denoDir } from "../tests/_command.ts";
 import { appendedTurns, ensureTranscript } from "./reader_data.ts";
-import { median } from "./_stats.ts";
+import { median, shuffler } from "./_stats.ts";
 import { reportGoal, times as ratioText } from "./_goal.ts";
 
 const DATA = fileURLToPath(new URL("./.data/", import.meta.url));
@@ -72,26 +72,6 @@ async function time(args: string[], setup: Setup, stdin: string): Promise<[numbe
   const ms = performance.now() - start;
   if (code !== 0) throw new Error(`exit ${code}: ${new TextDecoder().decode(stderr)}`);
   return [ms, new TextDecoder().decode(stdout).trim()];
-}
-
-/**
- * A function that returns its argument's items in a random order, the same orders run after
- * run for one `seed` (a small linear congruential generator, then Fisher-Yates).
- */
-function shuffler(seed: number): <T>(items: T[]) => T[] {
-  let state = seed >>> 0;
-  const next = (): number => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-  return <T>(items: T[]): T[] => {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = Math.floor(next() * (i + 1));
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
-  };
 }
 
 /** The status line's command line, with the `facts` task's flags. */

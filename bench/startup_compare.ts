@@ -6,13 +6,16 @@
  * `render` of the bundled example through the grader (first byte on stdout; goal: within
  * 30 ms of empty), with the flags its checkout's `deno task render` gives it (read from that
  * checkout's deno.json: a baseline keeps its own). Each process is timed by the parent from spawn; the cases are interleaved
- * run by run, so a shared machine's noise falls on all alike; medians of each case and of the
+ * run by run, in an order of each run's own (seeded: where a process comes in a round moves it
+ * on a loaded machine, and a fixed order gave that to one side of every difference), so a shared
+ * machine's noise falls on all alike; medians of each case and of the
  * per-run difference to the empty run of that round. The status line runs with the `facts` task's
  * flags, `--no-config` and `--unstable-lazy-dynamic-imports` among them; beside it, with no goal,
  * the same call without those two (`deno run cli/facts.ts` in a checkout: its `deno.json` and
  * `deno.lock` read, and the files of every literal `import()`). With
  * `--baseline DIR` (another checkout, e.g. main), its commands are run in the same rounds, with
- * the same flags, and their outputs compared.
+ * the same flags, and their outputs compared. Last, the modules each timed call runs (Deno's debug
+ * log names every module it evaluates), beside the static graph of `mod.ts`.
  *
  *   deno task bench:startup [--runs N] [--quick] [--baseline DIR]
  *
@@ -25,7 +28,7 @@
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import { denoDir } from "../tests/_command.ts";
-import { median } from "./_stats.ts";
+import { median, shuffler } from "./_stats.ts";
 import { loadedModules } from "../tests/_module_graph.ts";
 import { reportGoal } from "./_goal.ts";
 
@@ -143,6 +146,37 @@ export async function staticGraph(
   return { count: modules.length, bytes, node };
 }
 
+/**
+ * The modules a case's call runs, as Deno's debug log names them (each module it evaluates is
+ * looked up in, or added to, V8's code cache): how many, the bytes of the `file:` ones, and how
+ * many are Deno's implementation of `node:` built-ins (`ext:deno_node/…`).
+ */
+async function modulesRun(
+  c: Case,
+  env: Record<string, string>,
+): Promise<{ count: number; bytes: number; node: number }> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: c.args,
+    stdin: "piped",
+    stdout: "null",
+    stderr: "piped",
+    env: { ...env, DENO_LOG: "debug" },
+    cwd: ROOT,
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(c.stdin));
+  await writer.close();
+  const { stderr } = await child.output();
+  const log = new TextDecoder().decode(stderr);
+  // A module whose code cache is written is named twice: once looked up, once added.
+  const named = log.matchAll(/code cache (?:hit )?for ES module: (\S+),/g);
+  const modules = [...new Set([...named].map(([, specifier]) => specifier!))];
+  const files = modules.filter((m) => m.startsWith("file:"));
+  const bytes = files.reduce((sum, m) => sum + Deno.statSync(new URL(m)).size, 0);
+  const node = modules.filter((m) => m.startsWith("ext:deno_node/")).length;
+  return { count: modules.length, bytes, node };
+}
+
 async function casesOf(dir: string, label: string, cache: string): Promise<Case[]> {
   return [
     {
@@ -214,9 +248,10 @@ async function main(): Promise<void> {
     const cpus = new Map<string, number[]>(cases.map((c) => [c.name, []]));
     const outputs = new Map<string, string>();
     for (const c of cases) await time(c, env); // warm-up: graphs compiled and cached
+    const random = shuffler(0x5eed);
     for (let run = 0; run < runs; run++) {
       console.error(`start-up: run ${run + 1}/${runs}…`);
-      for (const c of cases) {
+      for (const c of random(cases)) {
         const { wall, cpu, out } = await time(c, env);
         times.get(c.name)!.push(wall);
         cpus.get(c.name)!.push(cpu);
@@ -273,19 +308,23 @@ async function main(): Promise<void> {
         met: wallDiff <= limit,
       });
     }
-    console.log("\n| entry | modules loaded before it runs | bytes | node: built-ins |");
-    console.log("|---|---:|---:|---|");
+    console.log("\n| call | modules it runs | bytes of this package's | Deno's node: modules |");
+    console.log("|---|---:|---:|---:|");
+    for (const c of cases.filter((c) => !c.name.startsWith("empty") && !c.aside)) {
+      const ran = await modulesRun(c, env);
+      console.log(
+        `| ${c.name} | ${ran.count} | ${(ran.bytes / 1024).toFixed(0)} KiB | ${ran.node} |`,
+      );
+    }
     const dirs: [string, string][] = [[ROOT, "this checkout"]];
     if (baseline !== undefined) dirs.push([baseline, "baseline"]);
     for (const [dir, label] of dirs) {
-      for (const file of ["cli/facts.ts", "cli/render.ts", "mod.ts"]) {
-        const graph = await staticGraph(`${dir}/${file}`);
-        console.log(
-          `| ${file} (${label}) | ${graph.count} | ${(graph.bytes / 1024).toFixed(0)} KiB | ${
-            graph.node.join(", ")
-          } |`,
-        );
-      }
+      const graph = await staticGraph(`${dir}/mod.ts`);
+      console.log(
+        `| import("mod.ts") (${label}): its static graph | ${graph.count} | ${
+          (graph.bytes / 1024).toFixed(0)
+        } KiB | ${graph.node.length} |`,
+      );
     }
     if (baseline !== undefined) {
       for (const kind of ["statusline", "render"]) {
