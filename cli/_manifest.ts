@@ -377,11 +377,12 @@ export class Manifest implements KnownHeads {
     const candidate = this.#built === undefined ? undefined : this.#stateOf(this.#built);
     // The state takes room only when every entry fits beside it: else the entries have it all.
     let kept = this.#linesWithinBound(candidate === undefined ? 0 : stateBytes(candidate), false);
+    // Asked again without the state's room, the entries may fit whole, the heads filling the
+    // room the state would have taken: whether the state fits is the first answer's.
+    const stateFits = candidate !== undefined && kept.whole;
     if (!kept.whole) kept = this.#linesWithinBound(0, true);
     const body = recordBody(kept.lines);
-    const state = candidate === undefined || !kept.whole
-      ? undefined
-      : { ...candidate, bytes: utf8Length(body) };
+    const state = !stateFits ? undefined : { ...candidate, bytes: utf8Length(body) };
     if (!this.#changed && sameState(state, this.#state)) return;
     const text = state === undefined ? recordText(kept.lines) : recordWithState(body, state);
     await writeAtomic(this.#path(MANIFEST_NAME), text, { force: true });

@@ -239,3 +239,22 @@ Deno.test("Manifest.save() keeps the folder's state only when every entry's outp
     assert.equal((await readRecord(`${dir}/${MANIFEST_NAME}`, 1 << 20)).state, undefined);
   });
 });
+
+Deno.test("Manifest.save() keeps no state where it does not fit beside every entry: the record stays within its bound", async () => {
+  await inTemp(async (dir) => {
+    const entriesOnly = (await recorded(dir, { "sesn_a.md": "a\n" })).manifest;
+    await entriesOnly.save();
+    const bare = (await Deno.stat(`${dir}/${MANIFEST_NAME}`)).size;
+    await Deno.remove(`${dir}/${MANIFEST_NAME}`);
+    // Room for every entry, not for the state's line beside them.
+    const maxBytes = bare + 8;
+    const { manifest } = await recorded(dir, { "sesn_a.md": "a\n" }, { maxBytes });
+    const stamp = (await outputStamp(`${dir}/sesn_a.md`))!;
+    manifest.indexBuilt({ key: "key", index: "1:2:3:4", pages: new Map([["sesn_a.md", stamp]]) });
+    await manifest.save();
+    assert.ok((await Deno.stat(`${dir}/${MANIFEST_NAME}`)).size <= maxBytes);
+    const kept = await readRecord(`${dir}/${MANIFEST_NAME}`, maxBytes);
+    assert.equal(kept.state, undefined);
+    assert.deepEqual([...kept.entries.keys()], [`${dir}/a.ndjson`]);
+  });
+});
