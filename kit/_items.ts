@@ -76,6 +76,12 @@ export class ItemRenderer {
   #tools: KeyTable<[speaker: string, name: string]> = new KeyTable(TOOL_NAMES_KEPT);
   /** One `[speaker, name]` per distinct tool, shared by every call of it that is remembered. */
   #toolPairs: Map<string, [speaker: string, name: string]> = new Map();
+  /** The pair of each plain tool (`agent.tool_use`) by its name, as `#toolPairs` holds it. */
+  #namedTools: Map<string, [speaker: string, name: string]> = new Map();
+  /** Labels of two speakers (`from → to`), one string each: see {@linkcode Labels}. */
+  #labels = new Labels("");
+  /** The same, of an error result (`from → to, error`). */
+  #errorLabels = new Labels(", error");
   #seq = 0;
   #body = "";
   #thread: string | null = null;
@@ -124,12 +130,12 @@ export class ItemRenderer {
       case "agent.thread_message_sent": {
         const from = this.#speaker(here);
         const to = this.#speaker(this.#book.key(event.to_session_thread_id));
-        return make("thread_message", from, to, `${from} → ${to}`);
+        return make("thread_message", from, to, this.#labels.of(from, to));
       }
       case "agent.thread_message_received": {
         const from = this.#speaker(this.#book.key(event.from_session_thread_id));
         const to = this.#speaker(here);
-        return make("thread_message", from, to, `${from} → ${to}`);
+        return make("thread_message", from, to, this.#labels.of(from, to));
       }
       case "session.error":
         return make("error", "session", this.#speaker(here), "session error");
@@ -200,10 +206,10 @@ export class ItemRenderer {
    * not grow the renderer's memory (a result whose call is forgotten reads
    * `tool result`).
    */
-  #remember(id: string, tool: string, name: string): void {
+  #remember(id: string, pair: [speaker: string, name: string]): void {
     // A known id keeps its place; past the limit the oldest is forgotten. The ids are
     // held as bytes (`KeyTable`), out of the heap, not a string and a Map entry each.
-    this.#tools.set(id, this.#toolPair(tool, name));
+    this.#tools.set(id, pair);
   }
 
   /**
@@ -229,17 +235,39 @@ export class ItemRenderer {
   }
 
   #call(event: Record<string, unknown>, here: string, make: Make): Item {
-    const tool = toolName(event);
-    const name = tool.slice(tool.indexOf("tool ") + 5);
-    if (typeof event.id === "string") this.#remember(event.id, tool, name);
+    const pair = this.#callPair(event);
+    const [tool, name] = pair;
+    if (typeof event.id === "string") this.#remember(event.id, pair);
     const caller = typeof event.session_thread_id === "string" && event.session_thread_id !== ""
       ? this.#book.key(event.session_thread_id)
       : here;
     const from = this.#speaker(caller);
-    const call = make("tool_call", from, tool, `${from} → ${tool}`);
+    const call = make("tool_call", from, tool, this.#labels.of(from, tool));
     call.thread = caller === PRIMARY ? null : caller;
     call.tool = name;
     return call;
+  }
+
+  /**
+   * The shared `[speaker, name]` of a call's tool. Every item of a call of the
+   * same tool then holds the same strings, not a copy each: the redaction of
+   * an item's fields and the dream's headings remember them by these strings,
+   * and a string used again has its hash worked out already.
+   */
+  #callPair(event: Record<string, unknown>): [speaker: string, name: string] {
+    const name = event.name;
+    if (event.type !== "agent.tool_use" || typeof name !== "string") {
+      const tool = toolName(event);
+      return this.#toolPair(tool, tool.slice(tool.indexOf("tool ") + 5));
+    }
+    let pair = this.#namedTools.get(name);
+    if (pair === undefined) {
+      pair = this.#toolPair(`tool ${name}`, name);
+      if (name.length > TOOL_UNITS_SHARED) return pair;
+      if (this.#namedTools.size >= TOOLS_SHARED) this.#namedTools.clear();
+      this.#namedTools.set(name, pair);
+    }
+    return pair;
   }
 
   #result(event: Record<string, unknown>, here: string, make: Make): Item {
@@ -251,13 +279,53 @@ export class ItemRenderer {
       : here;
     const to = this.#speaker(routed);
     const isError = event.is_error === true;
-    const result = make("tool_result", from, to, `${from} → ${to}${isError ? ", error" : ""}`);
+    const label = isError ? this.#errorLabels.of(from, to) : this.#labels.of(from, to);
+    const result = make("tool_result", from, to, label);
     result.thread = routed === PRIMARY ? null : routed;
     if (known !== undefined) result.tool = known[1];
     result.isError = isError;
     return result;
   }
 }
+
+/**
+ * Labels of two speakers (`agent → tool bash`, `tool bash → agent, error`), one
+ * string for each pair met: a session repeats a few pairs on every item, and
+ * an item's label is then the string its pair's items share, not a copy of
+ * its own (a bounded number of pairs, forgotten all at once when full).
+ */
+class Labels {
+  #suffix: string;
+  #byFrom: Map<string, Map<string, string>> = new Map();
+  #size = 0;
+
+  /** @param suffix What ends each label (`", error"`), after `from → to`. */
+  constructor(suffix: string) {
+    this.#suffix = suffix;
+  }
+
+  /** `from → to`, then the suffix. */
+  of(from: string, to: string): string {
+    let byTo = this.#byFrom.get(from);
+    let label = byTo?.get(to);
+    if (label !== undefined) return label;
+    label = `${from} → ${to}${this.#suffix}`;
+    if (from.length + to.length > LABEL_UNITS_SHARED) return label;
+    if (this.#size >= LABELS_SHARED) {
+      this.#byFrom.clear();
+      this.#size = 0;
+      byTo = undefined;
+    }
+    if (byTo === undefined) this.#byFrom.set(from, byTo = new Map());
+    byTo.set(to, label);
+    this.#size++;
+    return label;
+  }
+}
+
+/** How many labels are shared, and the longest pair (in UTF-16 units) shared. */
+const LABELS_SHARED = 1_024;
+const LABEL_UNITS_SHARED = 300;
 
 /**
  * A system message by who added it, as its `source` member says (a source
