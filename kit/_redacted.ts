@@ -5,7 +5,6 @@ import { redactedPieces, secretSpans } from "../redact/spans.ts";
 import { isAscii } from "./_ascii.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
-import { rememberSize } from "./_utf8_memo.ts";
 
 /**
  * A text's redaction, exactly as `redact` gives it, read in part: its size
@@ -19,8 +18,6 @@ export class Redacted {
   readonly #text: string;
   /** The redacted text's pieces (slices of the text and markers), or none when it has no secret. */
   readonly #pieces: readonly string[] | undefined;
-  /** The whole redacted text, once asked for: built flat, in one copy. */
-  #whole: string | undefined;
   #utf8Length: number | undefined;
   /** The redacted text's length, in UTF-16 code units. */
   readonly length: number;
@@ -48,7 +45,6 @@ export class Redacted {
     if (pieces === undefined) {
       return units >= this.#text.length ? this.#text : this.#text.slice(0, units);
     }
-    if (units >= this.length) return this.#whole ??= pieces.join("");
     let head = "";
     for (const piece of pieces) {
       if (head.length + piece.length >= units) return head + piece.slice(0, units - head.length);
@@ -87,12 +83,7 @@ export class Redacted {
       return { head: detach(this.head(budget)), cutBytes: this.length - budget };
     }
     const size = this.utf8Length();
-    if (size <= budget) {
-      // The framing measures the text again: its size is known.
-      const whole = this.head(Infinity);
-      rememberSize(whole, size);
-      return { head: whole, cutBytes: 0 };
-    }
+    if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
     // A head of `budget` bytes holds at most `budget` units; one more shows
     // whether the last of them ends a surrogate pair.
     const head = detach(utf8Head(this.head(budget + 1), budget));

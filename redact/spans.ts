@@ -163,8 +163,11 @@ export function secretSpans(text: string): readonly Span[] {
     collectAssignments(text, assignments, from);
     collectTokens(text, tokens, from);
     collectCommandPasswords(text, commands, from);
-    if (commands.length === 0) return mergeByStart(assignments, tokens);
-    return mergeByStart(mergeByStart(assignments, tokens), commands);
+    if (assignments.length === 0 && tokens.length === 0 && commands.length === 0) {
+      return NO_SPANS;
+    }
+    const merged = mergeByStart(assignments.slice(), tokens.slice());
+    return commands.length === 0 ? merged : mergeByStart(merged, commands.slice());
   } finally {
     assignments.length = 0;
     tokens.length = 0;
@@ -177,16 +180,14 @@ const TOKENS: Span[] = [];
 const COMMANDS: Span[] = [];
 
 /**
- * Two lists of ranges as one new list, in order of their start (none, shared,
- * when both are empty). Each pass finds its ranges left to right, so the
- * lists are merged in one step rather than sorted (a text dense with secrets
- * stays linear); a list out of order, which no pass should give, is sorted
- * first.
+ * Two lists of ranges as one, in order of their start. Each pass finds its
+ * ranges left to right, so the lists are merged in one step rather than
+ * sorted (a text dense with secrets stays linear); a list out of order, which
+ * no pass should give, is sorted first.
  */
 function mergeByStart(a: Span[], b: Span[]): Span[] {
-  if (a.length === 0 && b.length === 0) return NO_SPANS as Span[];
-  if (a.length === 0) return inOrder(b).slice();
-  if (b.length === 0) return inOrder(a).slice();
+  if (a.length === 0) return inOrder(b);
+  if (b.length === 0) return inOrder(a);
   inOrder(a);
   inOrder(b);
   const merged: Span[] = [];
