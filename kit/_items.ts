@@ -9,45 +9,40 @@ import { fieldsOf } from "../events/fields.ts";
 import { KeyTable } from "./_key_table.ts";
 
 /**
- * The event types the renderers show: messages, tool calls and their results,
- * thread messages and session errors. Spans, status, thinking, usage and
+ * Whether the renderers show an event: a conversation type (messages, tool
+ * calls and their results, thread messages and session errors), or a control
+ * type, one of the user's acts (the outcome the session was given, its task;
+ * an interrupt; a denied tool call: a `user.tool_confirmation` only when it
+ * denies, an allowed one is bookkeeping). Spans, status, thinking, usage and
  * outcome-evaluation events are bookkeeping, not conversation.
- */
-export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
-  "user.message",
-  "system.message",
-  "agent.message",
-  "agent.tool_use",
-  "agent.mcp_tool_use",
-  "agent.custom_tool_use",
-  "agent.tool_result",
-  "agent.mcp_tool_result",
-  "user.custom_tool_result",
-  "user.tool_result",
-  "agent.thread_message_sent",
-  "agent.thread_message_received",
-  "session.error",
-]);
-
-/**
- * The user's acts the renderers show: the outcome the session was given (its
- * task), an interrupt, and a denied tool call (an allowed one is bookkeeping).
- */
-export const CONTROL_TYPES: ReadonlySet<string> = new Set([
-  "user.define_outcome",
-  "user.interrupt",
-  "user.tool_confirmation",
-]);
-
-/**
- * Whether the renderers show an event: a conversation type, or a control
- * type (a `user.tool_confirmation` only when it denies).
+ *
+ * A `switch`, not a set: a type parsed from a line is a string of its own,
+ * which a set would hash (and most types are not shown), where a comparison
+ * with each case turns most down by their lengths.
  */
 export function isShown(event: LogEntry["event"]): boolean {
-  const type = event.type;
-  if (CONVERSATION_TYPES.has(type)) return true;
-  if (!CONTROL_TYPES.has(type)) return false;
-  return type !== "user.tool_confirmation" || fieldsOf(event).result === "deny";
+  switch (event.type) {
+    case "user.message":
+    case "system.message":
+    case "agent.message":
+    case "agent.tool_use":
+    case "agent.mcp_tool_use":
+    case "agent.custom_tool_use":
+    case "agent.tool_result":
+    case "agent.mcp_tool_result":
+    case "user.custom_tool_result":
+    case "user.tool_result":
+    case "agent.thread_message_sent":
+    case "agent.thread_message_received":
+    case "session.error":
+    case "user.define_outcome":
+    case "user.interrupt":
+      return true;
+    case "user.tool_confirmation":
+      return fieldsOf(event).result === "deny";
+    default:
+      return false;
+  }
 }
 
 /** An item before budgets and redaction: a {@linkcode ConversationItem} with its full text. */
@@ -60,12 +55,20 @@ const TOOL_NAMES_KEPT = 4_096;
 const TOOLS_SHARED = 1_024;
 const TOOL_UNITS_SHARED = 300;
 
-const RESULT_LINKS: Record<string, string> = {
-  "agent.tool_result": "tool_use_id",
-  "agent.mcp_tool_result": "mcp_tool_use_id",
-  "user.custom_tool_result": "custom_tool_use_id",
-  "user.tool_result": "tool_use_id",
-};
+/** The member of a tool result that names its call, or undefined for a type that is no result. */
+function resultLink(type: unknown): string | undefined {
+  switch (type) {
+    case "agent.tool_result":
+    case "user.tool_result":
+      return "tool_use_id";
+    case "agent.mcp_tool_result":
+      return "mcp_tool_use_id";
+    case "user.custom_tool_result":
+      return "custom_tool_use_id";
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Labels and bodies of the renderers' items. It remembers the latest tool
@@ -105,7 +108,7 @@ export class ItemRenderer {
   }
 
   /**
-   * The item for an entry whose type is in {@linkcode CONVERSATION_TYPES},
+   * The item for an entry the renderers show ({@linkcode isShown}),
    * with `body` as its text: {@linkcode ItemRenderer.text}, worked out (a held
    * message keeps its text, not its event).
    */
@@ -149,10 +152,12 @@ export class ItemRenderer {
       }
       case "user.tool_confirmation":
         return this.#denial(event, here, make);
-      default:
-        return Object.hasOwn(RESULT_LINKS, String(event.type))
-          ? this.#result(event, here, make)
+      default: {
+        const link = resultLink(event.type);
+        return link !== undefined
+          ? this.#result(event, event[link], here, make)
           : this.#call(event, here, make);
+      }
     }
   }
 
@@ -173,8 +178,7 @@ export class ItemRenderer {
           ? event.deny_message
           : "(denied, no reason given)";
     }
-    if (TOOL_CALL_TYPES.has(String(event.type))) return inputText(event.input);
-    return text(event.content);
+    return isToolCall(event.type) ? inputText(event.input) : text(event.content);
   }
 
   /** Who an interrupt stops: the thread it names, else every thread. */
@@ -270,8 +274,7 @@ export class ItemRenderer {
     return pair;
   }
 
-  #result(event: Record<string, unknown>, here: string, make: Make): Item {
-    const link = event[RESULT_LINKS[event.type as string]!];
+  #result(event: Record<string, unknown>, link: unknown, here: string, make: Make): Item {
     const known = typeof link === "string" ? this.#tools.get(link) : undefined;
     const from = known?.[0] ?? "tool result";
     const routed = here === PRIMARY && typeof event.session_thread_id === "string"
@@ -360,11 +363,11 @@ function systemItem(event: Record<string, unknown>, to: string, make: Make): Ite
   }
 }
 
-const TOOL_CALL_TYPES: ReadonlySet<string> = new Set([
-  "agent.tool_use",
-  "agent.mcp_tool_use",
-  "agent.custom_tool_use",
-]);
+/** Whether a type is a tool call's (its text is its input). */
+function isToolCall(type: unknown): boolean {
+  return type === "agent.tool_use" || type === "agent.mcp_tool_use" ||
+    type === "agent.custom_tool_use";
+}
 
 /** Builds an item of the entry being rendered; the label defaults to the speaker. */
 type Make = (kind: Item["kind"], from: string, to: string, label?: string) => Item;
