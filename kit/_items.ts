@@ -9,45 +9,40 @@ import { fieldsOf } from "../events/fields.ts";
 import { KeyTable } from "./_key_table.ts";
 
 /**
- * The event types the renderers show: messages, tool calls and their results,
- * thread messages and session errors. Spans, status, thinking, usage and
+ * Whether the renderers show an event: a conversation type (messages, tool
+ * calls and their results, thread messages and session errors), or a control
+ * type, one of the user's acts (the outcome the session was given, its task;
+ * an interrupt; a denied tool call: a `user.tool_confirmation` only when it
+ * denies, an allowed one is bookkeeping). Spans, status, thinking, usage and
  * outcome-evaluation events are bookkeeping, not conversation.
- */
-export const CONVERSATION_TYPES: ReadonlySet<string> = new Set([
-  "user.message",
-  "system.message",
-  "agent.message",
-  "agent.tool_use",
-  "agent.mcp_tool_use",
-  "agent.custom_tool_use",
-  "agent.tool_result",
-  "agent.mcp_tool_result",
-  "user.custom_tool_result",
-  "user.tool_result",
-  "agent.thread_message_sent",
-  "agent.thread_message_received",
-  "session.error",
-]);
-
-/**
- * The user's acts the renderers show: the outcome the session was given (its
- * task), an interrupt, and a denied tool call (an allowed one is bookkeeping).
- */
-export const CONTROL_TYPES: ReadonlySet<string> = new Set([
-  "user.define_outcome",
-  "user.interrupt",
-  "user.tool_confirmation",
-]);
-
-/**
- * Whether the renderers show an event: a conversation type, or a control
- * type (a `user.tool_confirmation` only when it denies).
+ *
+ * A `switch`, not a set: a type parsed from a line is a string of its own,
+ * which a set would hash (and most types are not shown), where a comparison
+ * with each case turns most down by their lengths.
  */
 export function isShown(event: LogEntry["event"]): boolean {
-  const type = event.type;
-  if (CONVERSATION_TYPES.has(type)) return true;
-  if (!CONTROL_TYPES.has(type)) return false;
-  return type !== "user.tool_confirmation" || fieldsOf(event).result === "deny";
+  switch (event.type) {
+    case "user.message":
+    case "system.message":
+    case "agent.message":
+    case "agent.tool_use":
+    case "agent.mcp_tool_use":
+    case "agent.custom_tool_use":
+    case "agent.tool_result":
+    case "agent.mcp_tool_result":
+    case "user.custom_tool_result":
+    case "user.tool_result":
+    case "agent.thread_message_sent":
+    case "agent.thread_message_received":
+    case "session.error":
+    case "user.define_outcome":
+    case "user.interrupt":
+      return true;
+    case "user.tool_confirmation":
+      return fieldsOf(event).result === "deny";
+    default:
+      return false;
+  }
 }
 
 /** An item before budgets and redaction: a {@linkcode ConversationItem} with its full text. */
@@ -60,12 +55,20 @@ const TOOL_NAMES_KEPT = 4_096;
 const TOOLS_SHARED = 1_024;
 const TOOL_UNITS_SHARED = 300;
 
-const RESULT_LINKS: Record<string, string> = {
-  "agent.tool_result": "tool_use_id",
-  "agent.mcp_tool_result": "mcp_tool_use_id",
-  "user.custom_tool_result": "custom_tool_use_id",
-  "user.tool_result": "tool_use_id",
-};
+/** The member of a tool result that names its call, or undefined for a type that is no result. */
+function resultLink(type: unknown): string | undefined {
+  switch (type) {
+    case "agent.tool_result":
+    case "user.tool_result":
+      return "tool_use_id";
+    case "agent.mcp_tool_result":
+      return "mcp_tool_use_id";
+    case "user.custom_tool_result":
+      return "custom_tool_use_id";
+    default:
+      return undefined;
+  }
+}
 
 /**
  * Labels and bodies of the renderers' items. It remembers the latest tool
@@ -76,6 +79,12 @@ export class ItemRenderer {
   #tools: KeyTable<[speaker: string, name: string]> = new KeyTable(TOOL_NAMES_KEPT);
   /** One `[speaker, name]` per distinct tool, shared by every call of it that is remembered. */
   #toolPairs: Map<string, [speaker: string, name: string]> = new Map();
+  /** The pair of each plain tool (`agent.tool_use`) by its name, as `#toolPairs` holds it. */
+  #namedTools: Map<string, [speaker: string, name: string]> = new Map();
+  /** Labels of two speakers (`from → to`), one string each: see {@linkcode Labels}. */
+  #labels = new Labels("");
+  /** The same, of an error result (`from → to, error`). */
+  #errorLabels = new Labels(", error");
   #seq = 0;
   #body = "";
   #thread: string | null = null;
@@ -99,7 +108,7 @@ export class ItemRenderer {
   }
 
   /**
-   * The item for an entry whose type is in {@linkcode CONVERSATION_TYPES},
+   * The item for an entry the renderers show ({@linkcode isShown}),
    * with `body` as its text: {@linkcode ItemRenderer.text}, worked out (a held
    * message keeps its text, not its event).
    */
@@ -124,12 +133,12 @@ export class ItemRenderer {
       case "agent.thread_message_sent": {
         const from = this.#speaker(here);
         const to = this.#speaker(this.#book.key(event.to_session_thread_id));
-        return make("thread_message", from, to, `${from} → ${to}`);
+        return make("thread_message", from, to, this.#labels.of(from, to));
       }
       case "agent.thread_message_received": {
         const from = this.#speaker(this.#book.key(event.from_session_thread_id));
         const to = this.#speaker(here);
-        return make("thread_message", from, to, `${from} → ${to}`);
+        return make("thread_message", from, to, this.#labels.of(from, to));
       }
       case "session.error":
         return make("error", "session", this.#speaker(here), "session error");
@@ -143,10 +152,12 @@ export class ItemRenderer {
       }
       case "user.tool_confirmation":
         return this.#denial(event, here, make);
-      default:
-        return Object.hasOwn(RESULT_LINKS, String(event.type))
-          ? this.#result(event, here, make)
+      default: {
+        const link = resultLink(event.type);
+        return link !== undefined
+          ? this.#result(event, event[link], here, make)
           : this.#call(event, here, make);
+      }
     }
   }
 
@@ -167,8 +178,7 @@ export class ItemRenderer {
           ? event.deny_message
           : "(denied, no reason given)";
     }
-    if (TOOL_CALL_TYPES.has(String(event.type))) return inputText(event.input);
-    return text(event.content);
+    return isToolCall(event.type) ? inputText(event.input) : text(event.content);
   }
 
   /** Who an interrupt stops: the thread it names, else every thread. */
@@ -200,10 +210,10 @@ export class ItemRenderer {
    * not grow the renderer's memory (a result whose call is forgotten reads
    * `tool result`).
    */
-  #remember(id: string, tool: string, name: string): void {
+  #remember(id: string, pair: [speaker: string, name: string]): void {
     // A known id keeps its place; past the limit the oldest is forgotten. The ids are
     // held as bytes (`KeyTable`), out of the heap, not a string and a Map entry each.
-    this.#tools.set(id, this.#toolPair(tool, name));
+    this.#tools.set(id, pair);
   }
 
   /**
@@ -229,21 +239,42 @@ export class ItemRenderer {
   }
 
   #call(event: Record<string, unknown>, here: string, make: Make): Item {
-    const tool = toolName(event);
-    const name = tool.slice(tool.indexOf("tool ") + 5);
-    if (typeof event.id === "string") this.#remember(event.id, tool, name);
+    const pair = this.#callPair(event);
+    const [tool, name] = pair;
+    if (typeof event.id === "string") this.#remember(event.id, pair);
     const caller = typeof event.session_thread_id === "string" && event.session_thread_id !== ""
       ? this.#book.key(event.session_thread_id)
       : here;
     const from = this.#speaker(caller);
-    const call = make("tool_call", from, tool, `${from} → ${tool}`);
+    const call = make("tool_call", from, tool, this.#labels.of(from, tool));
     call.thread = caller === PRIMARY ? null : caller;
     call.tool = name;
     return call;
   }
 
-  #result(event: Record<string, unknown>, here: string, make: Make): Item {
-    const link = event[RESULT_LINKS[event.type as string]!];
+  /**
+   * The shared `[speaker, name]` of a call's tool. Every item of a call of the
+   * same tool then holds the same strings, not a copy each: the redaction of
+   * an item's fields and the dream's headings remember them by these strings,
+   * and a string used again has its hash worked out already.
+   */
+  #callPair(event: Record<string, unknown>): [speaker: string, name: string] {
+    const name = event.name;
+    if (event.type !== "agent.tool_use" || typeof name !== "string") {
+      const tool = toolName(event);
+      return this.#toolPair(tool, tool.slice(tool.indexOf("tool ") + 5));
+    }
+    let pair = this.#namedTools.get(name);
+    if (pair === undefined) {
+      pair = this.#toolPair(`tool ${name}`, name);
+      if (name.length > TOOL_UNITS_SHARED) return pair;
+      if (this.#namedTools.size >= TOOLS_SHARED) this.#namedTools.clear();
+      this.#namedTools.set(name, pair);
+    }
+    return pair;
+  }
+
+  #result(event: Record<string, unknown>, link: unknown, here: string, make: Make): Item {
     const known = typeof link === "string" ? this.#tools.get(link) : undefined;
     const from = known?.[0] ?? "tool result";
     const routed = here === PRIMARY && typeof event.session_thread_id === "string"
@@ -251,13 +282,53 @@ export class ItemRenderer {
       : here;
     const to = this.#speaker(routed);
     const isError = event.is_error === true;
-    const result = make("tool_result", from, to, `${from} → ${to}${isError ? ", error" : ""}`);
+    const label = isError ? this.#errorLabels.of(from, to) : this.#labels.of(from, to);
+    const result = make("tool_result", from, to, label);
     result.thread = routed === PRIMARY ? null : routed;
     if (known !== undefined) result.tool = known[1];
     result.isError = isError;
     return result;
   }
 }
+
+/**
+ * Labels of two speakers (`agent → tool bash`, `tool bash → agent, error`), one
+ * string for each pair met: a session repeats a few pairs on every item, and
+ * an item's label is then the string its pair's items share, not a copy of
+ * its own (a bounded number of pairs, forgotten all at once when full).
+ */
+class Labels {
+  #suffix: string;
+  #byFrom: Map<string, Map<string, string>> = new Map();
+  #size = 0;
+
+  /** @param suffix What ends each label (`", error"`), after `from → to`. */
+  constructor(suffix: string) {
+    this.#suffix = suffix;
+  }
+
+  /** `from → to`, then the suffix. */
+  of(from: string, to: string): string {
+    let byTo = this.#byFrom.get(from);
+    let label = byTo?.get(to);
+    if (label !== undefined) return label;
+    label = `${from} → ${to}${this.#suffix}`;
+    if (from.length + to.length > LABEL_UNITS_SHARED) return label;
+    if (this.#size >= LABELS_SHARED) {
+      this.#byFrom.clear();
+      this.#size = 0;
+      byTo = undefined;
+    }
+    if (byTo === undefined) this.#byFrom.set(from, byTo = new Map());
+    byTo.set(to, label);
+    this.#size++;
+    return label;
+  }
+}
+
+/** How many labels are shared, and the longest pair (in UTF-16 units) shared. */
+const LABELS_SHARED = 1_024;
+const LABEL_UNITS_SHARED = 300;
 
 /**
  * A system message by who added it, as its `source` member says (a source
@@ -292,11 +363,11 @@ function systemItem(event: Record<string, unknown>, to: string, make: Make): Ite
   }
 }
 
-const TOOL_CALL_TYPES: ReadonlySet<string> = new Set([
-  "agent.tool_use",
-  "agent.mcp_tool_use",
-  "agent.custom_tool_use",
-]);
+/** Whether a type is a tool call's (its text is its input). */
+function isToolCall(type: unknown): boolean {
+  return type === "agent.tool_use" || type === "agent.mcp_tool_use" ||
+    type === "agent.custom_tool_use";
+}
 
 /** Builds an item of the entry being rendered; the label defaults to the speaker. */
 type Make = (kind: Item["kind"], from: string, to: string, label?: string) => Item;

@@ -32,7 +32,8 @@ export function rememberBounded<K, V>(map: Map<K, V>, key: K, value: V, limit: n
  */
 export class ThreadBook {
   #children: Map<string, true> = new Map();
-  #names: Map<string, string> = new Map();
+  /** Each named child's speaker (`@name`), one string that all its items share. */
+  #speakers: Map<string, string> = new Map();
 
   /** Learns from one entry: the thread holding it, and threads its event names. */
   learn(entry: LogEntry): void {
@@ -65,7 +66,7 @@ export class ThreadBook {
   /** Who speaks on a thread: `agent` on the primary, `@name` (else `@id`) on a child. */
   speaker(key: string): string {
     if (key === PRIMARY) return "agent";
-    return `@${this.#names.get(key) ?? key}`;
+    return this.#speakers.get(key) ?? `@${key}`;
   }
 
   #child(id: unknown, name: unknown): void {
@@ -73,7 +74,10 @@ export class ThreadBook {
     this.#addChild(id);
     if (typeof name === "string" && name.trim() !== "") {
       // Cut where no secret straddles the cut: the label is redacted after.
-      rememberBounded(this.#names, id, agentLabel(name), THREADS_KEPT);
+      const speaker = `@${agentLabel(name)}`;
+      // The same name named again keeps its string, which the items' labels are remembered by.
+      const known = this.#speakers.get(id);
+      rememberBounded(this.#speakers, id, known === speaker ? known : speaker, THREADS_KEPT);
     }
   }
 
