@@ -41,13 +41,79 @@ export async function outputStamp(path: string): Promise<string | undefined> {
   }
 }
 
-/** {@linkcode fileStamp}, taken at once (a stat blocks for microseconds). */
-export function fileStampNow(path: string): string | undefined {
+/** What an input's subagent files come to: how many, a hash of their names and stamps, the latest change. */
+export interface SubagentFilesStamp {
+  /** The `agent-*` files of the session's `subagents/` folder. */
+  count: number;
+  /** 64 bits of FNV-1a over each file's name and stamp, in name order, as 16 hex digits. */
+  hash: string;
+  /** The latest modification time among them, in milliseconds (0 for none). */
+  mtime: number;
+}
+
+/** The `agent-<id>.jsonl` and `agent-<id>.meta.json` names Claude Code writes a subagent to. */
+const SUBAGENT_FILE = /^agent-.+\.(?:jsonl|meta\.json)$/;
+
+/**
+ * The files Claude Code writes a session's subagents to (`<session>/subagents/agent-*`, beside
+ * `<session>.jsonl`, as the Claude Code source reads them), stamped at once; undefined when that
+ * folder holds none (or is not there, as for every log but a current Claude Code session's).
+ * A subagent's file grows while its session's own file stays as it was, until the subagent ends.
+ */
+export function subagentFilesStamp(path: string): SubagentFilesStamp | undefined {
+  const folder = `${path.replace(/\.[^./\\]*$/, "")}/subagents/`;
+  let names: string[];
   try {
-    return infoStamp(Deno.statSync(path));
+    names = Array.from(Deno.readDirSync(folder), (entry) => entry.name)
+      .filter((name) => SUBAGENT_FILE.test(name));
   } catch {
     return undefined;
   }
+  if (names.length === 0) return undefined;
+  names.sort();
+  // Two 32-bit FNV-1a hashes of different bases: a change is missed only by a collision.
+  let low = 0x811c9dc5;
+  let high = 0x050c5d1f;
+  let mtime = 0;
+  for (const name of names) {
+    let stamp = "";
+    try {
+      const info = Deno.statSync(`${folder}${name}`);
+      stamp = infoStamp(info) ?? "";
+      mtime = Math.max(mtime, info.mtime?.getTime() ?? 0);
+    } catch {
+      // Gone since the listing: its name alone is hashed.
+    }
+    const text = `${name}\u0000${stamp}\u0000`;
+    for (let i = 0; i < text.length; i++) {
+      const unit = text.charCodeAt(i);
+      low = Math.imul(low ^ unit, 0x01000193) >>> 0;
+      high = Math.imul(high ^ unit, 0x01000193) >>> 0;
+    }
+  }
+  const hex = (word: number): string => word.toString(16).padStart(8, "0");
+  return { count: names.length, hash: `${hex(high)}${hex(low)}`, mtime };
+}
+
+/**
+ * An input's stamp, taken at once: its own ({@linkcode infoStamp}, from `info` when the run
+ * already took it), and, when its session has subagent files, theirs
+ * ({@linkcode subagentFilesStamp}, or `subagents` when the caller took it) after a `+`; undefined for a non-file or a path that cannot
+ * be looked at. A link is followed (an input may be one).
+ */
+export function inputStampNow(
+  path: string,
+  info?: Deno.FileInfo,
+  subagents: SubagentFilesStamp | undefined = subagentFilesStamp(path),
+): string | undefined {
+  let own: string | undefined;
+  try {
+    own = infoStamp(info ?? Deno.statSync(path));
+  } catch {
+    return undefined;
+  }
+  if (own === undefined) return undefined;
+  return subagents === undefined ? own : `${own}+${subagents.count}:${subagents.hash}`;
 }
 
 /** {@linkcode outputStamp}, taken at once. */

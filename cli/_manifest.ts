@@ -45,8 +45,7 @@
 import {
   fileDigest,
   fileStamp,
-  fileStampNow,
-  infoStamp,
+  inputStampNow,
   outputStamp,
   outputStampNow,
   stampSize,
@@ -210,7 +209,7 @@ export class Manifest implements KnownHeads {
    * inputs), so that its turn takes none of its own.
    */
   stamped(input: string, info: Deno.FileInfo): void {
-    this.#stampedInputs.set(this.#resolve(input), infoStamp(info));
+    this.#stampedInputs.set(this.#resolve(input), inputStampNow(input, info));
   }
 
   /**
@@ -221,7 +220,7 @@ export class Manifest implements KnownHeads {
   inputStamp(input: string): string | undefined {
     const path = this.#resolve(input);
     const given = this.#stampedInputs.has(path);
-    const stamp = given ? this.#stampedInputs.get(path) : fileStampNow(input);
+    const stamp = given ? this.#stampedInputs.get(path) : inputStampNow(input);
     this.#stampedInputs.delete(path);
     return stamp;
   }
@@ -239,7 +238,7 @@ export class Manifest implements KnownHeads {
     this.#looked.add(path);
     const entry = this.#entries.get(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
-    if ((stamp ?? fileStampNow(input)) !== entry.input) return undefined;
+    if ((stamp ?? inputStampNow(input)) !== entry.input) return undefined;
     const changed = (output: RecordedOutput): boolean =>
       outputStampNow(this.#path(output.name)) !== output.stamp;
     if (entry.outputs.some(changed)) return undefined;
@@ -275,7 +274,7 @@ export class Manifest implements KnownHeads {
     outputs: readonly WrittenOutput[],
   ): Promise<void> {
     // An input changed while it was read is rendered again next time.
-    if (await fileStamp(input) !== stampBefore) return this.forget(input);
+    if (inputStampNow(input) !== stampBefore) return this.forget(input);
     const recorded = [];
     for (const { name, digest, head } of outputs) {
       const stamp = await outputStamp(this.#path(name));

@@ -35,7 +35,7 @@
 import type { RenderCommand } from "./_args.ts";
 import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
 import type { CallerDirectory } from "./_cwd.ts";
-import { fileStampNow, outputStampNow } from "./_file_stamp.ts";
+import { inputStampNow, outputStampNow } from "./_file_stamp.ts";
 import { indexIsCurrent, inFolder, pagesListing, TEMPORARY } from "./_folder_pages.ts";
 import {
   type FolderState,
@@ -120,7 +120,7 @@ function sameInputs(
     seen.add(path);
     // A stamp is a string: a path that is no own key gives none.
     const stamp = recorded[path];
-    if (typeof stamp !== "string" || fileStampNow(path) !== stamp) return false;
+    if (typeof stamp !== "string" || inputStampNow(path) !== stamp) return false;
   }
   return true;
 }
