@@ -34,7 +34,9 @@ async function statusline(
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
-    env: { XDG_CACHE_HOME: cacheHome, DENO_DIR, NO_COLOR: "1" },
+    // deno task keeps an INIT_CWD it inherits (`deno task test` sets one): set it as the task
+    // sets it in a user's shell, which has none.
+    env: { XDG_CACHE_HOME: cacheHome, DENO_DIR, NO_COLOR: "1", INIT_CWD: cwd },
   }).spawn();
   const writer = child.stdin.getWriter();
   await writer.write(new TextEncoder().encode(JSON.stringify({
