@@ -122,6 +122,19 @@ export function entryLine(
   });
 }
 
+/** Two sessions' logs, `a.ndjson` and `b.ndjson`, in `dir`. */
+export async function twoLogs(dir: string): Promise<string[]> {
+  await Deno.writeTextFile(
+    `${dir}/a.ndjson`,
+    `${entryLine(1, "sesn_a", "question a", "2026-09-14T10:01:00Z")}\n`,
+  );
+  await Deno.writeTextFile(
+    `${dir}/b.ndjson`,
+    `${entryLine(1, "sesn_b", "question b", "2026-09-14T10:02:00Z")}\n`,
+  );
+  return ["a.ndjson", "b.ndjson"];
+}
+
 /** Runs `work` in a fresh temporary folder, removed afterwards. */
 export async function inTempDir(work: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir();

@@ -8,25 +8,12 @@
  */
 
 import assert from "node:assert/strict";
-import { entryLine, inTempDir, ROOT, task } from "./_cli.ts";
+import { entryLine, inTempDir, ROOT, task, twoLogs } from "./_cli.ts";
 import { outputStamp } from "../cli/_file_stamp.ts";
 import { folderIndex } from "../cli/_folder_index.ts";
 import { MANIFEST_NAME } from "../cli/_manifest_file.ts";
 import { VERSION } from "../cli/_version.ts";
 import { registry } from "../renderers/builtin.ts";
-
-/** Two sessions' logs, `a.ndjson` and `b.ndjson`, in `dir`. */
-async function twoLogs(dir: string): Promise<string[]> {
-  await Deno.writeTextFile(
-    `${dir}/a.ndjson`,
-    `${entryLine(1, "sesn_a", "question a", "2026-09-14T10:01:00Z")}\n`,
-  );
-  await Deno.writeTextFile(
-    `${dir}/b.ndjson`,
-    `${entryLine(1, "sesn_b", "question b", "2026-09-14T10:02:00Z")}\n`,
-  );
-  return ["a.ndjson", "b.ndjson"];
-}
 
 /** The state line the folder's record ends with, parsed; undefined when it has none. */
 async function recordState(dir: string): Promise<{ key: string; index: string } | undefined> {

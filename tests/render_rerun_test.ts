@@ -7,25 +7,12 @@
  */
 
 import assert from "node:assert/strict";
-import { entryLine, inTempDir, task } from "./_cli.ts";
+import { inTempDir, task, twoLogs } from "./_cli.ts";
 import { outputStamp } from "../cli/_file_stamp.ts";
 import { folderIndex } from "../cli/_folder_index.ts";
 import { registry } from "../renderers/builtin.ts";
 
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
-
-/** Two sessions' logs, `a.ndjson` and `b.ndjson`, in `dir`. */
-async function twoLogs(dir: string): Promise<string[]> {
-  await Deno.writeTextFile(
-    `${dir}/a.ndjson`,
-    `${entryLine(1, "sesn_a", "question a", "2026-09-14T10:01:00Z")}\n`,
-  );
-  await Deno.writeTextFile(
-    `${dir}/b.ndjson`,
-    `${entryLine(1, "sesn_b", "question b", "2026-09-14T10:02:00Z")}\n`,
-  );
-  return ["a.ndjson", "b.ndjson"];
-}
 
 /** Rewrites a file's bytes in place, its size and modification time kept: its stamp is the same. */
 async function editKeepingStamp(path: string, from: string, to: string): Promise<void> {
