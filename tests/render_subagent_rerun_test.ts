@@ -18,7 +18,7 @@ const SUBAGENT = `${SESSION}/subagents/agent-a11f00dcafe0001.jsonl`;
 async function copySession(dir: string): Promise<void> {
   await Deno.mkdir(`${dir}/project/${SESSION}/subagents`, { recursive: true });
   await Deno.copyFile(`${PROJECT}${SESSION}.jsonl`, `${dir}/project/${SESSION}.jsonl`);
-  for (const entry of Deno.readDirSync(`${PROJECT}${SESSION}/subagents`)) {
+  for await (const entry of Deno.readDir(`${PROJECT}${SESSION}/subagents`)) {
     const name = `${SESSION}/subagents/${entry.name}`;
     await Deno.copyFile(`${PROJECT}${name}`, `${dir}/project/${name}`);
   }
