@@ -10,38 +10,16 @@
 
 import type { LogEntry } from "./types.ts";
 
+/** The property of a source that gives its entries a read at a time. */
+const ENTRY_BATCHES: unique symbol = Symbol("brigade.entryBatches");
+
 /** A source's entries a read at a time: each batch is iterated (lazily) before the next is read. */
 export type EntryBatches = AsyncIterable<Iterable<LogEntry>>;
 
-/** A source's entries taken a read at a time, from {@linkcode entryBatches}. */
-export interface TakenBatches {
-  /** The entries, a read at a time. */
-  batches: EntryBatches;
-  /**
-   * Whether the source made and checked each entry itself, as the batch is
-   * iterated: then no one else has held the entry before the taker.
-   */
-  checked: boolean;
+/** A source whose entries may be taken a read at a time. */
+interface Batched {
+  [ENTRY_BATCHES]?: () => EntryBatches | undefined;
 }
-
-/** Options for {@linkcode batchedEntries}. */
-export interface BatchedEntriesOptions {
-  /**
-   * Whether each entry of a batch is made and checked (as `entryProblem`
-   * checks it) as the batch is iterated, by this module's own source: a
-   * reader that takes the batches need not check it again.
-   *
-   * @default {false}
-   */
-  checked?: boolean;
-}
-
-/**
- * How to take each batched source's entries. A map this module holds, not a
- * property of the source: no one else can find it, nor give a source of their
- * own (of entries no one checked) the look of a checked one.
- */
-const TAKERS = new WeakMap<object, () => TakenBatches | undefined>();
 
 /**
  * The entries of `batches`, as an async generator (one await an entry) that
@@ -50,9 +28,7 @@ const TAKERS = new WeakMap<object, () => TakenBatches | undefined>();
  */
 export function batchedEntries(
   batches: AsyncGenerator<Iterable<LogEntry>, void, undefined>,
-  options: BatchedEntriesOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
-  const checked = options.checked ?? false;
   let started = false;
   let taken = false;
   async function* entries(): AsyncGenerator<LogEntry, void, undefined> {
@@ -63,10 +39,12 @@ export function batchedEntries(
     }
   }
   const generator = entries();
-  TAKERS.set(generator, (): TakenBatches | undefined => {
-    if (started || taken) return undefined;
-    taken = true;
-    return { batches, checked };
+  Object.defineProperty(generator, ENTRY_BATCHES, {
+    value: (): EntryBatches | undefined => {
+      if (started || taken) return undefined;
+      taken = true;
+      return batches;
+    },
   });
   return generator;
 }
@@ -76,7 +54,7 @@ export function batchedEntries(
  * {@linkcode batchedEntries} not started yet), else undefined: read it an
  * entry at a time. Once taken, the source's own iteration gives nothing.
  */
-export function entryBatches(source: unknown): TakenBatches | undefined {
+export function entryBatches(source: unknown): EntryBatches | undefined {
   if (typeof source !== "object" || source === null) return undefined;
-  return TAKERS.get(source)?.();
+  return (source as Batched)[ENTRY_BATCHES]?.();
 }

@@ -155,7 +155,8 @@ export async function forEachSessionItem(
   const gate = new SessionGate(options.renderer, signal);
   const steps = new ConversationSteps(options);
   const ready = steps.ready;
-  const step = (entry: LogEntry): void => {
+  const step = (raw: unknown): void => {
+    const entry = gate.pass(raw);
     observe?.(entry);
     steps.push(entry);
     if (ready.length === 0) return;
@@ -163,14 +164,11 @@ export async function forEachSessionItem(
     ready.length = 0;
   };
   // A source that gives its entries a read at a time is taken so: no await an entry.
-  // Its entries are checked once: a source of this module's own that checked them is trusted.
-  const taken = entryBatches(source);
-  if (taken === undefined) {
-    for await (const raw of source) step(gate.pass(raw));
-  } else if (taken.checked) {
-    for await (const batch of taken.batches) for (const raw of batch) step(gate.passChecked(raw));
+  const batches = entryBatches(source);
+  if (batches === undefined) {
+    for await (const raw of source) step(raw);
   } else {
-    for await (const batch of taken.batches) for (const raw of batch) step(gate.pass(raw));
+    for await (const batch of batches) for (const raw of batch) step(raw);
   }
   steps.end();
   for (const item of ready) each(item);

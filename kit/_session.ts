@@ -39,21 +39,7 @@ export class SessionGate {
         line: this.#position,
       });
     }
-    return this.#oneSession(entry as LogEntry);
-  }
-
-  /**
-   * {@linkcode SessionGate.pass} for an entry its source made and checked as
-   * the gate's caller pulled it (batches `entryBatches` calls checked), which
-   * no one else has held: only the signal and the session are checked.
-   */
-  passChecked(entry: LogEntry): LogEntry {
-    this.#signal?.throwIfAborted();
-    this.#position++;
-    return this.#oneSession(entry);
-  }
-
-  #oneSession(checked: LogEntry): LogEntry {
+    const checked = entry as LogEntry;
     this.#sessionId ??= checked.session_id;
     if (checked.session_id !== this.#sessionId) {
       throw new EventSourceError(

@@ -151,12 +151,7 @@ export function fromNdjson(
   input: NdjsonInput,
   options: FromNdjsonOptions = {},
 ): AsyncGenerator<LogEntry, void, undefined> {
-  // Each entry is made and checked as its batch is iterated (`toEntry`), so a taker need not check
-  // it again; but a bare event's entry takes the `sessionId` option as it is, which a caller
-  // without types may give as a non-string: the taker checks those (and fails as it always has).
-  const sessionId = options.sessionId;
-  const checked = sessionId === undefined || typeof sessionId === "string";
-  return batchedEntries(entryBatches(input, options), { checked });
+  return batchedEntries(entryBatches(input, options));
 }
 
 /** {@linkcode fromNdjson}'s entries, a batch a read, each batch parsed as it is iterated. */
