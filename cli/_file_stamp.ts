@@ -55,13 +55,46 @@ export interface SubagentFilesStamp {
 const SUBAGENT_FILE = /^agent-.+\.(?:jsonl|meta\.json)$/;
 
 /**
+ * The folders a round of stamps looked into, each listed once: whether a session has a folder of
+ * its own beside its file (where Claude Code puts its subagents) is then a lookup, not a failed
+ * call for every input that has none (Deno throws an error for each, about 20 µs).
+ */
+export class FolderListings {
+  #folders = new Map<string, ReadonlySet<string>>();
+
+  /** Whether `folder` held an entry `name` that is a folder or a link, when it was first listed. */
+  holds(folder: string, name: string): boolean {
+    let names = this.#folders.get(folder);
+    if (names === undefined) {
+      const found = new Set<string>();
+      try {
+        for (const entry of Deno.readDirSync(folder)) {
+          if (entry.isDirectory || entry.isSymlink) found.add(entry.name);
+        }
+      } catch {
+        // Not there, or not readable: it holds nothing this round.
+      }
+      this.#folders.set(folder, names = found);
+    }
+    return names.has(name);
+  }
+}
+
+/**
  * The files Claude Code writes a session's subagents to (`<session>/subagents/agent-*`, beside
  * `<session>.jsonl`, as the Claude Code source reads them), stamped at once; undefined when that
  * folder holds none (or is not there, as for every log but a current Claude Code session's).
  * A subagent's file grows while its session's own file stays as it was, until the subagent ends.
+ * `folders` lists the session's folder once for every input of a round (by default, for this call).
  */
-export function subagentFilesStamp(path: string): SubagentFilesStamp | undefined {
-  const folder = `${path.replace(/\.[^./\\]*$/, "")}/subagents/`;
+export function subagentFilesStamp(
+  path: string,
+  folders: FolderListings = new FolderListings(),
+): SubagentFilesStamp | undefined {
+  const stem = path.replace(/\.[^./\\]*$/, "");
+  const cut = Math.max(stem.lastIndexOf("/"), stem.lastIndexOf("\\"));
+  if (!folders.holds(cut < 0 ? "." : stem.slice(0, cut + 1), stem.slice(cut + 1))) return undefined;
+  const folder = `${stem}/subagents/`;
   let names: string[];
   try {
     names = Array.from(Deno.readDirSync(folder), (entry) => entry.name)
@@ -98,13 +131,13 @@ export function subagentFilesStamp(path: string): SubagentFilesStamp | undefined
 /**
  * An input's stamp, taken at once: its own ({@linkcode infoStamp}, from `info` when the run
  * already took it), and, when its session has subagent files, theirs
- * ({@linkcode subagentFilesStamp}, or `subagents` when the caller took it) after a `+`; undefined for a non-file or a path that cannot
- * be looked at. A link is followed (an input may be one).
+ * ({@linkcode subagentFilesStamp}, its folder looked up in `folders`) after a `+`; undefined for
+ * a non-file or a path that cannot be looked at. A link is followed (an input may be one).
  */
 export function inputStampNow(
   path: string,
   info?: Deno.FileInfo,
-  subagents: SubagentFilesStamp | undefined = subagentFilesStamp(path),
+  folders?: FolderListings,
 ): string | undefined {
   let own: string | undefined;
   try {
@@ -112,7 +145,11 @@ export function inputStampNow(
   } catch {
     return undefined;
   }
-  if (own === undefined) return undefined;
+  return own === undefined ? undefined : withSubagents(own, subagentFilesStamp(path, folders));
+}
+
+/** A file's own stamp with its session's subagent files' after a `+`, when it has any. */
+export function withSubagents(own: string, subagents: SubagentFilesStamp | undefined): string {
   return subagents === undefined ? own : `${own}+${subagents.count}:${subagents.hash}`;
 }
 

@@ -45,6 +45,7 @@
 import {
   fileDigest,
   fileStamp,
+  FolderListings,
   inputStampNow,
   outputStamp,
   outputStampNow,
@@ -117,6 +118,8 @@ export class Manifest implements KnownHeads {
   readonly #existed: boolean;
   readonly #say: (message: string) => void;
   readonly #maxBytes: number;
+  /** The folders the run looked into for its inputs' subagents, each listed once. */
+  readonly #folders = new FolderListings();
   /** The inputs recorded by this run: they are kept first when the record is full. */
   readonly #recorded = new Set<string>();
   /** The inputs this run looked up: their entries were checked against their files then. */
@@ -204,12 +207,17 @@ export class Manifest implements KnownHeads {
     return outputs.length === entry.outputs.length ? entry : { ...entry, input: "", outputs };
   }
 
+  /** An input's stamp ({@linkcode inputStampNow}), its folder listed once for the run. */
+  #inputStamp(input: string, info?: Deno.FileInfo): string | undefined {
+    return inputStampNow(input, info, this.#folders);
+  }
+
   /**
    * An input's stamp from a stat the run already took (when it looked for folders among its
    * inputs), so that its turn takes none of its own.
    */
   stamped(input: string, info: Deno.FileInfo): void {
-    this.#stampedInputs.set(this.#resolve(input), inputStampNow(input, info));
+    this.#stampedInputs.set(this.#resolve(input), this.#inputStamp(input, info));
   }
 
   /**
@@ -220,7 +228,7 @@ export class Manifest implements KnownHeads {
   inputStamp(input: string): string | undefined {
     const path = this.#resolve(input);
     const given = this.#stampedInputs.has(path);
-    const stamp = given ? this.#stampedInputs.get(path) : inputStampNow(input);
+    const stamp = given ? this.#stampedInputs.get(path) : this.#inputStamp(input);
     this.#stampedInputs.delete(path);
     return stamp;
   }
@@ -238,7 +246,7 @@ export class Manifest implements KnownHeads {
     this.#looked.add(path);
     const entry = this.#entries.get(path);
     if (entry === undefined || entry.key !== key || entry.outputs.length === 0) return undefined;
-    if ((stamp ?? inputStampNow(input)) !== entry.input) return undefined;
+    if ((stamp ?? this.#inputStamp(input)) !== entry.input) return undefined;
     const changed = (output: RecordedOutput): boolean =>
       outputStampNow(this.#path(output.name)) !== output.stamp;
     if (entry.outputs.some(changed)) return undefined;
@@ -274,7 +282,7 @@ export class Manifest implements KnownHeads {
     outputs: readonly WrittenOutput[],
   ): Promise<void> {
     // An input changed while it was read is rendered again next time.
-    if (inputStampNow(input) !== stampBefore) return this.forget(input);
+    if (this.#inputStamp(input) !== stampBefore) return this.forget(input);
     const recorded = [];
     for (const { name, digest, head } of outputs) {
       const stamp = await outputStamp(this.#path(name));

@@ -35,7 +35,7 @@
 import type { RenderCommand } from "./_args.ts";
 import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
 import type { CallerDirectory } from "./_cwd.ts";
-import { inputStampNow, outputStampNow } from "./_file_stamp.ts";
+import { FolderListings, inputStampNow, outputStampNow } from "./_file_stamp.ts";
 import { indexIsCurrent, inFolder, pagesListing, TEMPORARY } from "./_folder_pages.ts";
 import {
   type FolderState,
@@ -114,13 +114,15 @@ function sameInputs(
 ): boolean {
   if (inputs.length !== Object.keys(recorded).length) return false;
   const seen = new Set<string>();
+  const folders = new FolderListings();
   for (const input of inputs) {
     const path = resolvePath(cwd, input);
     if (input === "-" || seen.has(path)) return false;
     seen.add(path);
     // A stamp is a string: a path that is no own key gives none.
     const stamp = recorded[path];
-    if (typeof stamp !== "string" || inputStampNow(path) !== stamp) return false;
+    if (typeof stamp !== "string") return false;
+    if (inputStampNow(path, undefined, folders) !== stamp) return false;
   }
   return true;
 }

@@ -19,7 +19,7 @@ import type { Renderer } from "../renderers/registry.ts";
 import { type RenderCommand, UsageError } from "./_args.ts";
 import { RenderRun, type WatchRound } from "./_batch.ts";
 import { writeFolderIndex } from "./_folder_index.ts";
-import { inputStampNow, subagentFilesStamp } from "./_file_stamp.ts";
+import { FolderListings, infoStamp, subagentFilesStamp, withSubagents } from "./_file_stamp.ts";
 import { expandFolders } from "./_folder_inputs.ts";
 import { lockFolder } from "./_folder_lock.ts";
 import type { Input } from "./_input_source.ts";
@@ -130,14 +130,14 @@ async function poll(inputs: readonly Input[]): Promise<Map<string, Polled>> {
   const quiet = (): void => {};
   const found = await expandFolders(inputs, { failed: quiet, note: quiet });
   const stamps = new Map<string, Polled>();
+  const folders = new FolderListings();
   for (const input of found.inputs) {
     const info = await Deno.stat(input).catch(() => undefined);
     if (info?.isFile !== true) continue;
     // A session whose subagent writes its own file is live, and changed, as that file grows.
-    const subagents = subagentFilesStamp(input);
+    const subagents = subagentFilesStamp(input, folders);
     const mtime = Math.max(info.mtime?.getTime() ?? 0, subagents?.mtime ?? 0);
-    const stamp = inputStampNow(input, info, subagents);
-    if (stamp !== undefined) stamps.set(resolve(input), { stamp, mtime });
+    stamps.set(resolve(input), { stamp: withSubagents(infoStamp(info)!, subagents), mtime });
   }
   return stamps;
 }
