@@ -199,6 +199,42 @@ Deno.test("render --watch: a rerun without --watch renders a live page again, fi
   });
 });
 
+Deno.test("render --watch: a subagent writing its own file renders its session's page again, the session's file as it was", async () => {
+  await inTempDir(async (dir) => {
+    const fixture = new URL("../fixtures/claude_code/current/home-dev-app/", import.meta.url);
+    const session = "7f3c2a10-5b8e-4d21-9c6a-2e4f8b1d0a93";
+    const app = join(dir, "projects", "-home-dev-app");
+    await Deno.mkdir(join(app, session, "subagents"), { recursive: true });
+    await Deno.copyFile(new URL(`${session}.jsonl`, fixture), join(app, `${session}.jsonl`));
+    for await (const entry of Deno.readDir(new URL(`${session}/subagents/`, fixture))) {
+      const name = join(session, "subagents", entry.name);
+      await Deno.copyFile(new URL(name, fixture), join(app, name));
+    }
+    const page = join(dir, "site", `-home-dev-app%2F${session}.html`);
+    const child = spawnTask("render", ["-r", "html", "--watch", "--out", "site/", "projects"], {
+      cwd: dir,
+    });
+    const output = drained(child);
+    try {
+      await until("the first round", async () => (await Deno.readTextFile(page)).length > 0);
+      assert.doesNotMatch(await Deno.readTextFile(page), /quokka/);
+      const subagent = join(app, session, "subagents", "agent-a11f00dcafe0001.jsonl");
+      const text = await Deno.readTextFile(subagent);
+      await Deno.writeTextFile(
+        subagent,
+        text.replaceAll("and parses it.", "and parses it, quokka."),
+      );
+      await until(
+        "the subagent's new words on the page",
+        async () => (await Deno.readTextFile(page)).includes("and parses it, quokka."),
+      );
+    } finally {
+      child.kill("SIGINT");
+    }
+    assert.equal((await child.status).code, 130, output.stderr());
+  });
+});
+
 Deno.test("render --watch refuses what it cannot keep in step", async (t) => {
   const cases: Array<[string[], RegExp]> = [
     [["--watch", "projects"], /--watch needs --out DIR/],
