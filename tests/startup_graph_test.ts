@@ -281,3 +281,26 @@ Deno.test("render's rerun into a folder that finds nothing changed reads no rend
     await Deno.remove(cwd, { recursive: true });
   }
 });
+
+Deno.test("render --version reads only what parses its arguments, none of the command's machinery", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_version_" });
+  try {
+    const { read, ran } = await readAndRun(["render", "--version"], cwd);
+    assert.ok(ran.includes("cli/_version.ts"));
+    const unused = [
+      "cli/_render_command.ts",
+      "cli/_batch.ts",
+      "cli/_terminal.ts",
+      "cli/_quick_rerun.ts",
+      "renderers/",
+      "kit/",
+      "redact/",
+      "sources/",
+      "events/",
+      "lines/",
+    ];
+    assert.deepEqual(read.filter((m) => unused.some((u) => m.startsWith(u))), []);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
