@@ -160,9 +160,11 @@ Deno.test("render of the bundled example loads none of Deno's own modules lazily
   const modules = await evaluated(["render"]);
   assert.ok(modules.includes("renderers/grader/grader.ts"));
   assert.deepEqual(modules.filter((m) => m.startsWith("ext:")), []);
-  // It reads no file: neither the line splitter, the NDJSON source nor the format's peek.
+  // It reads no file: neither the line splitter, the file source (whose session naming it
+  // shares), the NDJSON source nor the format's peek.
   const reading = [
     "lines/byte_lines.ts",
+    "lines/file_source.ts",
     "sources/from_ndjson.ts",
     "cli/_format.ts",
     "cli/_input_file.ts",
