@@ -23,7 +23,7 @@ import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { isBuiltin, loadBuiltin } from "./_builtins.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { loadExample } from "./_example.ts";
-import { serveTeamRun } from "./_team_access.ts";
+import { serveTeamRun } from "./_team_run.ts";
 import type { Prelude } from "./_render_command.ts";
 
 // What runs the command is imported on the call: `--version`, and a rerun into a folder that

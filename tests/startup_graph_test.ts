@@ -48,6 +48,8 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
     "renderers/grader/",
     "cli/_config.ts",
     "cli/_team_imports.ts",
+    // What bounds a team's renderer: only render.ts's look at whether this run is its worker.
+    "cli/_team_access.ts",
     "cli/_net_access.ts",
     "cli/_unrendered.ts",
     "cli/_watch.ts",
@@ -57,6 +59,7 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
   const ever = await loaded("cli/render.ts", true);
   assert.ok(ever.includes("renderers/grader/grader.ts"));
   assert.ok(ever.includes("cli/_watch.ts"));
+  assert.ok(ever.includes("cli/_team_access.ts"));
 });
 
 Deno.test("render to standard output loads no source it does not read, no folder machinery and no node: built-in", async () => {
