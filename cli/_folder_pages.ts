@@ -11,7 +11,7 @@
  */
 
 import { outputStampNow } from "./_file_stamp.ts";
-import type { FolderState, Stamps } from "./_manifest_file.ts";
+import type { FolderState, Stamps } from "./_manifest_state.ts";
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
 export const TEMPORARY: RegExp = /^\.transcript-[0-9a-f]{16}\.tmp$/;

@@ -43,7 +43,7 @@ import {
   MAX_MANIFEST_BYTES,
   type Stamps,
   stateOfText,
-} from "./_manifest_file.ts";
+} from "./_manifest_state.ts";
 import { resolvePath } from "./_path.ts";
 import { runKey } from "./_run_key.ts";
 import { VERSION } from "./_version.ts";
