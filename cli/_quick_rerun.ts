@@ -47,7 +47,7 @@ import {
 import { resolvePath } from "./_path.ts";
 import { runKey } from "./_run_key.ts";
 import { VERSION } from "./_version.ts";
-import { countsLine } from "./_run_tally.ts";
+import { countsLine } from "./_counts_line.ts";
 
 /**
  * Whether the command is a rerun into a folder that finds nothing changed; when it is, the run's
