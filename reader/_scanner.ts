@@ -65,7 +65,7 @@ export const READ_BUFFER_BYTES_OPTION: unique symbol = Symbol("readBufferBytes")
  * reads of what was appended since, do not (a first call at 1.6 MB took about 0.8× the time it
  * took with this at 1 MiB, `bench/reader_statusline.ts`, when the small reads were decoded as
  * UTF-8 text, about 3 ms a MB in a fresh process; searching their bytes saves the status line's
- * first refresh at 1.6 MB about 2 ms of CPU more).
+ * first refresh at 1.6 MB 1–2 ms of CPU more).
  */
 export const LATIN1_SCAN_BYTES = 8 << 20;
 
