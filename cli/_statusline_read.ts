@@ -16,7 +16,26 @@ import { TranscriptReader } from "../reader/mod.ts";
 import { type SentStatus, sentStatusLine } from "./_facts_format.ts";
 import { dropOtherWriteAccess, loadState, saveState } from "./_statusline_cache.ts";
 import { writeLineSync } from "./_statusline_io.ts";
-import { enterCallerDirectory } from "./_cwd.ts";
+
+/**
+ * The variables that can move `enterCallerDirectory()` (`_cwd.ts`) out of the working directory:
+ * `TRANSCRIPT_CWD` and the tasks' `TRANSCRIPT_INIT_CWD` (`CALLER_CWD_VARIABLE` and
+ * `TASK_CWD_VARIABLE` there). When neither may be read or both are empty, it stays where it is,
+ * so the status line of an installed command or a plain `deno run` does not load it and the two
+ * modules it imports (about a millisecond of a call).
+ */
+export const CALLER_DIRECTORY_VARIABLES: readonly string[] = [
+  "TRANSCRIPT_CWD",
+  "TRANSCRIPT_INIT_CWD",
+];
+
+/** Whether one of {@linkcode CALLER_DIRECTORY_VARIABLES} is set and may be read; never prompts. */
+function namesCallerDirectory(): boolean {
+  return CALLER_DIRECTORY_VARIABLES.some((name) =>
+    Deno.permissions.querySync({ name: "env", variable: name }).state === "granted" &&
+    (Deno.env.get(name) ?? "") !== ""
+  );
+}
 
 /** How {@linkcode runStatusLine} runs. */
 export interface RunStatusLineOptions {
@@ -47,7 +66,7 @@ export async function runStatusLine(
   if (options.command) dropOtherWriteAccess();
   try {
     // A relative `transcript_path` is the caller's, as every path the command is given.
-    enterCallerDirectory();
+    if (namesCallerDirectory()) (await import("./_cwd.ts")).enterCallerDirectory();
   } catch (error) {
     console.error(`facts: ${(error as Error).message}\nRun with --help for usage.`);
     return 2;

@@ -6,6 +6,11 @@
  * (candidate lines are then parsed from slices of it), or, for large reads, as a Latin-1
  * string (one character per byte; candidate lines are decoded from their bytes).
  *
+ * A small read (a status line's, whatever the transcript's size) is searched in its bytes
+ * themselves, through a {@linkcode ByteText}: decoding it first would cost more than every
+ * search of it (UTF-8 decodes at about 3 ms a MB in a fresh Deno process, while the runtime's
+ * search of a typed array for a 16-bit value goes about a byte a nanosecond).
+ *
  * The test is exact. A record is an assistant or a model attachment only if its `type` is
  * `"assistant"` or `"attachment"`, and a model attachment also has an `identity.modelId`.
  * Without an escape those names appear in the line literally, quotes included. A JSON string
@@ -29,6 +34,8 @@ const COMPACTION_BEFORE = COMPACTION.length - Y_QUOTE.length;
 /** The tail of {@linkcode MODEL_ID} searched first: a capital I is rare in transcripts. */
 const ID = 'Id"';
 const MODEL_ID_BEFORE = MODEL_ID.length - ID.length;
+/** Where in {@linkcode MODEL_ID} a search of bytes starts from: its `lI`, rare. */
+const MODEL_ID_ANCHOR = MODEL_ID.indexOf("lI");
 /** The longest literal searched, less one: what a search across two pieces must keep. */
 const TAIL = COMPACTION.length - 1;
 
@@ -43,6 +50,8 @@ const LETTER_ESCAPE = /\\u00[4-7]/;
  * peak RSS: the read stays within 48 MB, and on real transcripts the search of `Id"` is as hot.
  */
 const ZEROS = "00";
+/** A letter escape's head but its last digit, searched for in bytes. */
+const ESCAPE = "\\u00";
 
 /** Lenient UTF-8: invalid sequences become U+FFFD, a byte order mark is kept. */
 const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -99,6 +108,183 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
 }
 
 /**
+ * What the prefilter searches: the text of a run of complete lines, indexed by byte offset
+ * from the run's start. A Latin-1 string of the run (one character per byte), or a
+ * {@linkcode ByteText} over its bytes: both answer the few string methods the searches use,
+ * alike for every ASCII literal.
+ */
+export type Text = string | ByteText;
+
+/** Whether the platform stores a 16-bit value's low byte first. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/** The 16-bit value whose bytes, in memory, are `first` then `second`. */
+function pairValue(first: number, second: number): number {
+  return LITTLE_ENDIAN ? first | (second << 8) : (first << 8) | second;
+}
+
+/**
+ * Where one 16-bit value occurs in one view, remembered: searches for the same value go on
+ * from the last hit (forwards) or back from it (backwards), so that a run of searches that
+ * each start past the last costs one pass over the view, not one each.
+ */
+class PairHits {
+  readonly #view: Uint16Array;
+  readonly #value: number;
+  #nextFrom = Number.POSITIVE_INFINITY;
+  #next = -1;
+  #previousFrom = Number.NEGATIVE_INFINITY;
+  #previous = -1;
+
+  constructor(view: Uint16Array, value: number) {
+    this.#view = view;
+    this.#value = value;
+  }
+
+  /** The first index from `k` on holding the value, or -1. */
+  next(k: number): number {
+    if (!(k >= this.#nextFrom && (this.#next === -1 || k <= this.#next))) {
+      this.#nextFrom = k;
+      this.#next = this.#view.indexOf(this.#value, k);
+    }
+    return this.#next;
+  }
+
+  /** The last index up to `k` holding the value, or -1. */
+  previous(k: number): number {
+    // A negative start counts back from a typed array's end: none is asked for.
+    if (k < 0) return -1;
+    if (!(k <= this.#previousFrom && (this.#previous === -1 || k >= this.#previous))) {
+      this.#previousFrom = k;
+      this.#previous = this.#view.lastIndexOf(this.#value, k);
+    }
+    return this.#previous;
+  }
+}
+
+/**
+ * The bytes `[start, end)` of a read buffer, searched for ASCII literals without decoding
+ * them: a literal is found from its first two bytes, a 16-bit value searched by the runtime in
+ * two views (the pairs at even positions, in the buffer itself, and those at odd positions, in
+ * a copy shifted by one byte), then compared byte by byte. Positions count bytes from `start`.
+ * Its methods answer as the string methods of the same names answer on a Latin-1 string of
+ * the same bytes, for the literals the prefilter searches (ASCII, a newline alone or at least
+ * two bytes long).
+ */
+export class ByteText {
+  /** The run's length in bytes. */
+  readonly length: number;
+  readonly #bytes: Uint8Array;
+  readonly #start: number;
+  readonly #end: number;
+  readonly #even: Uint16Array;
+  readonly #odd: Uint16Array;
+  readonly #hits = new Map<number, [PairHits, PairHits]>();
+
+  /**
+   * @param bytes The read buffer (at an even byte offset of its memory).
+   * @param start Where the run starts in it.
+   * @param end Where the run ends (exclusive).
+   * @param shifted A buffer at least `end` bytes long, to hold the shifted copy.
+   */
+  constructor(bytes: Uint8Array, start: number, end: number, shifted: Uint8Array) {
+    this.length = end - start;
+    this.#bytes = bytes;
+    this.#start = start;
+    this.#end = end;
+    this.#even = new Uint16Array(bytes.buffer, bytes.byteOffset, end >> 1);
+    // shifted[i] = bytes[i + 1], from the run's first byte on.
+    const from = Math.max(start, 1);
+    shifted.set(bytes.subarray(from, end), from - 1);
+    this.#odd = new Uint16Array(shifted.buffer, shifted.byteOffset, Math.max(0, end - 1) >> 1);
+  }
+
+  /** The byte at `at`, or `NaN` outside the run (as `charCodeAt`). */
+  charCodeAt(at: number): number {
+    return at >= 0 && at < this.length ? this.#bytes[this.#start + at]! : Number.NaN;
+  }
+
+  /** Whether `literal` starts at `at` (clamped into the run, as `startsWith`). */
+  startsWith(literal: string, at: number): boolean {
+    const from = Math.min(Math.max(at, 0), this.length);
+    return this.#matches(this.#start + from, literal);
+  }
+
+  /**
+   * The first position from `from` on where `literal` starts, or -1 (as `indexOf`). It is
+   * found from its two bytes at `anchor` (the rarest pair of the literal, if the caller knows
+   * one).
+   */
+  indexOf(literal: string, from = 0, anchor = 0): number {
+    const start = this.#start;
+    const end = this.#end;
+    let at = start + Math.min(Math.max(from, 0), this.length);
+    if (literal.length === 1) {
+      const found = at < end ? this.#bytes.indexOf(literal.charCodeAt(0), at) : -1;
+      return found === -1 || found >= end ? -1 : found - start;
+    }
+    const [even, odd] = this.#pairHits(literal, anchor);
+    at += anchor;
+    for (;;) {
+      const e = even.next((at + 1) >> 1);
+      const o = odd.next(at >> 1);
+      const pair = Math.min(e === -1 ? Infinity : 2 * e, o === -1 ? Infinity : 2 * o + 1);
+      if (pair - anchor + literal.length > end) return -1;
+      if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
+      at = pair + 1;
+    }
+  }
+
+  /** The last position up to `from` where `literal` starts, or -1 (as `lastIndexOf`). */
+  lastIndexOf(literal: string, from: number = Number.POSITIVE_INFINITY): number {
+    const start = this.#start;
+    let at = start + Math.min(Math.max(from, 0), this.length - literal.length);
+    if (at < start) return -1;
+    if (literal.length === 1) {
+      const found = this.#bytes.lastIndexOf(literal.charCodeAt(0), at);
+      return found < start ? -1 : found - start;
+    }
+    const [even, odd] = this.#pairHits(literal, 0);
+    for (;;) {
+      const e = even.previous(at >> 1);
+      const o = odd.previous((at - 1) >> 1);
+      const pair = Math.max(2 * e, o === -1 ? -1 : 2 * o + 1);
+      if (pair < start) return -1;
+      if (this.#matches(pair, literal)) return pair - start;
+      at = pair - 1;
+    }
+  }
+
+  /** The searches of `literal`'s two bytes at `anchor`, made once a run. */
+  #pairHits(literal: string, anchor: number): [PairHits, PairHits] {
+    const value = pairValue(literal.charCodeAt(anchor), literal.charCodeAt(anchor + 1));
+    let hits = this.#hits.get(value);
+    if (hits === undefined) {
+      hits = [new PairHits(this.#even, value), new PairHits(this.#odd, value)];
+      this.#hits.set(value, hits);
+    }
+    return hits;
+  }
+
+  /** Whether `literal` is at buffer position `at`, whole within the run. */
+  #matches(at: number, literal: string): boolean {
+    if (at + literal.length > this.#end) return false;
+    const bytes = this.#bytes;
+    for (let i = 0; i < literal.length; i++) {
+      if (bytes[at + i] !== literal.charCodeAt(i)) return false;
+    }
+    return true;
+  }
+}
+
+/** Whether `literal` is within `text[start, end)`. */
+function contains(text: Text, literal: string, start: number, end: number): boolean {
+  if (typeof text === "string") return text.slice(start, end).includes(literal);
+  const at = text.indexOf(literal, start);
+  return at !== -1 && at + literal.length <= end;
+}
+
+/**
  * Collects, into `out`, the `[start, end)` pairs of the lines of `text` (complete lines,
  * each ending with a newline) that may be a model attachment or hold a letter escape, in
  * file order. Lines found only by {@linkcode ASSISTANT} are not collected: the caller walks
@@ -110,7 +296,7 @@ export function latin1(bytes: Uint8Array, start: number, end: number): string {
  * Compactions are collected apart, by {@linkcode collectCompactions}: only those after the
  * latest usage can matter.
  */
-export function collectSpecialLines(text: string, out: number[]): void {
+export function collectSpecialLines(text: Text, out: number[]): void {
   out.length = 0;
   // Letter escapes: `\u00` then 4 to 7.
   for (let at = letterEscape(text, 0); at !== -1; at = letterEscape(text, at)) {
@@ -122,8 +308,7 @@ export function collectSpecialLines(text: string, out: number[]): void {
   // Model attachments spelled without escapes: `"modelId"` and `"attachment"` on one line.
   let e = 0;
   let merged = false;
-  for (let at = text.indexOf(ID); at !== -1; at = text.indexOf(ID, at + 1)) {
-    if (!text.startsWith(MODEL_ID, at - MODEL_ID_BEFORE)) continue;
+  for (let at = modelId(text, 0); at !== -1; at = modelId(text, at + 1)) {
     const start = text.lastIndexOf("\n", at) + 1;
     const end = lineEnd(text, at);
     while (e < escapes && out[e]! < start) e += 2;
@@ -131,7 +316,7 @@ export function collectSpecialLines(text: string, out: number[]): void {
       at = end;
       continue;
     }
-    if (text.slice(start, end).includes(ATTACHMENT)) {
+    if (contains(text, ATTACHMENT, start, end)) {
       out.push(start, end);
       merged = true;
     }
@@ -144,7 +329,7 @@ export function collectSpecialLines(text: string, out: number[]): void {
  * Collects, into `out`, the `[start, end)` pairs of the lines of `text` from position
  * `from` on that may be a compaction, in file order.
  */
-export function collectCompactions(text: string, from: number, out: number[]): void {
+export function collectCompactions(text: Text, from: number, out: number[]): void {
   out.length = 0;
   // Found from its tail `y"`: a short search is several times faster than the whole literal.
   for (let at = text.indexOf(Y_QUOTE, from); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
@@ -160,7 +345,15 @@ export function collectCompactions(text: string, from: number, out: number[]): v
  * The position of the first letter escape's `00` in `text` from `from` on; -1 if none. A
  * function of its own, so that the optimizing compiler compiles this loop alone.
  */
-function letterEscape(text: string, from: number): number {
+function letterEscape(text: Text, from: number): number {
+  if (typeof text !== "string") {
+    // In bytes, from the backslash: `\u` is far rarer than `00` (timestamps hold many).
+    for (let at = text.indexOf(ESCAPE, from - 2); at !== -1; at = text.indexOf(ESCAPE, at + 1)) {
+      const digit = text.charCodeAt(at + ESCAPE.length);
+      if (digit >= 0x34 && digit <= 0x37) return at + 2;
+    }
+    return -1;
+  }
   for (let at = text.indexOf(ZEROS, from); at !== -1; at = text.indexOf(ZEROS, at + 1)) {
     const digit = text.charCodeAt(at + 2);
     if (
@@ -171,7 +364,23 @@ function letterEscape(text: string, from: number): number {
   return -1;
 }
 
-function lineEnd(text: string, at: number): number {
+/**
+ * The position of the `Id"` of the next `"modelId"` of `text` whose `Id"` starts from `from` on,
+ * or -1. In a string, from its `Id"`; in bytes, from its `lI`, rarer in bytes than `Id` (every
+ * assistant record holds a `"requestId"`).
+ */
+function modelId(text: Text, from: number): number {
+  if (typeof text !== "string") {
+    const at = text.indexOf(MODEL_ID, from - MODEL_ID_BEFORE, MODEL_ID_ANCHOR);
+    return at === -1 ? -1 : at + MODEL_ID_BEFORE;
+  }
+  for (let at = text.indexOf(ID, from); at !== -1; at = text.indexOf(ID, at + 1)) {
+    if (text.startsWith(MODEL_ID, at - MODEL_ID_BEFORE)) return at;
+  }
+  return -1;
+}
+
+function lineEnd(text: Text, at: number): number {
   const end = text.indexOf("\n", at);
   return end === -1 ? text.length : end;
 }

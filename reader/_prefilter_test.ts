@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   ASSISTANT,
+  ByteText,
   collectCompactions,
   collectSpecialLines,
   LineFlags,
@@ -166,5 +167,99 @@ Deno.test("the prefilter is exact: no record that matters is ever ruled out", ()
       assert.ok(flags.candidate, line);
     }),
     { numRuns: 500 },
+  );
+});
+
+/** The Latin-1 string of `bytes` (one character a byte), as the large reads search. */
+function latin1Of(bytes: Uint8Array): string {
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return text;
+}
+
+/** Bytes the searches care about, and others (a newline, escapes, non-ASCII, quotes). */
+const searchedBytes = fc.constantFrom(
+  ...new TextEncoder().encode('"assistnmoelIdyc_bu\\0047\n x'),
+  0xc3,
+  0xa9,
+  0xff,
+);
+
+Deno.test("ByteText answers as the string methods on the Latin-1 string of the same bytes", () => {
+  const literals = [ASSISTANT, '"attachment"', '"modelId"', 'Id"', "\\u00", 'y"', "00", "\n"];
+  fc.assert(
+    fc.property(
+      fc.array(searchedBytes, { maxLength: 80 }),
+      fc.nat(8),
+      fc.nat(8),
+      fc.array(fc.integer({ min: -3, max: 90 }), { minLength: 1, maxLength: 6 }),
+      (list, before, after, froms) => {
+        // The run sits inside a larger buffer, at an even or odd start, with bytes around it.
+        const run = new Uint8Array(list);
+        const buffer = new Uint8Array(before + run.length + after).fill(0x22);
+        buffer.set(run, before);
+        const text = new ByteText(buffer, before, before + run.length, new Uint8Array(128));
+        const string = latin1Of(run);
+        assert.equal(text.length, string.length);
+        for (const literal of literals) {
+          assert.equal(text.indexOf(literal), string.indexOf(literal), literal);
+          assert.equal(text.lastIndexOf(literal), string.lastIndexOf(literal), literal);
+          for (const from of froms) {
+            assert.equal(text.indexOf(literal, from), string.indexOf(literal, from), literal);
+            assert.equal(text.lastIndexOf(literal, from), string.lastIndexOf(literal, from));
+            assert.equal(text.startsWith(literal, from), string.startsWith(literal, from));
+            assert.deepEqual(text.charCodeAt(from), string.charCodeAt(from));
+          }
+        }
+        // From a rarer anchor, as the search of "modelId" in bytes goes.
+        for (const from of froms) {
+          assert.equal(text.indexOf('"modelId"', from, 5), string.indexOf('"modelId"', from));
+        }
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+});
+
+Deno.test("the prefilter collects the same lines in bytes as in a Latin-1 string", () => {
+  const line = fc.array(
+    fc.oneof(
+      { weight: 3, arbitrary: searchedBytes.map((byte) => latin1Of(new Uint8Array([byte]))) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '"assistant"',
+          '"attachment"',
+          '"modelId"',
+          '"requestId"',
+          "\\u0041",
+          "\\u001b",
+          "\\\\u0061",
+          'compact_boundary"',
+          "T18:00:00",
+        ),
+      },
+    ),
+    { maxLength: 12 },
+  ).map((parts) => parts.join(""));
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 8 }), fc.nat(40), (lines, after) => {
+      const string = lines.map((line) => line + "\n").join("");
+      const bytes = Uint8Array.from(string, (c) => c.charCodeAt(0));
+      for (const before of [0, 1]) {
+        const buffer = new Uint8Array(before + bytes.length);
+        buffer.set(bytes, before);
+        const text = new ByteText(buffer, before, buffer.length, new Uint8Array(buffer.length));
+        const inBytes: number[] = [];
+        const inString: number[] = [];
+        collectSpecialLines(text, inBytes);
+        collectSpecialLines(string, inString);
+        assert.deepEqual(inBytes, inString);
+        collectCompactions(text, after, inBytes);
+        collectCompactions(string, after, inString);
+        assert.deepEqual(inBytes, inString);
+      }
+    }),
+    { numRuns: 1_000 },
   );
 });

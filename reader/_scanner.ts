@@ -15,15 +15,17 @@
  * @module
  */
 
-import { decodeLine, parseLine } from "./_decode.ts";
+import { decodeLine } from "./_decode.ts";
 import { BatchSummary, classifyRecord, type FactsState } from "./_facts.ts";
 import {
   ASSISTANT,
+  ByteText,
   collectCompactions,
   collectSpecialLines,
   latin1,
   LineFlags,
   loadLatin1,
+  type Text,
   textOf,
 } from "./_prefilter.ts";
 
@@ -56,12 +58,14 @@ export const READ_BUFFER_BYTES_OPTION: unique symbol = Symbol("readBufferBytes")
 
 /**
  * From how many bytes to read a scan searches Latin-1 strings (see `loadLatin1`): below
- * it, a scan does not pay for loading them. In a fresh Deno process, importing `node:buffer`
- * loads about 25 of Deno's Node modules, some 8 ms or more (what decoding about 8 MiB of
- * UTF-8 costs), and a Latin-1 string is then about 1.4 times cheaper to make and faster to
- * search: so a status line's first read of a transcript of 8 MiB or more loads it, and its
- * first read of a smaller one, and its reads of what was appended since, do not (a first
- * call at 1.6 MB took about 0.8× the time it took with this at 1 MiB, `bench/reader_statusline.ts`).
+ * it, a scan does not pay for loading them, and searches the bytes themselves (a `ByteText`).
+ * In a fresh Deno process, importing `node:buffer` loads about 25 of Deno's Node modules, some
+ * 8 ms or more, while a Latin-1 string is then fast to make and search: so a status line's first
+ * read of a transcript of 8 MiB or more loads it, and its first read of a smaller one, and its
+ * reads of what was appended since, do not (a first call at 1.6 MB took about 0.8× the time it
+ * took with this at 1 MiB, `bench/reader_statusline.ts`, when the small reads were decoded as
+ * UTF-8 text, about 3 ms a MB in a fresh process; searching their bytes saves the status line's
+ * first refresh at 1.6 MB 1–2 ms of CPU more).
  */
 export const LATIN1_SCAN_BYTES = 8 << 20;
 
@@ -390,7 +394,9 @@ export class LineScanner {
   /**
    * Folds the complete lines in `buffer[from, to)` (`to` just past a newline), which start
    * at file position `position`, as one batch walked backwards. `whole` is the buffer's
-   * Latin-1 string on a large read, else `null` (the lines are decoded as UTF-8 text).
+   * Latin-1 string on a large read, else `null` (the bytes are searched as they are, through
+   * a {@linkcode ByteText}). Either way positions are byte offsets, and a candidate line is
+   * decoded from its bytes alone.
    */
   #foldRun(
     buffer: Uint8Array,
@@ -403,8 +409,29 @@ export class LineScanner {
     // The Latin-1 string is a slice of one of the whole buffer: strings of one size let V8
     // reuse the memory of the last one, while strings of each run's own size raised the peak
     // RSS of a first read of 200 MB by about 5 MB. A slice shares its string's characters.
-    const fast = whole !== null;
-    const text = fast ? whole.slice(from, to) : textOf(buffer, from, to);
+    let shifted: Uint8Array | undefined;
+    let text: Text;
+    if (whole !== null) {
+      text = whole.slice(from, to);
+    } else {
+      shifted = takeBuffer(buffer.length);
+      text = new ByteText(buffer, from, to, shifted);
+    }
+    try {
+      this.#foldText(buffer, from, text, position, state);
+    } finally {
+      if (shifted !== undefined) giveBack(shifted);
+    }
+  }
+
+  /** {@linkcode LineScanner.#foldRun}'s walk over the run's `text`. */
+  #foldText(
+    buffer: Uint8Array,
+    from: number,
+    text: Text,
+    position: number,
+    state: FactsState,
+  ): void {
     const special = this.#special;
     collectSpecialLines(text, special);
     const summary = this.#summary;
@@ -430,17 +457,15 @@ export class LineScanner {
         end = special[next + 1]!;
         next -= 2;
       }
-      const record = classifyRecord(
-        this.#decode(buffer, from, text, position, start, end, fast),
-      );
+      const record = classifyRecord(decodeAt(buffer, from, position, start, end));
       if (record?.kind === "assistant" && record.usage !== null && summary.usage === null) {
         // The latest usage of the batch: only compactions after it can matter.
-        this.#offerCompactions(buffer, from, text, position, end, fast);
+        this.#offerCompactions(buffer, from, text, position, end);
       }
       summary.offer(record);
       if (summary.done) break;
     }
-    if (summary.usage === null) this.#offerCompactions(buffer, from, text, position, 0, fast);
+    if (summary.usage === null) this.#offerCompactions(buffer, from, text, position, 0);
     state.merge(summary);
   }
 
@@ -452,37 +477,33 @@ export class LineScanner {
   #offerCompactions(
     buffer: Uint8Array,
     from: number,
-    text: string,
+    text: Text,
     position: number,
     after: number,
-    fast: boolean,
   ): void {
     const lines = this.#compactions;
     collectCompactions(text, after, lines);
     for (let i = 0; i < lines.length; i += 2) {
-      const record = classifyRecord(
-        this.#decode(buffer, from, text, position, lines[i]!, lines[i + 1]!, fast),
-      );
+      const record = classifyRecord(decodeAt(buffer, from, position, lines[i]!, lines[i + 1]!));
       if (record?.kind === "compaction") {
         this.#summary.offer(record);
         return;
       }
     }
   }
+}
 
-  /** Decodes the line `text[start, end)` of a run folded by {@linkcode LineScanner.#foldRun}. */
-  #decode(
-    buffer: Uint8Array,
-    from: number,
-    text: string,
-    position: number,
-    start: number,
-    end: number,
-    fast: boolean,
-  ): unknown {
-    // Latin-1 positions are byte offsets: decode the line's bytes; else parse the text.
-    return fast
-      ? decodeLine(buffer.subarray(from + start, from + end), position + start === 0)
-      : parseLine(text.slice(start, end), position === 0 && start === 0);
-  }
+/**
+ * Decodes the line `[start, end)` of a run folded by {@linkcode LineScanner.#foldRun}, whose
+ * text starts at `buffer[from]` and at file position `position`: positions are byte offsets,
+ * so the line is decoded from its bytes alone.
+ */
+function decodeAt(
+  buffer: Uint8Array,
+  from: number,
+  position: number,
+  start: number,
+  end: number,
+): unknown {
+  return decodeLine(buffer.subarray(from + start, from + end), position + start === 0);
 }

@@ -7,9 +7,10 @@
  * reads only what was appended since the last one.
  *
  * It is built for watchers and status lines that poll a live transcript: memory does not grow
- * with the file (one read buffer and at most one line), most lines are ruled out by a
- * byte-level test before any decoding, a path that is not a regular file is refused before a
- * byte is read (a FIFO never blocks it), and a refresh never rejects.
+ * with the file (a read buffer, a shifted copy of it to search a small read in, and at most one
+ * line), most lines are ruled out by a byte-level test before any decoding, a path that is not a
+ * regular file is refused before a byte is read (a FIFO never blocks it), and a refresh never
+ * rejects.
  *
  * ```ts
  * import { TranscriptReader } from "@brigade/transcript/reader";

@@ -215,7 +215,7 @@ Deno.test("TranscriptReader: incremental reads agree with one-shot and naive rea
           const options = {
             maxLineBytes,
             [READ_BUFFER_BYTES_OPTION]: bufferBytes,
-            // Both ways of searching: Latin-1 strings (0: every scan) and UTF-8 text.
+            // Both ways of searching: Latin-1 strings (0: every scan) and the bytes themselves.
             [LATIN1_SCAN_BYTES_OPTION]: latin1Bytes,
           };
           const reader = new TranscriptReader(path, options);

@@ -175,3 +175,53 @@ Deno.test("a status line's first read of a transcript under 8 MiB loads none of 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("an installed status line names no caller folder: it reads the transcript without loading the caller-folder modules, and with TRANSCRIPT_CWD from there", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "statusline_no_cwd_" });
+  try {
+    const flags = [
+      "--v8-flags=--no-lazy",
+      "--no-config",
+      "--unstable-lazy-dynamic-imports",
+      "--allow-read",
+      "--allow-env=TRANSCRIPT_CWD,TRANSCRIPT_INIT_CWD,TRANSCRIPT_OUTER,XDG_CACHE_HOME,HOME",
+      `--allow-write=${cwd}/cache/brigade-transcript`,
+    ];
+    const call = (stdin: string, env: Record<string, string> = {}) =>
+      run("deno", ["run", ...flags, `${ROOT}cli/facts.ts`, "--statusline"], {
+        cwd,
+        env: { DENO_LOG: "debug", XDG_CACHE_HOME: `${cwd}/cache`, ...env },
+        stdin,
+      });
+    const plain = await call(READ);
+    assert.equal(plain.code, 0, plain.stderr.slice(-2000));
+    assert.equal(plain.stdout, "claude-opus-5[1m] · 30.2k tokens (3% of 1M)\n");
+    const { hit, added } = evaluated(plain.stderr);
+    const ran = new Set([...hit, ...added]);
+    assert.ok(ran.has("reader/mod.ts"));
+    for (const module of ["cli/_cwd.ts", "cli/_absolute.ts", "cli/_usage_error.ts"]) {
+      assert.ok(!ran.has(module), module);
+    }
+    // Named, the folder is entered: a relative transcript_path is read from there.
+    await Deno.mkdir(`${cwd}/project`);
+    await Deno.copyFile(`${ROOT}fixtures/claude_code/example.jsonl`, `${cwd}/project/s.jsonl`);
+    const relative = JSON.stringify({ model: { id: "m" }, transcript_path: "s.jsonl" });
+    const named = await call(relative, { TRANSCRIPT_CWD: `${cwd}/project` });
+    assert.equal(named.code, 0, named.stderr.slice(-2000));
+    assert.equal(named.stdout, "claude-opus-5[1m] · 30.2k tokens (3% of 1M)\n");
+    assert.ok(
+      new Set(evaluated(named.stderr).hit.concat(evaluated(named.stderr).added)).has("cli/_cwd.ts"),
+    );
+    const missing = await call(relative, { TRANSCRIPT_CWD: `${cwd}/nowhere` });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /facts: Cannot run in .*nowhere/);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("the status line's caller-folder variables are the ones _cwd.ts reads", async () => {
+  const { CALLER_DIRECTORY_VARIABLES } = await import("../cli/_statusline_read.ts");
+  const { CALLER_CWD_VARIABLE, TASK_CWD_VARIABLE } = await import("../cli/_cwd.ts");
+  assert.deepEqual(CALLER_DIRECTORY_VARIABLES, [CALLER_CWD_VARIABLE, TASK_CWD_VARIABLE]);
+});
