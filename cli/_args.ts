@@ -1,8 +1,9 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 // The two commands' command lines, parsed one way: `node:util`'s parseArgs, strict, its errors
-// reworded by argsProblem into a UsageError (exit code 2). node:util is imported when a parse
-// needs it, so the status line's own call (`facts --statusline`) never loads it.
+// reworded by argsProblem (_args_problem.ts) into a UsageError (exit code 2). node:util is
+// imported when a parse needs it, so the status line's own call (`facts --statusline`) never
+// loads it; the wording, when a parse fails.
 
 import type { parseArgs, ParseArgsOptionsConfig } from "node:util";
 import type { Scope } from "../events/types.ts";
@@ -10,59 +11,10 @@ import type { ManagedAgentsStopAt as StopAt } from "../sources/managed_agents/fr
 import { EXAMPLE_INPUT } from "./_example.ts";
 import type { DateRange } from "./_dates.ts";
 import { counted } from "./_plural.ts";
-import { editDistance } from "./_edit_distance.ts";
 import { plainArgs, type PlainOption } from "./_plain_args.ts";
 import { UsageError } from "./_usage_error.ts";
 
 export { UsageError } from "./_usage_error.ts";
-
-/**
- * The option a mistyped one most likely meant: the known long option at the
- * smallest edit distance (a swap of two letters counting one), when that is
- * at most a third of the longer name (`--rendrer` → `--renderer`); undefined
- * when none is that close, or for a short option.
- */
-export function nearestOption(typed: string, known: readonly string[]): string | undefined {
-  if (!typed.startsWith("--")) return undefined;
-  const name = typed.slice(2).split("=")[0]!;
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const option of known) {
-    const distance = editDistance(name, option);
-    if (distance < bestDistance && distance <= Math.max(name.length, option.length) / 3) {
-      best = option;
-      bestDistance = distance;
-    }
-  }
-  return best === undefined ? undefined : `--${best}`;
-}
-
-/**
- * A `parseArgs` error in one plain sentence: its own messages quote with
- * unbalanced quotes and append advice that does not fit this command.
- */
-function argsProblem(error: unknown, known: readonly string[]): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const code = (error as { code?: unknown })?.code;
-  const quoted = /'([^']*)'/.exec(message)?.[1] ?? "";
-  const option = quoted.replace(/ <value>$/, "").split(", ").pop()!;
-  switch (code) {
-    case "ERR_PARSE_ARGS_UNKNOWN_OPTION": {
-      const near = nearestOption(option, known);
-      return near === undefined
-        ? `Unknown option "${option}"`
-        : `Unknown option "${option}": did you mean ${near}?`;
-    }
-    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-      return /argument missing/.test(message)
-        ? `Option "${option}" needs a value`
-        : `Option "${option}" takes no value`;
-    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
-      return `Unexpected argument "${option}"`;
-    default:
-      return message.split("\n")[0]!;
-  }
-}
 
 /** What {@linkcode strictArgs} parses with: positionals allowed, an unknown option an error. */
 type StrictConfig<T extends ParseArgsOptionsConfig> = {
@@ -92,6 +44,7 @@ async function strictArgs<T extends ParseArgsOptionsConfig>(
   try {
     parsed = parseArgs({ args, options, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
+    const { argsProblem } = await import("./_args_problem.ts");
     throw new UsageError(argsProblem(error, Object.keys(options)));
   }
   // An option that takes a value keeps the last one given: a second one is a mistake, not a choice.

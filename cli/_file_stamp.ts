@@ -64,6 +64,16 @@ export class FolderListings {
 
   /** Whether `folder` held an entry `name` that is a folder or a link, when it was first listed. */
   holds(folder: string, name: string): boolean {
+    return this.#listed(folder).has(name);
+  }
+
+  /** Whether `folder` held any folder or link at all, when it was first listed. */
+  holdsAny(folder: string): boolean {
+    return this.#listed(folder).size > 0;
+  }
+
+  /** The names of the folders and links `folder` held when first listed (none, unreadable). */
+  #listed(folder: string): ReadonlySet<string> {
     let names = this.#folders.get(folder);
     if (names === undefined) {
       const found = new Set<string>();
@@ -76,7 +86,7 @@ export class FolderListings {
       }
       this.#folders.set(folder, names = found);
     }
-    return names.has(name);
+    return names;
   }
 }
 
@@ -91,9 +101,14 @@ export function subagentFilesStamp(
   path: string,
   folders: FolderListings = new FolderListings(),
 ): SubagentFilesStamp | undefined {
+  // The extension cut off holds no separator: the stem's folder is the path's.
+  const cut = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
+  const parent = cut < 0 ? "." : path.slice(0, cut + 1);
+  // A folder of sessions with no folder in it (logs, a batch's inputs): no name to take apart,
+  // for each of a rerun's hundreds of inputs.
+  if (!folders.holdsAny(parent)) return undefined;
   const stem = path.replace(/\.[^./\\]*$/, "");
-  const cut = Math.max(stem.lastIndexOf("/"), stem.lastIndexOf("\\"));
-  if (!folders.holds(cut < 0 ? "." : stem.slice(0, cut + 1), stem.slice(cut + 1))) return undefined;
+  if (!folders.holds(parent, stem.slice(cut + 1))) return undefined;
   const folder = `${stem}/subagents/`;
   let names: string[];
   try {

@@ -11,7 +11,7 @@
  */
 
 import { outputStampNow } from "./_file_stamp.ts";
-import type { FolderState, Stamps } from "./_manifest_file.ts";
+import type { FolderState, Stamps } from "./_manifest_state.ts";
 
 /** The temporary files this command writes: a fixed-length name, whatever the target's. */
 export const TEMPORARY: RegExp = /^\.transcript-[0-9a-f]{16}\.tmp$/;
@@ -35,11 +35,19 @@ export function inFolder(dir: string, name: string): string {
   return `${dir.replace(/\/+$/, "")}/${name}`;
 }
 
-/** What a page's entry is, for the listing: its stamp, or the kind of entry it is. */
-function entryMark(dir: string, entry: Deno.DirEntry): string {
+/**
+ * What a page's entry is, for the listing: its stamp, or the kind of entry it is. `prefix` is the
+ * folder's path with its `/` (see {@linkcode inFolder}), taken once for a whole listing.
+ */
+function entryMark(prefix: string, entry: Deno.DirEntry): string {
   if (entry.isSymlink) return "link";
   if (!entry.isFile) return "other";
-  return outputStampNow(inFolder(dir, entry.name)) ?? "gone";
+  return outputStampNow(`${prefix}${entry.name}`) ?? "gone";
+}
+
+/** Whether a listed name is one of the pages an index is built from (see {@linkcode pagesListing}). */
+function isPage(name: string, extension: string, indexName: string): boolean {
+  return name.endsWith(extension) && !name.startsWith(".") && name !== indexName;
 }
 
 /**
@@ -74,12 +82,59 @@ export function pagesListing(
   indexName: string,
 ): Map<string, string> {
   const pages = new Map<string, string>();
+  const prefix = inFolder(dir, "");
   for (const entry of entries) {
-    const { name } = entry;
-    if (!name.endsWith(extension) || name.startsWith(".") || name === indexName) continue;
-    pages.set(name, entryMark(dir, entry));
+    if (isPage(entry.name, extension, indexName)) pages.set(entry.name, entryMark(prefix, entry));
   }
   return pages;
+}
+
+/**
+ * Whether the folder's pages are those a record lists, name for name and stamp for stamp:
+ * {@linkcode sameStamps} of the {@linkcode pagesListing}, told without building the listing. Each
+ * page is stamped as it comes in the folder's entries and compared at once; the first that
+ * differs ends the look (a rerun of hundreds of pages that finds one changed stats no more).
+ *
+ * @example Usage
+ * ```ts
+ * import { pagesAre } from "./_folder_pages.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.md`, "a");
+ * const entries = [...Deno.readDirSync(dir)];
+ * const stamp = (await import("./_file_stamp.ts")).outputStampNow(`${dir}/a.md`)!;
+ * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", { "a.md": stamp }), true);
+ * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", { "a.md": "1:2:3:4" }), false);
+ * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", { "a.md": stamp, "b.md": stamp }), false);
+ * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", {}), false);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param dir The folder.
+ * @param entries The folder's entries, as listed.
+ * @param extension The renderer's extension, with its dot.
+ * @param indexName The index's file name.
+ * @param recorded The pages' names and stamps as the record keeps them.
+ * @returns Whether the folder holds those pages, each with its stamp, and no other.
+ */
+export function pagesAre(
+  dir: string,
+  entries: readonly Deno.DirEntry[],
+  extension: string,
+  indexName: string,
+  recorded: Stamps,
+): boolean {
+  const prefix = inFolder(dir, "");
+  let pages = 0;
+  for (const entry of entries) {
+    if (!isPage(entry.name, extension, indexName)) continue;
+    // A stamp is a string: a name that is no own key of the record gives none.
+    if (recorded[entry.name] !== entryMark(prefix, entry)) return false;
+    pages++;
+  }
+  // The names of a listing are distinct: as many as the record's, and each found in it.
+  return pages === Object.keys(recorded).length;
 }
 
 /**

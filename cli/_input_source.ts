@@ -7,7 +7,7 @@
  * @module
  */
 
-import { baseName } from "../lines/file_source.ts";
+import { baseName } from "../lines/_base_name.ts";
 import { EXAMPLE_INPUT, EXAMPLE_NAME, exampleEntries } from "./_example.ts";
 import { fromEntries } from "../sources/from_entries.ts";
 import type { OpenedInput, OpenInputOptions } from "./_input_file.ts";

@@ -36,18 +36,18 @@ import type { RenderCommand } from "./_args.ts";
 import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
 import type { CallerDirectory } from "./_cwd.ts";
 import { FolderListings, inputStampNow, outputStampNow } from "./_file_stamp.ts";
-import { indexIsCurrent, inFolder, pagesListing, TEMPORARY } from "./_folder_pages.ts";
+import { inFolder, pagesAre, TEMPORARY } from "./_folder_pages.ts";
 import {
   type FolderState,
   MANIFEST_NAME,
   MAX_MANIFEST_BYTES,
   type Stamps,
   stateOfText,
-} from "./_manifest_file.ts";
+} from "./_manifest_state.ts";
 import { resolvePath } from "./_path.ts";
 import { runKey } from "./_run_key.ts";
 import { VERSION } from "./_version.ts";
-import { countsLine } from "./_run_tally.ts";
+import { countsLine } from "./_counts_line.ts";
 
 /**
  * Whether the command is a rerun into a folder that finds nothing changed; when it is, the run's
@@ -99,11 +99,14 @@ function unchangedOutputs(command: RenderCommand, caller: CallerDirectory): numb
   if (bodyBytes !== state.bytes) return undefined;
   const key = runKey(command, { name: command.renderer, ...facts }, VERSION);
   if (state.key !== key || !sameInputs(cwd, command.inputs, state.inputs)) return undefined;
+  // The index as its run left it (the key is the record's, above), then its pages: the listing
+  // and the stat of each, the most of a rerun's work, only once the rest holds.
+  const index = outputStampNow(inFolder(folder, indexName));
+  if (index === undefined || index !== state.index) return undefined;
   const entries = Array.from(Deno.readDirSync(folder));
   if (entries.some((entry) => TEMPORARY.test(entry.name))) return undefined;
-  const pages = pagesListing(folder, entries, facts.extension ?? ".txt", indexName);
-  const index = outputStampNow(inFolder(folder, indexName));
-  return indexIsCurrent(state, { key, pages, index }) ? state.outputs : undefined;
+  const extension = facts.extension ?? ".txt";
+  return pagesAre(folder, entries, extension, indexName, state.pages) ? state.outputs : undefined;
 }
 
 /** Whether the inputs are the record's, each (a file) with the stamp it has now. */

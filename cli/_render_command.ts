@@ -19,7 +19,6 @@ import {
 } from "./_args.ts";
 import { RenderRun, type Target } from "./_batch.ts";
 import { Interrupt } from "./_interrupt.ts";
-import { boundedWorkers, dropAccessForTeamCode, runInBoundedWorker } from "./_team_access.ts";
 import { ClosedOutputError, Stderr } from "./_terminal.ts";
 import { type CallerDirectory, enterCallerDirectory, refuseRelative } from "./_cwd.ts";
 import { EXAMPLE_INPUT, loadExample } from "./_example.ts";
@@ -141,20 +140,25 @@ async function run(
     const typo = config?.named.has(command.renderer)
       ? undefined
       : nearMiss(command.renderer, known);
-    if (config !== undefined && typo === undefined && boundedWorkers()) {
-      // A team's module runs with what this run needs, no more: in a worker, write access only
-      // under --out; else in this process, what Deno can give up.
-      const folder = await writeFolder(command.out, command.inputs);
-      const write = folder === undefined ? undefined : (await import("node:path")).resolve(folder);
-      return await runInBoundedWorker(args, { session: command.session !== undefined, write });
-    }
     if (config !== undefined && typo === undefined) {
-      dropAccessForTeamCode({
+      // Imported here: only a team's renderer runs with its access bounded.
+      const team = await import("./_team_access.ts");
+      if (team.boundedWorkers()) {
+        // A team's module runs with what this run needs, no more: in a worker, write access only
+        // under --out; else in this process, what Deno can give up.
+        const folder = await writeFolder(command.out, command.inputs);
+        const write = folder === undefined
+          ? undefined
+          : (await import("node:path")).resolve(folder);
+        return await team.runInBoundedWorker(args, {
+          session: command.session !== undefined,
+          write,
+        });
+      }
+      team.dropAccessForTeamCode({
         session: command.session !== undefined,
         out: command.out !== undefined,
       });
-    }
-    if (config !== undefined && typo === undefined) {
       renderer = await loadConfiguredRenderer(config, command.renderer, builtins);
     }
     if (renderer === undefined) {

@@ -10,15 +10,9 @@
 import type { Stderr } from "./_terminal.ts";
 import type { Interrupt } from "./_interrupt.ts";
 import { counted } from "./_plural.ts";
+import { type Counts, countsLine } from "./_counts_line.ts";
 
-/** How many sessions ended which way. */
-export interface Counts {
-  rendered: number;
-  unchanged: number;
-  failed: number;
-  /** Sessions left out by `--since` and `--until`. */
-  outside: number;
-}
+export { type Counts, countsLine } from "./_counts_line.ts";
 
 /** What the tally needs of the run. */
 export interface RunTallyOptions {
@@ -98,28 +92,6 @@ export class RunTally {
   exitCode(): number {
     return this.#options.interrupt.exitCode ?? (this.counts.failed > 0 ? 1 : 0);
   }
-}
-
-/**
- * The summary's counts, as a run's last line says them (after the command's name).
- *
- * @example Usage
- * ```ts
- * import { countsLine } from "./_run_tally.ts";
- * import assert from "node:assert/strict";
- *
- * const counts = { rendered: 0, unchanged: 3, failed: 0, outside: 0 };
- * assert.equal(countsLine(counts, false), "0 rendered, 3 unchanged, 0 failed");
- * ```
- *
- * @param counts How many sessions ended which way.
- * @param ranged Whether `--since`/`--until` were given: the sessions they left out are counted.
- * @returns The counts' words.
- */
-export function countsLine(counts: Counts, ranged: boolean): string {
-  const { rendered, unchanged, failed, outside } = counts;
-  const range = ranged ? `, ${outside} not started within --since/--until` : "";
-  return `${rendered} rendered, ${unchanged} unchanged, ${failed} failed${range}`;
 }
 
 /** An error as one line that names its input once. */

@@ -14,6 +14,8 @@
  * @module
  */
 
+import { teamRun, WORKER_NAME } from "./_team_run.ts";
+
 /** The variables the API source reads under `--session`. */
 const API_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"];
 
@@ -55,9 +57,6 @@ export function dropAccessForTeamCode(options: { session: boolean; out: boolean 
  * sets it beside the flag.
  */
 export const WORKER_OPTIONS_VARIABLE = "TRANSCRIPT_WORKER_OPTIONS";
-
-/** Where the run goes on: set in the worker a team's run is moved to. */
-export const teamRun: { inWorker: boolean } = { inWorker: false };
 
 function granted(descriptor: Deno.PermissionDescriptor): boolean {
   return Deno.permissions.querySync(descriptor).state === "granted";
@@ -120,28 +119,4 @@ export function runInBoundedWorker(
     };
     worker.postMessage({ args });
   });
-}
-
-/** The name of the worker a team's run goes on in. */
-const WORKER_NAME = "@brigade/transcript render: a team's run";
-
-/**
- * In the worker {@linkcode runInBoundedWorker} starts (`render.ts` itself, by name), runs the
- * command it is sent with `main` and posts the exit code; anywhere else, does nothing.
- *
- * @returns Whether this is that worker.
- */
-export function serveTeamRun(main: (args: string[]) => Promise<number>): boolean {
-  const scope = globalThis as unknown as {
-    WorkerGlobalScope?: unknown;
-    name?: unknown;
-    onmessage: ((event: MessageEvent<{ args: string[] }>) => void) | null;
-    postMessage(code: number): void;
-  };
-  if (scope.WorkerGlobalScope === undefined || scope.name !== WORKER_NAME) return false;
-  teamRun.inWorker = true;
-  scope.onmessage = async (event): Promise<void> => {
-    scope.postMessage(await main(event.data.args));
-  };
-  return true;
 }

@@ -23,11 +23,12 @@ import { parseRenderArgs, type RenderCommand } from "./_args.ts";
 import { isBuiltin, loadBuiltin } from "./_builtins.ts";
 import { enterCallerDirectory } from "./_cwd.ts";
 import { loadExample } from "./_example.ts";
-import { serveTeamRun } from "./_team_access.ts";
+import { serveTeamRun } from "./_team_run.ts";
 import type { Prelude } from "./_render_command.ts";
 
-// What runs the command is imported on the call: a rerun into a folder that finds nothing
-// changed (_quick_rerun.ts: the folder's record and stats) ends before any of it loads.
+// What runs the command is imported on the call: `--version`, and a rerun into a folder that
+// finds nothing changed (_quick_rerun.ts: the folder's record and stats), end before any of it
+// loads.
 
 /**
  * Runs the command as if typed with `args`, printing to stdout and stderr; the caller exits.
@@ -52,6 +53,11 @@ import type { Prelude } from "./_render_command.ts";
 export async function main(args: string[]): Promise<number> {
   const prelude = await take(args);
   const command = prelude?.command;
+  if (command?.version) {
+    // What the command says first of all, here: its one line loads none of its machinery.
+    console.log((await import("./_version.ts")).VERSION_LINE);
+    return 0;
+  }
   if (command?.out !== undefined) {
     const { quickRerun } = await import("./_quick_rerun.ts");
     const code = quickRerun(command, prelude!.caller);

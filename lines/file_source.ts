@@ -7,12 +7,7 @@ export function pathText(path: string | URL): string {
   return typeof path === "string" ? path : decodeURIComponent(path.pathname);
 }
 
-/** The last path segment without its extension: `logs/sesn_1.ndjson` → `sesn_1`. */
-export function baseName(path: string): string {
-  const segment = path.split(/[\\/]/).pop() ?? path;
-  const dot = segment.lastIndexOf(".");
-  return dot > 0 ? segment.slice(0, dot) : segment;
-}
+export { baseName } from "./_base_name.ts";
 
 /** An error class of `Deno.errors`, as far as {@linkcode openFile} uses one. */
 type DenoErrorClass = new (message?: string) => Error;

@@ -48,6 +48,8 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
     "renderers/grader/",
     "cli/_config.ts",
     "cli/_team_imports.ts",
+    // What bounds a team's renderer: only render.ts's look at whether this run is its worker.
+    "cli/_team_access.ts",
     "cli/_net_access.ts",
     "cli/_unrendered.ts",
     "cli/_watch.ts",
@@ -57,6 +59,7 @@ Deno.test("render loads only the renderer named, and no team or folder-watch mac
   const ever = await loaded("cli/render.ts", true);
   assert.ok(ever.includes("renderers/grader/grader.ts"));
   assert.ok(ever.includes("cli/_watch.ts"));
+  assert.ok(ever.includes("cli/_team_access.ts"));
 });
 
 Deno.test("render to standard output loads no source it does not read, no folder machinery and no node: built-in", async () => {
@@ -160,9 +163,11 @@ Deno.test("render of the bundled example loads none of Deno's own modules lazily
   const modules = await evaluated(["render"]);
   assert.ok(modules.includes("renderers/grader/grader.ts"));
   assert.deepEqual(modules.filter((m) => m.startsWith("ext:")), []);
-  // It reads no file: neither the line splitter, the NDJSON source nor the format's peek.
+  // It reads no file: neither the line splitter, the file source (whose session naming it
+  // shares), the NDJSON source nor the format's peek.
   const reading = [
     "lines/byte_lines.ts",
+    "lines/file_source.ts",
     "sources/from_ndjson.ts",
     "cli/_format.ts",
     "cli/_input_file.ts",
@@ -274,9 +279,40 @@ Deno.test("render's rerun into a folder that finds nothing changed reads no rend
       "events/",
       "lines/",
       "cli/_batch.ts",
+      // The record's reading and writing: only its last line, the folder's state, is read.
+      "cli/_manifest.ts",
+      "cli/_manifest_file.ts",
+      // What the whole way tells a run's user: the rerun says its counts alone.
+      "cli/_run_tally.ts",
     ];
     assert.deepEqual(read.filter((m) => unused.some((u) => m.startsWith(u))), []);
     assert.equal(await Deno.readTextFile(`${cwd}/out/INDEX.md`), index);
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
+});
+
+Deno.test("render --version reads only what parses its arguments, none of the command's machinery", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "startup_version_" });
+  try {
+    const { read, ran } = await readAndRun(["render", "--version"], cwd);
+    assert.ok(ran.includes("cli/_version.ts"));
+    const unused = [
+      // A parse's error wording, for a command line that does not parse.
+      "cli/_args_problem.ts",
+      "cli/_edit_distance.ts",
+      "cli/_render_command.ts",
+      "cli/_batch.ts",
+      "cli/_terminal.ts",
+      "cli/_quick_rerun.ts",
+      "renderers/",
+      "kit/",
+      "redact/",
+      "sources/",
+      "events/",
+      "lines/",
+    ];
+    assert.deepEqual(read.filter((m) => unused.some((u) => m.startsWith(u))), []);
   } finally {
     await Deno.remove(cwd, { recursive: true });
   }

@@ -1,0 +1,104 @@
+// Copyright 2026 the brigade authors. MIT license.
+
+/**
+ * The folder's record's last line: the folder as the record's run left it (a
+ * {@linkcode FolderState}), which a rerun that finds nothing changed reads alone, told from
+ * stats (`_quick_rerun.ts`). Its own module, so that such a rerun loads none of the rest of the
+ * record's reading and writing (`_manifest_file.ts`, which re-exports what it uses of this).
+ *
+ * @module
+ */
+
+/** The record's file name in the folder: hidden, and no session's (those never start with "."). */
+export const MANIFEST_NAME = ".transcript-manifest.json";
+
+/**
+ * The largest record read or written: an entry is 300 to 500 bytes, so 4 MiB holds some 10,000
+ * inputs (read, about 6 MiB of memory). A larger file is not read at all, and the run goes on as
+ * in a folder without a record.
+ */
+export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Names and their stamps, as a JSON object: what a name that is no own key gives (undefined, or
+ * an `Object.prototype` member) is never a stamp, a string.
+ */
+export type Stamps = Readonly<Record<string, unknown>>;
+
+/**
+ * The folder as the run that wrote the record left it: what a rerun compares with stats alone to
+ * know that nothing changed, and the index need not be built again.
+ */
+export interface FolderState {
+  /** The options' fingerprint of the run, which built the index with it (every entry's key). */
+  key: string;
+  /** Every entry's input path and stamp (an object as JSON reads it: no copy to take). */
+  inputs: Stamps;
+  /** Each page of the folder and its stamp (or kind) when the index was built (`pagesListing()`). */
+  pages: Stamps;
+  /** The index's stamp right after it was written. */
+  index: string;
+  /** How many outputs the entries hold. */
+  outputs: number;
+  /** The UTF-8 size of the record's text before the state's line (see {@linkcode stateOfText}). */
+  bytes: number;
+}
+
+/** The start of the state's line, the record's last. */
+export const STATE_LINE = '"state":';
+
+/** What closes the entries before the state's line. */
+export const BEFORE_STATE = "},\n";
+
+/** The record's state, as {@linkcode FolderState}; undefined when it is not one. */
+export function toState(value: unknown): FolderState | undefined {
+  const v = value as Record<keyof FolderState, unknown> | null;
+  if (typeof v !== "object" || v === null || typeof v.key !== "string") return undefined;
+  const { key, index, outputs, bytes } = v;
+  const inputs = stamps(v.inputs);
+  const pages = stamps(v.pages);
+  if (inputs === undefined || pages === undefined || typeof index !== "string") return undefined;
+  if (!Number.isSafeInteger(outputs) || !Number.isSafeInteger(bytes)) return undefined;
+  return { key, inputs, pages, index, outputs: outputs as number, bytes: bytes as number };
+}
+
+/**
+ * A JSON object of names and stamps, as it is (its values are compared with stamps, which a value
+ * that is not a string never equals); undefined when it is not an object.
+ */
+function stamps(value: unknown): Stamps | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  return value as Stamps;
+}
+/** The record's text of a {@linkcode recordBody} and a state. */
+export function recordWithState(body: string, state: FolderState): string {
+  const { key, inputs, pages, index, outputs, bytes } = state;
+  const json = JSON.stringify({ key, inputs, pages, index, outputs, bytes });
+  return `${body}${BEFORE_STATE}${STATE_LINE}${json}}\n`;
+}
+
+/**
+ * The state a record's bytes end with, and the size of the text before its line (which its
+ * `bytes` gives when the record is as its run wrote it); undefined when they end with none. The
+ * entries are not parsed.
+ */
+export function stateOfText(
+  bytes: Uint8Array,
+): { state: FolderState; bodyBytes: number } | undefined {
+  const end = bytes.length - 1;
+  if (end < 0 || bytes[end] !== 0x0a) return undefined;
+  const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+  const line = new TextDecoder().decode(bytes.subarray(start, end));
+  if (!line.startsWith(STATE_LINE) || start < BEFORE_STATE.length) return undefined;
+  const state = lineState(line);
+  return state === undefined ? undefined : { state, bodyBytes: start - BEFORE_STATE.length };
+}
+
+/** The state of its line, `"state":{…}}`; undefined when it is not one. */
+export function lineState(line: string): FolderState | undefined {
+  try {
+    return toState(JSON.parse(`{${line}`).state);
+  } catch {
+    return undefined;
+  }
+}
