@@ -16,7 +16,8 @@
  * Every run is a fresh subprocess (`bench/_cost_child.ts`, which loads only the module and the
  * parse floor), so no
  * run warms the next one's JIT or heap; the rounds interleave the cases (and
- * the two checkouts, with `--baseline`), so a busy machine slows all alike.
+ * the two checkouts, with `--baseline`, each running first every other round), so a busy
+ * machine slows all alike.
  * The columns:
  *
  * - **entries read**: entries the case pulled from `fromNdjson` (the grader,
@@ -397,8 +398,12 @@ async function main(args: string[]): Promise<void> {
   for (let round = 0; round < runs; round++) {
     console.error(`round ${round + 1} of ${runs} (timed)…`);
     for (const f of floors) push(floor.times, f.id, await timed(f, pathOf(f), floor.moduleUrl));
+    // The checkouts take turns at running first: the run right after the floor's was the
+    // cheaper by some 7% (the same module on both sides gave this checkout's dream 0.16× less),
+    // which a fixed order gave this checkout every round.
+    const order = round % 2 === 0 ? checkouts : [...checkouts].reverse();
     for (const c of cases) {
-      for (const of of checkouts) push(of.times, c.id, await timed(c, pathOf(c), of.moduleUrl));
+      for (const of of order) push(of.times, c.id, await timed(c, pathOf(c), of.moduleUrl));
     }
   }
   for (let round = 0; round < memRuns; round++) {
