@@ -398,8 +398,8 @@ async function main(args: string[]): Promise<void> {
   for (let round = 0; round < runs; round++) {
     console.error(`round ${round + 1} of ${runs} (timed)…`);
     for (const f of floors) push(floor.times, f.id, await timed(f, pathOf(f), floor.moduleUrl));
-    // The checkouts take turns at running first: the run right after the floor's was the
-    // cheaper (with the same module on both sides, this checkout's dream came out 0.03× to 0.21× less),
+    // The checkouts take turns at running first: the run right after the floor's came out the
+    // cheaper (the same module on both sides gave this checkout's dream 0.03× to 0.21× less),
     // which a fixed order gave this checkout every round.
     const order = round % 2 === 0 ? checkouts : [...checkouts].reverse();
     for (const c of cases) {
