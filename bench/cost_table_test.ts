@@ -1,7 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import assert from "node:assert/strict";
-import { allocatedBytes } from "./cost_table.ts";
+import { allocatedBytes, roundRatio } from "./cost_table.ts";
 import { ROOT, task } from "../tests/_command.ts";
 import { ensureLog, ensureLogInfo, logPath } from "./_generate.ts";
 import { fromNdjson, renderDream } from "../mod.ts";
@@ -131,4 +131,17 @@ Deno.test("allocatedBytes() adds what was allocated after the last collection", 
   // V8's unsigned subtraction wrapped (a start below the last end): nothing was allocated.
   const wrapped = [record(4_000, 1_000), record(18446744073709548000, 900)].join("\n");
   assert.equal(allocatedBytes(wrapped, 1_000), 4_100);
+});
+
+Deno.test("roundRatio() takes the median of each round's ratio, not the case's median over the floor's", () => {
+  // Round 2 ran on a loaded machine: the floor and the case both took longer.
+  const dream = [{ cpu: 21, wall: 1 }, { cpu: 36, wall: 1 }, { cpu: 19, wall: 1 }];
+  const floor = [{ cpu: 10, wall: 1 }, { cpu: 18, wall: 1 }, { cpu: 10, wall: 1 }];
+  // The rounds' ratios are 2.1, 2 and 1.9; the medians taken apart would give 21 ÷ 10 = 2.1.
+  assert.equal(roundRatio(dream, floor, "cpu"), 2);
+  // A run missing from the floor counts for nothing.
+  assert.equal(
+    roundRatio([{ cpu: 4, wall: 1 }, { cpu: 9, wall: 1 }], [{ cpu: 2, wall: 1 }], "cpu"),
+    2,
+  );
 });

@@ -120,11 +120,56 @@ export function frameBodySize(
     return bytes <= budget ? { bytes, cutBytes: 0 } : measureAsciiFramed(body, indentBytes, budget);
   }
   if (!OTHER_BREAK.test(body)) {
-    const bytes = utf8Length(body) + nonEmptyLines(body) * indentBytes;
+    const size = utf8Length(body);
+    const lines = nonEmptyLines(body);
+    const bytes = size + lines * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
+    // A cut in the second half of what the framing would write (a head cut to the item budget,
+    // which its indents push over it) is found from the end, a few lines measured.
+    if (budget * 2 >= bytes) return measureFramedFromEnd(body, indentBytes, budget, size, lines);
     if (body.length <= ENCODED_UNITS) return measureEncodedFramed(body, indentBytes, budget);
   }
   return measureFramed(body, indentBytes, budget);
+}
+
+/**
+ * {@linkcode measureFramed} for a body broken by LF alone, of `size` UTF-8
+ * bytes and `lines` non-empty lines, whose framing is over `budget`: from
+ * the end, each line is taken off what the framing writes until what is
+ * written before it fits, the line the cut falls in. A head the item budget
+ * cut, framed, overflows by its indents: a few lines at its end are measured,
+ * where {@linkcode measureEncodedFramed} encodes the whole body.
+ */
+function measureFramedFromEnd(
+  body: string,
+  indentBytes: number,
+  budget: number,
+  size: number,
+  lines: number,
+): { bytes: number; cutBytes: number } {
+  // What the framing writes before the line that ends at `end` (at first, all of it), and
+  // where that line ends in the body's UTF-8 bytes.
+  let used = size + lines * indentBytes;
+  let end = body.length;
+  let endByte = size;
+  for (;;) {
+    const newline = end === 0 ? -1 : body.lastIndexOf("\n", end - 1);
+    const first = newline === -1;
+    const line = body.slice(newline + 1, end);
+    const lineBytes = utf8Length(line);
+    const lead = (first ? 0 : 1) + (lineBytes > 0 ? indentBytes : 0);
+    used -= lead + lineBytes;
+    const startByte = endByte - lineBytes;
+    // What precedes this line fits, and the line does not (else it would not have been reached).
+    if (used <= budget || first) {
+      const room = budget - used - lead;
+      const kept = room > 0 ? utf8Length(utf8Head(line, room)) : 0;
+      const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
+      return { bytes: used + written, cutBytes: size - startByte - kept };
+    }
+    end = newline;
+    endByte = startByte - 1;
+  }
 }
 
 /** A unit that is not ASCII, or a line break other than LF (each of {@linkcode OTHER_BREAK}'s). */

@@ -64,3 +64,39 @@ Deno.test("frameBodySize() counts exactly what frameBody() writes and cuts for a
     }
   }
 });
+
+Deno.test("frameBodySize() counts exactly what frameBody() writes and cuts for a head its indents push over the budget", () => {
+  // The dream's case: an item's text cut to the item budget, then framed: the indents push it
+  // over by a few lines, and the cut falls near its end (or, with many short lines, earlier).
+  const random = makeRandom(24);
+  const parts = [
+    "a",
+    "word ",
+    "é",
+    "日本",
+    "🚀",
+    "\n",
+    "\n\n",
+    "\ud800",
+    "\udc00",
+    "  ",
+    "x".repeat(40),
+  ];
+  for (let round = 0; round < 2_000; round++) {
+    let body = "é";
+    const pieces = 1 + Math.floor(random() * 120);
+    for (let i = 0; i < pieces; i++) body += parts[Math.floor(random() * parts.length)];
+    const size = utf8Length(body);
+    for (const budget of [size, size - 1, size - 7, Math.floor(size * 0.6), Math.floor(size / 2)]) {
+      if (budget < 0) continue;
+      for (const indent of ["    ", "→ "]) {
+        const framed = frameBody(body, indent, budget);
+        assert.deepEqual(
+          frameBodySize(body, indent, budget),
+          { bytes: utf8Length(framed.text), cutBytes: framed.cutBytes },
+          JSON.stringify({ body, indent, budget }),
+        );
+      }
+    }
+  }
+});
