@@ -216,7 +216,7 @@ const CHUNK_BYTES = 64 * 1024;
  * {@linkcode MIN_CHUNK_BYTES}) as more are, so a hundred dreams at once hold
  * 3.1 MiB of read buffers, not 12.5 MiB. One source alone reads as before.
  */
-export const READ_BUFFERS_BUDGET: number = 4 * 1024 * 1024;
+const READ_BUFFERS_BUDGET: number = 4 * 1024 * 1024;
 
 /** The smallest read of a file read through BYOB, however many are open. */
 const MIN_CHUNK_BYTES = 8 * 1024;
