@@ -12,7 +12,7 @@
  *
  * Beside the dreams, in the same rounds: the readers alone (`fromNdjson`
  * drained, no dream), the parse floor of the cost benchmarks, and two memory
- * floors that load no module of this package: each file's bytes read (16 KiB
+ * floors that load no module of this package: each file's bytes read (32 KiB
  * at a time, as `fromNdjson` reads with a hundred files open) and nothing
  * else, and each line decoded and `JSON.parse`d, nothing kept. The second is
  * what any reader that parses every line of a hundred logs at once peaks at
@@ -89,7 +89,7 @@ function sampler(): { stop(): AtPeak } {
 type Work = "dream" | "readers" | "parse" | "bytes" | "lines";
 
 /** The memory floors' read size: what each `fromNdjson` reads at a time with a hundred files open. */
-const FLOOR_CHUNK_BYTES = 16 * 1024;
+const FLOOR_CHUNK_BYTES = 32 * 1024;
 
 /** The bytes floor: a file read to its end into one buffer, nothing else done. */
 async function readBytes(path: string): Promise<number> {

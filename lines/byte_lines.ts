@@ -212,11 +212,11 @@ const CHUNK_BYTES = 64 * 1024;
 /**
  * The most bytes the read buffers of every file read through BYOB hold at
  * once in a process, whatever how many are open: a source reads 64 KiB at a
- * time while 32 or fewer are open, and its reads shrink (to no less than
+ * time while 64 or fewer are open, and its reads shrink (to no less than
  * {@linkcode MIN_CHUNK_BYTES}) as more are, so a hundred dreams at once hold
- * 3.1 MiB of read buffers, not 12.5 MiB. One source alone reads as before.
+ * 6.25 MiB of read buffers, not 12.5 MiB. One source alone reads as before.
  */
-const READ_BUFFERS_BUDGET: number = 4 * 1024 * 1024;
+const READ_BUFFERS_BUDGET: number = 8 * 1024 * 1024;
 
 /** The smallest read of a file read through BYOB, however many are open. */
 const MIN_CHUNK_BYTES = 8 * 1024;

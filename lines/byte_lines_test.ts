@@ -174,12 +174,12 @@ function splitAll(streams: ReadableStream<Uint8Array>[]): Promise<number[]> {
   }));
 }
 
-Deno.test("byteLineBatches() reads a byte stream 64 KiB at a time, and 16 KiB while a hundred are read at once", async () => {
+Deno.test("byteLineBatches() reads a byte stream 64 KiB at a time, and 32 KiB while a hundred are read at once", async () => {
   const alone: { size: number; open: number; first: boolean }[] = [];
   assert.deepEqual(await splitAll([recorded(1 << 20, { open: 0 }, alone)]), [1 << 13]);
   assert.deepEqual([...new Set(alone.map((read) => read.size))], [64 * 1024]);
 
-  // All the streams' buffers at once within 4 MiB (READ_BUFFERS_BUDGET): two each.
+  // All the streams' buffers at once within 8 MiB (READ_BUFFERS_BUDGET): two each.
   const many = { open: 0 };
   const reads: { size: number; open: number; first: boolean }[] = [];
   const lines = await splitAll(Array.from({ length: 100 }, () => recorded(1 << 18, many, reads)));
@@ -187,7 +187,7 @@ Deno.test("byteLineBatches() reads a byte stream 64 KiB at a time, and 16 KiB wh
   // A stream's first read is sized when it opens, before the others may have.
   const whileAllOpen = reads.filter((read) => read.open === 100 && !read.first);
   assert.ok(whileAllOpen.length > 100, `only ${whileAllOpen.length} reads with all open`);
-  assert.deepEqual([...new Set(whileAllOpen.map((read) => read.size))], [16 * 1024]);
+  assert.deepEqual([...new Set(whileAllOpen.map((read) => read.size))], [32 * 1024]);
 
   // Once they are closed, a stream alone reads 64 KiB again.
   const after: { size: number; open: number; first: boolean }[] = [];
