@@ -10,6 +10,15 @@
  * (`external`: read buffers, typed arrays) when the RSS was highest. Each run is a fresh process (this script again,
  * with `--child`), so no run inherits another's heap.
  *
+ * Beside the dreams, in the same rounds: the readers alone (`fromNdjson`
+ * drained, no dream), the parse floor of the cost benchmarks, and two memory
+ * floors that load no module of this package: each file's bytes read (32 KiB
+ * at a time, as `fromNdjson` reads with a hundred files open) and nothing
+ * else, and each line decoded and `JSON.parse`d, nothing kept. The second is
+ * what any reader that parses every line of a hundred logs at once peaks at
+ * on this runtime: V8 grows its young generation to its largest (64 MiB) as
+ * the scavenges' survivors add up, however few survive each.
+ *
  * The logs are the generated ones (`bench/_generate.ts`); the N dreams read
  * the same file, each through its own handle, buffers and state (the page
  * cache a file shares is not resident memory of the process). Item 5 of
@@ -30,6 +39,10 @@ import process from "node:process";
 
 /** The goal of item 5: peak RSS of 100 dreams of 100k events each, in MiB. */
 const GOAL_MIB = 150;
+
+/** The memory floors' rows: what no dream of these logs goes below, whatever its code. */
+const BYTES_FLOOR = "bytes floor: each file read, nothing else, no module";
+const LINES_FLOOR = "lines floor: each line decoded and parsed, nothing kept, no module";
 
 /** What one child prints. */
 interface Run {
@@ -68,13 +81,79 @@ function sampler(): { stop(): AtPeak } {
   };
 }
 
-/** What each of a child's N tasks does: a dream, a reader drained, or the parse floor. */
-type Work = "dream" | "readers" | "parse";
+/**
+ * What each of a child's N tasks does: a dream, a reader drained, the parse
+ * floor, or one of the two memory floors (its file's bytes read and nothing
+ * else; its lines split, decoded and parsed, and nothing kept).
+ */
+type Work = "dream" | "readers" | "parse" | "bytes" | "lines";
+
+/** The memory floors' read size: what each `fromNdjson` reads at a time with a hundred files open. */
+const FLOOR_CHUNK_BYTES = 32 * 1024;
+
+/** The bytes floor: a file read to its end into one buffer, nothing else done. */
+async function readBytes(path: string): Promise<number> {
+  using file = await Deno.open(path, { read: true });
+  let buffer = new Uint8Array(FLOOR_CHUNK_BYTES);
+  let total = 0;
+  const reader = file.readable.getReader({ mode: "byob" });
+  while (true) {
+    const { done, value } = await reader.read(buffer);
+    if (done || value === undefined) break;
+    total += value.length;
+    buffer = new Uint8Array(value.buffer);
+  }
+  return total;
+}
+
+/**
+ * The lines floor: a file read into one buffer, each line decoded on its
+ * own and `JSON.parse`d, nothing kept (a line over two reads joined first).
+ */
+async function parseLines(path: string): Promise<number> {
+  using file = await Deno.open(path, { read: true });
+  const decoder = new TextDecoder();
+  let buffer = new Uint8Array(FLOOR_CHUNK_BYTES);
+  let carry: Uint8Array = new Uint8Array(0);
+  let parsed = 0;
+  const parse = (bytes: Uint8Array): void => {
+    if (bytes.length === 0) return;
+    JSON.parse(decoder.decode(bytes));
+    parsed++;
+  };
+  const reader = file.readable.getReader({ mode: "byob" });
+  while (true) {
+    const { done, value } = await reader.read(buffer);
+    if (done || value === undefined) break;
+    let start = 0;
+    for (let end = value.indexOf(0x0a); end !== -1; end = value.indexOf(0x0a, start)) {
+      if (carry.length > 0) {
+        parse(joined(carry, value.subarray(start, end)));
+        carry = new Uint8Array(0);
+      } else parse(value.subarray(start, end));
+      start = end + 1;
+    }
+    carry = joined(carry, value.subarray(start));
+    buffer = new Uint8Array(value.buffer);
+  }
+  parse(carry);
+  return parsed;
+}
+
+/** `a` then `b`, in a new array. */
+function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
 
 /** One task of {@linkcode Work}: what it made, as a text whose distinct values are counted. */
 async function task(mod: typeof Mod, work: Work, path: string): Promise<string> {
   if (work === "dream") return (await mod.renderDream(mod.fromNdjson(path))).digest;
   if (work === "parse") return String(await parseEveryLine(path));
+  if (work === "bytes") return String(await readBytes(path));
+  if (work === "lines") return String(await parseLines(path));
   let entries = 0;
   for await (const _ of mod.fromNdjson(path)) entries++;
   return String(entries);
@@ -86,8 +165,9 @@ async function runChild(
   dreams: number,
   work: Work,
 ): Promise<void> {
-  // The parse floor loads no module of the package.
-  const mod = work === "parse" ? undefined : await import(moduleUrl) as typeof Mod;
+  // The floors load no module of the package.
+  const floor = work === "parse" || work === "bytes" || work === "lines";
+  const mod = floor ? undefined : await import(moduleUrl) as typeof Mod;
   const memory = sampler();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -146,6 +226,8 @@ async function main(): Promise<void> {
   }
   checkouts.push(["readers only, no dream", here, "readers"]);
   checkouts.push(["parse floor, no module of this package", here, "parse"]);
+  checkouts.push([BYTES_FLOOR, here, "bytes"]);
+  checkouts.push([LINES_FLOOR, here, "lines"]);
   const results = new Map<string, Run[]>();
   for (const events of sizes) {
     const path = await ensureLog(events);
@@ -158,7 +240,7 @@ async function main(): Promise<void> {
     }
   }
   console.log(
-    `${dreams} concurrent dreams (or readers, or parse floors) in one process, no V8 flag; medians of ${runs} runs`,
+    `${dreams} concurrent dreams (or readers, or floors) in one process, no V8 flag; medians of ${runs} runs`,
   );
   console.log("");
   console.log(
@@ -187,7 +269,9 @@ async function main(): Promise<void> {
       item: "5",
       figure: "peak RSS of 100 concurrent dreams of 100k events, no V8 flag",
       measured: `${mib(peak)} (100 readers with no dream: ${floorOf("readers only, no dream")}; ` +
-        `100 parse floors: ${floorOf("parse floor, no module of this package")})`,
+        `100 parse floors: ${floorOf("parse floor, no module of this package")}; ` +
+        `memory floors, 100 files read: ${floorOf(BYTES_FLOOR)}, ` +
+        `100 files' lines parsed and dropped: ${floorOf(LINES_FLOOR)})`,
       goal: `< ${GOAL_MIB} MiB`,
       met: peak / 1024 < GOAL_MIB,
     });

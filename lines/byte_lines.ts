@@ -209,6 +209,42 @@ class LineSplitter<T> {
 /** The size of a read from a byte stream: that of a Deno file's own chunks. */
 const CHUNK_BYTES = 64 * 1024;
 
+/**
+ * The most bytes the read buffers of every file read through BYOB hold at
+ * once in a process, whatever how many are open: a source reads 64 KiB at a
+ * time while 64 or fewer are open, and its reads shrink (to no less than
+ * {@linkcode MIN_CHUNK_BYTES}) as more are, so a hundred dreams at once hold
+ * 6.25 MiB of read buffers, not 12.5 MiB. One source alone reads as before.
+ */
+const READ_BUFFERS_BUDGET: number = 8 * 1024 * 1024;
+
+/** The smallest read of a file read through BYOB, however many are open. */
+const MIN_CHUNK_BYTES = 8 * 1024;
+
+/** How many readers of {@linkcode chunkReader} read through BYOB now, each into two buffers. */
+let openByobReaders = 0;
+
+/**
+ * The size of the next read of a BYOB reader, given how many are open: its
+ * share of {@linkcode READ_BUFFERS_BUDGET} (two buffers each), down to a
+ * power of two, between {@linkcode MIN_CHUNK_BYTES} and {@linkcode CHUNK_BYTES}.
+ */
+function chunkBytes(): number {
+  const share = READ_BUFFERS_BUDGET / (2 * Math.max(1, openByobReaders));
+  let size = CHUNK_BYTES;
+  while (size > MIN_CHUNK_BYTES && size > share) size >>= 1;
+  return size;
+}
+
+/** `buffer` if it is the size the next read takes, else a buffer of that size (`buffer` freed). */
+function sized(buffer: ArrayBuffer): ArrayBuffer {
+  const size = chunkBytes();
+  if (buffer.byteLength === size) return buffer;
+  // Freed now, not when collected: its bytes are the caller's no longer (its batch is split).
+  buffer.transfer?.(0);
+  return new ArrayBuffer(size);
+}
+
 /** What {@linkcode byteLineBatches} reads through. */
 interface ChunkReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
@@ -222,8 +258,10 @@ interface ChunkReader {
  * default reader would allocate a chunk a read: a long line would leave as
  * many chunks again behind it for the garbage collector. The next chunk is
  * asked for as soon as one is given, so a file is read while its lines are
- * parsed. Any other stream is read as it comes, never ahead (a caller may
- * pull a stream of its own only so far).
+ * parsed. The buffers are 64 KiB, or smaller when many such readers are
+ * open at once in the process ({@linkcode READ_BUFFERS_BUDGET}), each read
+ * taking the size that fits how many are open then. Any other stream is read
+ * as it comes, never ahead (a caller may pull a stream of its own only so far).
  */
 function chunkReader(stream: ReadableStream<Uint8Array>, useByob: boolean): ChunkReader {
   if (!useByob) return stream.getReader();
@@ -233,20 +271,26 @@ function chunkReader(stream: ReadableStream<Uint8Array>, useByob: boolean): Chun
   } catch {
     return stream.getReader();
   }
+  openByobReaders++;
+  let open = true;
   // Two buffers, read into in turn: the next chunk is read into one while the caller splits the
   // other (the one read last), so the input is read while its lines are parsed.
-  let free = new ArrayBuffer(CHUNK_BYTES);
-  let ahead = readInto(byob, new ArrayBuffer(CHUNK_BYTES));
+  let free = new ArrayBuffer(chunkBytes());
+  let ahead = readInto(byob, new ArrayBuffer(chunkBytes()));
   return {
     async read(): Promise<ReadableStreamReadResult<Uint8Array>> {
       const result = await ahead;
       if (result.done) return result;
-      ahead = readInto(byob, free);
+      ahead = readInto(byob, sized(free));
       free = result.value.buffer as ArrayBuffer;
       return result;
     },
     cancel: (): Promise<void> => byob.cancel(),
-    releaseLock: (): void => byob.releaseLock(),
+    releaseLock: (): void => {
+      if (open) openByobReaders--;
+      open = false;
+      byob.releaseLock();
+    },
   };
 }
 

@@ -127,3 +127,70 @@ Deno.test("byteLineBatches() gathers a line of megabytes over chunks whole, and 
   }
   assert.deepEqual(over, ["1:97,98", "2:over", "3:99"]);
 });
+
+/** Lines of 127 `a`s, for 64 KiB: a read of a power of two of bytes ends a line. */
+const PATTERN = new Uint8Array(64 * 1024).map((_, i) => i % 128 === 127 ? 0x0a : 0x61);
+
+/**
+ * A byte stream of `total` bytes (lines of 127 `a`s) answering BYOB reads,
+ * that records the size each read asks for, with how many of `streams` were
+ * open (started and not ended) then.
+ */
+function recorded(
+  total: number,
+  streams: { open: number },
+  reads: { size: number; open: number; first: boolean }[],
+): ReadableStream<Uint8Array> {
+  let left = total;
+  let started = false;
+  return new ReadableStream({
+    type: "bytes",
+    pull(controller): void {
+      const request = controller.byobRequest!;
+      const view = request.view!;
+      if (!started) streams.open++;
+      reads.push({ size: view.byteLength, open: streams.open, first: !started });
+      started = true;
+      if (left === 0) {
+        streams.open--;
+        controller.close();
+        return request.respond(0);
+      }
+      const size = Math.min(left, view.byteLength);
+      new Uint8Array(view.buffer, view.byteOffset, size).set(PATTERN.subarray(0, size));
+      left -= size;
+      request.respond(size);
+    },
+  });
+}
+
+/** Drains each stream through a BYOB split, all at once; the lines of each. */
+function splitAll(streams: ReadableStream<Uint8Array>[]): Promise<number[]> {
+  return Promise.all(streams.map(async (stream) => {
+    let lines = 0;
+    const options = { maxLineBytes: 200, name: "t", byob: true };
+    for await (const batch of byteLineBatches(stream, options)) lines += batch.length;
+    return lines;
+  }));
+}
+
+Deno.test("byteLineBatches() reads a byte stream 64 KiB at a time, and 32 KiB while a hundred are read at once", async () => {
+  const alone: { size: number; open: number; first: boolean }[] = [];
+  assert.deepEqual(await splitAll([recorded(1 << 20, { open: 0 }, alone)]), [1 << 13]);
+  assert.deepEqual([...new Set(alone.map((read) => read.size))], [64 * 1024]);
+
+  // All the streams' buffers at once within 8 MiB (READ_BUFFERS_BUDGET): two each.
+  const many = { open: 0 };
+  const reads: { size: number; open: number; first: boolean }[] = [];
+  const lines = await splitAll(Array.from({ length: 100 }, () => recorded(1 << 18, many, reads)));
+  assert.deepEqual([...new Set(lines)], [1 << 11]);
+  // A stream's first read is sized when it opens, before the others may have.
+  const whileAllOpen = reads.filter((read) => read.open === 100 && !read.first);
+  assert.ok(whileAllOpen.length > 100, `only ${whileAllOpen.length} reads with all open`);
+  assert.deepEqual([...new Set(whileAllOpen.map((read) => read.size))], [32 * 1024]);
+
+  // Once they are closed, a stream alone reads 64 KiB again.
+  const after: { size: number; open: number; first: boolean }[] = [];
+  await splitAll([recorded(1 << 20, { open: 0 }, after)]);
+  assert.deepEqual([...new Set(after.map((read) => read.size))], [64 * 1024]);
+});

@@ -78,7 +78,9 @@ export type NdjsonInput = string | URL | ReadableStream<Uint8Array>;
  * chunk while the lines of the last are parsed; a stream given is pulled only
  * as its lines are needed), and closed when the iteration ends, however it
  * ends. Time is linear in the input, however long a line; memory holds two
- * chunks of 64 KiB and one line, and a line longer than `maxLineBytes` is
+ * chunks of 64 KiB and one line (a file's chunks are smaller while more than
+ * 64 files are read at once in the process: all of them share 8 MiB of read
+ * buffers, so a hundred read 32 KiB at a time), and a line longer than `maxLineBytes` is
  * never held whole: it fails the reading as soon as it passes the cap, or
  * under `skipInvalid` is reported and skipped. A path is read with Deno's
  * file API (`--allow-read`), or with `node:fs` on Node and Bun; a stream works

@@ -78,3 +78,29 @@ Deno.test("an item loop that throws inside a read stops the reading and closes t
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a hundred fromNdjson files read at once hold at most 8 MiB of read buffers between them", async () => {
+  const dir = await Deno.makeTempDir();
+  const sources: AsyncGenerator<unknown>[] = [];
+  try {
+    const path = `${dir}/sesn_many.ndjson`;
+    let text = "";
+    for (let i = 1; i <= 2000; i++) {
+      const event = { id: `sevt_${i}`, type: "user.message", content: `${i} ${"x".repeat(480)}` };
+      text += `${JSON.stringify(event)}\n`;
+    }
+    await Deno.writeTextFile(path, text);
+    const before = Deno.memoryUsage().external;
+    for (let i = 0; i < 100; i++) sources.push(fromNdjson(path));
+    // Each source past several reads, all of them open: each holds its two buffers.
+    await Promise.all(sources.map(async (source) => {
+      for (let i = 0; i < 500; i++) await source.next();
+    }));
+    const held = Deno.memoryUsage().external - before;
+    // 64 KiB buffers, two a source, would be 12.5 MiB.
+    assert.ok(held <= 8 * 1024 * 1024, `${(held / 1024 / 1024).toFixed(1)} MiB held`);
+  } finally {
+    await Promise.all(sources.map((source) => source.return(undefined)));
+    await Deno.remove(dir, { recursive: true });
+  }
+});
