@@ -33,7 +33,7 @@ export class GraderClassifier {
   #unmatchedSent: KeyTable<number> = new KeyTable(PENDING_KEPT);
   #childCalls: KeyTable<number> = new KeyTable(PENDING_KEPT);
   /**
-   * Each key a hash of four units, not the halves' texts: a table always full of a
+   * Each key a 64-bit hash in ten units, not the halves' texts: a table always full of a
    * long session's unmatched child calls holds 4,096 short keys, and none is built as a text.
    */
   #keys: JsonKeyer = new JsonKeyer();
