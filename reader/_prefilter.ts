@@ -213,11 +213,14 @@ export class ByteText {
   /**
    * The first position from `from` on where `literal` starts, or -1 (as `indexOf`). It is
    * found from its two bytes at `anchor` (the rarest pair of the literal, if the caller knows
-   * one).
+   * one). With `limit`, only a literal that ends by that position is found (as `indexOf` on the
+   * run's first `limit` bytes): a search within one line stops at its end, not at the next
+   * occurrence of the literal's two bytes anywhere in the run (which, line after line, walked
+   * the run's rest again for each).
    */
-  indexOf(literal: string, from = 0, anchor = 0): number {
+  indexOf(literal: string, from = 0, anchor = 0, limit = Number.POSITIVE_INFINITY): number {
     const start = this.#start;
-    const end = this.#end;
+    const end = Math.min(this.#end, start + limit);
     let at = start + Math.min(Math.max(from, 0), this.length);
     if (literal.length === 1) {
       const found = at < end ? this.#bytes.indexOf(literal.charCodeAt(0), at) : -1;
@@ -280,7 +283,7 @@ export class ByteText {
 /** Whether `literal` is within `text[start, end)`. */
 function contains(text: Text, literal: string, start: number, end: number): boolean {
   if (typeof text === "string") return text.slice(start, end).includes(literal);
-  const at = text.indexOf(literal, start);
+  const at = text.indexOf(literal, start, 0, end);
   return at !== -1 && at + literal.length <= end;
 }
 

@@ -193,7 +193,8 @@ Deno.test("ByteText answers as the string methods on the Latin-1 string of the s
       fc.nat(8),
       fc.nat(8),
       fc.array(fc.integer({ min: -3, max: 90 }), { minLength: 1, maxLength: 6 }),
-      (list, before, after, froms) => {
+      fc.nat(90),
+      (list, before, after, froms, limit) => {
         // The run sits inside a larger buffer, at an even or odd start, with bytes around it.
         const run = new Uint8Array(list);
         const buffer = new Uint8Array(before + run.length + after).fill(0x22);
@@ -206,6 +207,12 @@ Deno.test("ByteText answers as the string methods on the Latin-1 string of the s
           assert.equal(text.lastIndexOf(literal), string.lastIndexOf(literal), literal);
           for (const from of froms) {
             assert.equal(text.indexOf(literal, from), string.indexOf(literal, from), literal);
+            // Bounded, as a search within one line is: only what ends by the limit is found.
+            assert.equal(
+              text.indexOf(literal, from, 0, limit),
+              string.slice(0, limit).indexOf(literal, from),
+              `${literal} from ${from} up to ${limit}`,
+            );
             assert.equal(text.lastIndexOf(literal, from), string.lastIndexOf(literal, from));
             assert.equal(text.startsWith(literal, from), string.startsWith(literal, from));
             assert.deepEqual(text.charCodeAt(from), string.charCodeAt(from));
