@@ -167,7 +167,8 @@ function hashPlain(value: unknown, depth: number): boolean {
         mix(TAG_NULL);
         return true;
       }
-      if (depth >= DEPTH) return false;
+      // A `toJSON` anywhere (own, not enumerable, inherited) is what canonical JSON writes.
+      if (depth >= DEPTH || "toJSON" in value) return false;
       return Array.isArray(value)
         ? hashArray(value, depth + 1)
         : hashObject(value as Record<string, unknown>, depth + 1);

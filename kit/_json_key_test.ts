@@ -70,6 +70,13 @@ Deno.test("JsonKeyer keys what canonical JSON changes as canonical JSON writes i
   same([undefined, Symbol("s")], [null, null]);
   same({ at: new Date(0) }, { at: "1970-01-01T00:00:00.000Z" });
   same({ n: { toJSON: () => [1, 2] } }, { n: [1, 2] });
+  // A `toJSON` the members do not list: an array's own, one not enumerable.
+  same(Object.assign([1, 2], { toJSON: () => "else" }), "else");
+  same(Object.defineProperty({ a: 1 }, "toJSON", { value: () => ({ b: 2 }) }), { b: 2 });
+  assert.notEqual(
+    keyer.key([], [Object.assign([1, 2], { toJSON: () => "else" })]),
+    keyer.key([], [[1, 2]]),
+  );
   same(new Map([["a", 1]]), {});
   // Where `__proto__` is the prototype's setter (a browser) canonical JSON drops the member; Deno
   // keeps it. Either way, what it writes is what is keyed.
