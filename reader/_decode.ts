@@ -28,17 +28,3 @@ export function decodeLine(bytes: Uint8Array, atFileStart: boolean): unknown {
     return undefined;
   }
 }
-
-/**
- * Parses one line already decoded (newline excluded), as {@linkcode decodeLine} would
- * decode and parse its bytes. `atFileStart` says the line is the file's first, where a byte
- * order mark is skipped.
- */
-export function parseLine(text: string, atFileStart: boolean): unknown {
-  const json = atFileStart && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  try {
-    return JSON.parse(json);
-  } catch {
-    return undefined;
-  }
-}
