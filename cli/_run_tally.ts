@@ -12,8 +12,6 @@ import type { Interrupt } from "./_interrupt.ts";
 import { counted } from "./_plural.ts";
 import { type Counts, countsLine } from "./_counts_line.ts";
 
-export { type Counts, countsLine } from "./_counts_line.ts";
-
 /** What the tally needs of the run. */
 export interface RunTallyOptions {
   stderr: Stderr;

@@ -7,8 +7,6 @@ export function pathText(path: string | URL): string {
   return typeof path === "string" ? path : decodeURIComponent(path.pathname);
 }
 
-export { baseName } from "./_base_name.ts";
-
 /** An error class of `Deno.errors`, as far as {@linkcode openFile} uses one. */
 type DenoErrorClass = new (message?: string) => Error;
 
