@@ -23,6 +23,17 @@ import { canonicalJson } from "./_canonical_json.ts";
  *
  * The hash is seeded per keyer: a log written to make two keys collide
  * cannot know where they land.
+ *
+ * @example Usage
+ * ```ts
+ * import { JsonKeyer } from "./_json_key.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const keyer = new JsonKeyer();
+ * // Members in another order are the same canonical JSON, so the same key.
+ * assert.equal(keyer.key(["a", "b"], [{ x: 1, y: [2] }]), keyer.key(["a", "b"], [{ y: [2], x: 1 }]));
+ * assert.notEqual(keyer.key(["a", "b"], [{ x: 1 }]), keyer.key(["b", "a"], [{ x: 1 }]));
+ * ```
  */
 export class JsonKeyer {
   #seedA: number;

@@ -170,6 +170,18 @@ class PairHits {
  * Its methods answer as the string methods of the same names answer on a Latin-1 string of
  * the same bytes, for the literals the prefilter searches (ASCII, a newline alone or at least
  * two bytes long).
+ *
+ * @example Usage
+ * ```ts
+ * import { ByteText } from "./_prefilter.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode('{"type":"assistant"}\n{"type":"user"}\n');
+ * const text = new ByteText(bytes, 0, bytes.length, new Uint8Array(bytes.length));
+ * assert.equal(text.indexOf('"assistant"'), 8);
+ * assert.equal(text.indexOf('"user"', 0, 0, 20), -1); // not within the first line
+ * assert.equal(text.lastIndexOf("\n"), bytes.length - 1);
+ * ```
  */
 export class ByteText {
   /** The run's length in bytes. */
