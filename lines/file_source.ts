@@ -7,6 +7,9 @@ export function pathText(path: string | URL): string {
   return typeof path === "string" ? path : decodeURIComponent(path.pathname);
 }
 
+// Re-exported: a source outside lines/ takes the name from here (a private file is its folder's).
+export { baseName } from "./_base_name.ts";
+
 /** An error class of `Deno.errors`, as far as {@linkcode openFile} uses one. */
 type DenoErrorClass = new (message?: string) => Error;
 

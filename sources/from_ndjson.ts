@@ -1,8 +1,7 @@
 // Copyright 2026 the brigade authors. MIT license.
 
 import { EventSourceError } from "../events/errors.ts";
-import { baseName } from "../lines/_base_name.ts";
-import { openFile, pathText } from "../lines/file_source.ts";
+import { baseName, openFile, pathText } from "../lines/file_source.ts";
 import { MAX_LINE_BYTES } from "../lines/byte_lines.ts";
 import { checkMaxLineBytes, type JsonLine, jsonLineBatches } from "../lines/json_lines.ts";
 import { batchedEntries } from "../events/entry_batches.ts";

@@ -2,8 +2,7 @@
 
 import { MAX_LINE_BYTES } from "../../lines/byte_lines.ts";
 import { checkMaxLineBytes, jsonLineBatches } from "../../lines/json_lines.ts";
-import { baseName } from "../../lines/_base_name.ts";
-import { openFile, pathText } from "../../lines/file_source.ts";
+import { baseName, openFile, pathText } from "../../lines/file_source.ts";
 import { ClaudeCodeMapper, type Mapped } from "./_map.ts";
 import { planBranches } from "./_branches.ts";
 import { overflowNote, Rewinds } from "./_rewinds.ts";
