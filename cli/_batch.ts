@@ -336,7 +336,7 @@ export class RenderRun {
       await manifest.record(input, key, stamp, reading.outputs);
       this.#watch?.outputs(input, reading.outputs.map((output) => output.name));
     } else {
-      manifest.forget(input);
+      await manifest.readAgain(input, key, reading.outputs);
     }
   }
 

@@ -273,7 +273,8 @@ export class Manifest implements KnownHeads {
 
   /**
    * Records an input that rendered without a failure, with its outputs' stamps as they are now;
-   * an input whose fingerprint cannot be taken (a stream) is not recorded.
+   * an input whose fingerprint cannot be taken (a stream) is not recorded. An input that changed
+   * while it was read is recorded to be read again ({@linkcode Manifest.readAgain}).
    */
   async record(
     input: string,
@@ -281,18 +282,44 @@ export class Manifest implements KnownHeads {
     stampBefore: string,
     outputs: readonly WrittenOutput[],
   ): Promise<void> {
-    // An input changed while it was read is rendered again next time.
-    if (this.#inputStamp(input) !== stampBefore) return this.forget(input);
-    const recorded = [];
+    // A live session grows while it is read: its pages are then not of the stamp taken before.
+    if (this.#inputStamp(input) !== stampBefore) return await this.readAgain(input, key, outputs);
+    const recorded = await this.#stamped(outputs);
+    if (recorded.length < outputs.length) return this.forget(input);
+    this.#enter(input, { key, input: stampBefore, outputs: recorded }, recorded);
+  }
+
+  /**
+   * Records an input to be rendered again by the next run (it failed, or changed while it was
+   * read), its outputs still this command's to replace without `--force`: those this run wrote,
+   * and those of its entry before that this run did not write again. Forgotten when none is left.
+   */
+  async readAgain(input: string, key: string, outputs: readonly WrittenOutput[]): Promise<void> {
+    const written = await this.#stamped(outputs);
+    const names = new Set(written.map(({ name }) => name));
+    const before = this.#entries.get(this.#resolve(input))?.outputs ?? [];
+    const kept = [...written, ...before.filter(({ name }) => !names.has(name))];
+    if (kept.length === 0) return this.forget(input);
+    this.#enter(input, { key, input: "", outputs: kept }, written);
+  }
+
+  /** The outputs as recorded, each with its stamp now: those still there. */
+  async #stamped(outputs: readonly WrittenOutput[]): Promise<RecordedOutput[]> {
+    const recorded: RecordedOutput[] = [];
     for (const { name, digest, head } of outputs) {
       const stamp = await outputStamp(this.#path(name));
-      if (stamp === undefined) return this.forget(input);
+      if (stamp === undefined) continue;
       recorded.push(head === undefined ? { name, stamp, digest } : { name, stamp, digest, head });
     }
-    for (const output of recorded) this.#current.set(output.name, output);
+    return recorded;
+  }
+
+  /** Sets an input's entry; `written` are the outputs whose stamps were just taken. */
+  #enter(input: string, entry: ManifestEntry, written: readonly RecordedOutput[]): void {
+    for (const output of written) this.#current.set(output.name, output);
     const path = this.#resolve(input);
     this.#looked.add(path);
-    this.#entries.set(path, { key, input: stampBefore, outputs: recorded });
+    this.#entries.set(path, entry);
     this.#recorded.add(path);
     this.#changed = true;
   }

@@ -57,6 +57,54 @@ Deno.test("Manifest.mayReplace() is true only while the output's bytes hash to w
   });
 });
 
+Deno.test("Manifest.record() of an input that grew while it was read: the next run reads it again and may replace its page", async () => {
+  await inTemp(async (dir) => {
+    const input = `${dir}/a.jsonl`;
+    await Deno.writeTextFile(input, "{}\n");
+    const manifest = await Manifest.load(dir, { say: () => {} });
+    const before = (await fileStamp(input))!;
+    await Deno.writeTextFile(`${dir}/a.html`, "page\n");
+    // A live session: its file grows between the stamp taken before the read and the record.
+    await Deno.writeTextFile(input, "{}\n", { append: true });
+    await manifest.record(input, "key", before, [{
+      name: "a.html",
+      digest: await textDigest("page\n"),
+    }]);
+    await manifest.save();
+    const again = await Manifest.load(dir, { say: () => {} });
+    assert.equal(again.unchanged(input, "key"), undefined, "read again");
+    assert.equal(await again.mayReplace(input, "a.html"), true, "this command's page");
+  });
+});
+
+Deno.test("Manifest.readAgain() of an input that failed keeps its former page this command's to replace", async () => {
+  await inTemp(async (dir) => {
+    const { manifest, input } = await recorded(dir, { "a.html": "page\n", "b.html": "other\n" });
+    await manifest.save();
+    const failed = await Manifest.load(dir, { say: () => {} });
+    // The failed run wrote b.html again before its failure, and a.html not.
+    await Deno.writeTextFile(`${dir}/b.html`, "other, again\n");
+    await failed.readAgain(input, "key", [{
+      name: "b.html",
+      digest: await textDigest("other, again\n"),
+    }]);
+    await failed.save();
+    const again = await Manifest.load(dir, { say: () => {} });
+    assert.equal(again.unchanged(input, "key"), undefined, "read again");
+    assert.equal(await again.mayReplace(input, "a.html"), true, "the former page");
+    assert.equal(await again.mayReplace(input, "b.html"), true, "the page it wrote");
+    await Deno.remove(`${dir}/a.html`);
+    await Deno.remove(`${dir}/b.html`);
+    const none = await Manifest.load(dir, { say: () => {} });
+    await none.readAgain(input, "key", []);
+    await none.save();
+    assert.equal(
+      await (await Manifest.load(dir, { say: () => {} })).mayReplace(input, "a.html"),
+      false,
+    );
+  });
+});
+
 Deno.test("Manifest.save() drops the entries whose input is gone or whose outputs all are", async () => {
   await inTemp(async (dir) => {
     const { manifest, input } = await recorded(dir, { "a.md": "a\n", "b.md": "b\n" });

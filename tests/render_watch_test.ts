@@ -159,7 +159,9 @@ Deno.test("render --watch: a growing session's page and the index are rendered a
       );
       assert.match(row ?? "", /\(transcript gone\)/);
     } finally {
+      // Stopped and waited for even when a wait above gave up: no process outlives its test.
       child.kill("SIGINT");
+      await child.status;
     }
     const { code } = await child.status;
     assert.equal(code, 130, output.stderr());
@@ -190,6 +192,7 @@ Deno.test("render --watch: a rerun without --watch renders a live page again, fi
       await until("the live page", async () => REFRESH.test(await Deno.readTextFile(livePage)));
     } finally {
       child.kill("SIGINT");
+      await child.status;
     }
     assert.equal((await child.status).code, 130, output.stderr());
     const run = await task("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
@@ -230,6 +233,7 @@ Deno.test("render --watch: a subagent writing its own file renders its session's
       );
     } finally {
       child.kill("SIGINT");
+      await child.status;
     }
     assert.equal((await child.status).code, 130, output.stderr());
   });
@@ -276,6 +280,7 @@ Deno.test("render --follow FILE prints the items appended to a Claude Code trans
       );
     } finally {
       child.kill("SIGINT");
+      await child.status;
     }
     assert.equal((await child.status).code, 130, output.stderr());
     assert.match(output.stdout(), /\[user\]\n {2}After start\n/);
@@ -292,6 +297,7 @@ Deno.test("render --follow FILE with json prints one NDJSON line an item; a rend
       await until("the items", () => Promise.resolve(output.stdout().includes("Done: Hello")));
     } finally {
       child.kill("SIGINT");
+      await child.status;
     }
     assert.equal((await child.status).code, 130, output.stderr());
     for (const line of output.stdout().trimEnd().split("\n")) JSON.parse(line);
