@@ -20,7 +20,9 @@
  * `--quick` (3 reruns) takes about a minute.
  *
  * Each checkout's command runs with the flags of its own `deno task render` (as a user's rerun
- * does), from the folder of the sessions.
+ * does), from the folder of the sessions; neither pays `deno task`'s own start-up. The two take
+ * turns going first in a round, and each round also times an empty module under the same
+ * `deno run` flags: Deno's start-up, which no rerun goes below.
  *
  * A tenth of the former rerun's whole wall is below the command's own start-up (`render
  * --version` alone is about 0.11× of the former rerun), so no rerun can reach it that way. Beside
@@ -74,8 +76,13 @@ function taskFlags(cli: string): string[] {
 }
 
 /** `cli` run in `dir` with `args`, timed (CPU too, through `/usr/bin/time` where it is there). */
-async function timedRun(dir: string, cli: string, args: string[]): Promise<Run> {
-  const deno = ["run", ...taskFlags(cli), cli, ...args];
+async function timedRun(
+  dir: string,
+  cli: string,
+  args: string[],
+  flags = taskFlags(cli),
+): Promise<Run> {
+  const deno = ["run", ...flags, cli, ...args];
   const started = performance.now();
   const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
     args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...deno] : deno,
@@ -94,6 +101,15 @@ async function timedRun(dir: string, cli: string, args: string[]): Promise<Run> 
 /** A render of the files into `out`, with the command of `cli`, timed. */
 function render(dir: string, files: string[], cli = CLI, out = "out/"): Promise<Run> {
   return timedRun(dir, cli, ["-r", "dream", "--out", out, ...files]);
+}
+
+/**
+ * An empty module run with this checkout's `deno run` flags: Deno's own start-up, under any
+ * command's.
+ */
+async function emptyRun(dir: string): Promise<Run> {
+  await Deno.writeTextFile(`${dir}/empty.ts`, "");
+  return await timedRun(dir, `${dir}/empty.ts`, [], taskFlags(CLI));
 }
 
 /** `render --version`: the command's start-up, the floor under any rerun. */
@@ -219,7 +235,8 @@ try {
   const floors: Run[] = [];
   const peerFloors: Run[] = [];
   let said = "";
-  for (let run = 0; run < runs; run++) {
+  const empties: Run[] = [];
+  const ours = async (): Promise<void> => {
     const rerun = await render(dir, files);
     reruns.push(rerun);
     said = rerun.stderr;
@@ -227,10 +244,19 @@ try {
       throw new Error("the folder changed on a rerun");
     }
     floors.push(await startUp(dir));
-    if (against === undefined) continue;
-    peers.push(await render(dir, files, against, "peer/"));
-    peerFloors.push(await startUp(dir, against));
+  };
+  const theirs = async (cli: string): Promise<void> => {
+    peers.push(await render(dir, files, cli, "peer/"));
+    peerFloors.push(await startUp(dir, cli));
     if (!same(await folder(`${dir}/peer`), written)) throw new Error("the peer's folder changed");
+  };
+  for (let run = 0; run < runs; run++) {
+    // The two checkouts take turns going first in a round: whatever the first run of a round
+    // pays (a cache the other one warmed, a core another process just left) falls on both.
+    if (run % 2 === 0) await ours();
+    if (against !== undefined) await theirs(against);
+    if (run % 2 === 1) await ours();
+    empties.push(await emptyRun(dir));
   }
   const rerun = median(reruns.map((r) => r.ms));
   const cpu = median(reruns.map((r) => r.cpuMs));
@@ -263,8 +289,12 @@ try {
       } its wall, ${times(cpuRatio)} its CPU (medians of per-round ratios, interleaved)`,
     );
     const floorShare = median(floors.map((f, i) => f.ms / peers[i]!.ms));
+    const emptyShare = median(empties.map((f, i) => f.ms / peers[i]!.ms));
+    const emptyCpuShare = median(empties.map((f, i) => f.cpuMs / peers[i]!.cpuMs));
     console.log(
-      `floor:     render --version alone is ${times(floorShare)} of its rerun's wall`,
+      `floor:     render --version alone is ${times(floorShare)} of its rerun's wall; an empty ` +
+        `deno run (${seconds(median(empties.map((r) => r.ms)))}) ${times(emptyShare)} of its ` +
+        `wall, ${times(emptyCpuShare)} of its CPU`,
     );
     reportGoal({
       item: "8",
