@@ -10,8 +10,8 @@
  *
  * With `--against CHECKOUT` (another checkout of the project, main's), the same sessions are
  * rendered by that checkout's command into a folder of its own, reruns of the two interleaved,
- * and the ratio of their medians printed (CPU, user and system, beside wall, from
- * `/usr/bin/time`); the two folders must be byte-identical. Where `strace` is installed, one
+ * and the ratio of their medians printed (CPU, user and system, beside wall, from bash's
+ * `times` to the millisecond, else `/usr/bin/time`); the two folders must be byte-identical. Where `strace` is installed, one
  * rerun of each is traced to count the folder's pages it opened and its file calls.
  *
  * Issue 28's item 8 (a rerun in at most a tenth of the former time, opening no page) is printed
@@ -42,10 +42,11 @@ const CLI = new URL("../cli/render.ts", import.meta.url).pathname;
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
 const COPIES = 160;
 const TIME = "/usr/bin/time";
+const BASH = "/bin/bash";
 
 interface Run {
   ms: number;
-  /** User and system CPU, when `/usr/bin/time` is there; NaN otherwise. */
+  /** User and system CPU, when it can be read (see {@linkcode withCpu}); NaN otherwise. */
   cpuMs: number;
   /** The run's closing line. */
   stderr: string;
@@ -58,8 +59,6 @@ function exists(path: string): boolean {
     return false;
   }
 }
-
-const timed = exists(TIME);
 
 /**
  * The flags `deno task render` runs the command with in the checkout of `cli`, as its deno.json's
@@ -75,26 +74,60 @@ function taskFlags(cli: string): string[] {
   return flags.split(" ");
 }
 
-/** `cli` run in `dir` with `args`, timed (CPU too, through `/usr/bin/time` where it is there). */
+/**
+ * How a run's CPU (user and system, of the command and its threads) is read: bash's `times`, to
+ * the millisecond, where bash is there; else `/usr/bin/time`, to the hundredth of a second (a
+ * rerun's 40 ms of CPU then comes in steps of a quarter of it); else not at all.
+ */
+const CPU_BY: "bash" | "time" | undefined = exists(BASH)
+  ? "bash"
+  : exists(TIME)
+  ? "time"
+  : undefined;
+
+/** The command line that runs `command` (a program and its arguments) with its CPU read. */
+function withCpu(command: string[]): [string, string[]] {
+  if (CPU_BY === "bash") {
+    // `times` says the shell's own CPU, then its children's: `0m0.041s 0m0.012s`.
+    return [BASH, ["-c", '"$@" >/dev/null; code=$?; times >&2; exit $code', "bash", ...command]];
+  }
+  if (CPU_BY === "time") return [TIME, ["-f", "cpu %U %S", ...command]];
+  return [command[0]!, command.slice(1)];
+}
+
+/** The CPU `withCpu()` said on the run's last line (taken off `said`), in ms; NaN without it. */
+function cpuSaid(said: string[]): number {
+  if (CPU_BY === undefined) return Number.NaN;
+  const line = said.pop() ?? "";
+  // The shell's own, the line before its children's.
+  if (CPU_BY === "bash") said.pop();
+  const cpu = CPU_BY === "bash"
+    ? /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(line)
+    : /^cpu ([\d.]+) ([\d.]+)$/.exec(line);
+  if (cpu === null) return Number.NaN;
+  const [, a, b, c, d] = cpu.map(Number);
+  return CPU_BY === "bash" ? ((a! + c!) * 60 + b! + d!) * 1000 : (a! + b!) * 1000;
+}
+
+/** `cli` run in `dir` with `args`, timed, its CPU beside its wall (see {@linkcode withCpu}). */
 async function timedRun(
   dir: string,
   cli: string,
   args: string[],
   flags = taskFlags(cli),
 ): Promise<Run> {
-  const deno = ["run", ...flags, cli, ...args];
+  const [program, programArgs] = withCpu([Deno.execPath(), "run", ...flags, cli, ...args]);
   const started = performance.now();
-  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
-    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...deno] : deno,
+  const { code, stderr } = await new Deno.Command(program, {
+    args: programArgs,
     cwd: dir,
     stdout: "null",
     stderr: "piped",
   }).output();
   const ms = performance.now() - started;
   const said = new TextDecoder().decode(stderr).trim().split("\n");
-  const cpu = timed ? /^cpu ([\d.]+) ([\d.]+)$/.exec(said.pop() ?? "") : null;
+  const cpuMs = cpuSaid(said);
   if (code !== 0) throw new Error(`${args.join(" ")} failed: ${said.join("\n")}`);
-  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
   return { ms, cpuMs, stderr: said.at(-1) ?? "" };
 }
 
