@@ -137,6 +137,7 @@ function stateOfEnd(bytes: Uint8Array, offset: number): RecordedState | "more" |
  * @param path The record's path.
  * @param tail How many bytes of its end to read first.
  * @returns The state and the size of the text before its line, or undefined.
+ * @throws {Deno.errors.NotFound} When there is no record (or another error of the file system).
  */
 export function stateOfFile(
   path: string,
@@ -151,22 +152,25 @@ export function stateOfFile(
     return undefined;
   }
   const size = opened.size;
-  const first = readAt(file, size - Math.min(size, Math.max(tail, 1)), size);
-  const found = stateOfEnd(first, size - first.length);
-  return found === "more" ? stateOfText(readAt(file, 0, size)) : found;
+  const from = size - Math.min(size, Math.max(tail, 1));
+  const first = readAt(file, from, size);
+  if (first === undefined) return undefined;
+  const found = stateOfEnd(first, from);
+  if (found !== "more") return found;
+  const whole = readAt(file, 0, size);
+  return whole === undefined ? undefined : stateOfText(whole);
 }
 
-/** The bytes of an open file from `start` to `end`; fewer when it ends before. */
-function readAt(file: Deno.FsFile, start: number, end: number): Uint8Array {
+/** The bytes of an open file from `start` to `end`; undefined when it ends before (it changed). */
+function readAt(file: Deno.FsFile, start: number, end: number): Uint8Array | undefined {
   const bytes = new Uint8Array(end - start);
   file.seekSync(start, Deno.SeekMode.Start);
-  let filled = 0;
-  while (filled < bytes.length) {
+  for (let filled = 0; filled < bytes.length;) {
     const read = file.readSync(bytes.subarray(filled));
-    if (read === null || read === 0) break;
+    if (read === null) return undefined;
     filled += read;
   }
-  return bytes.subarray(0, filled);
+  return bytes;
 }
 
 /** The state of its line, `"state":{…}}`; undefined when it is not one. */
