@@ -10,8 +10,8 @@
  *
  * With `--against CHECKOUT` (another checkout of the project, main's), the same sessions are
  * rendered by that checkout's command into a folder of its own, reruns of the two interleaved,
- * and the ratio of their medians printed (CPU, user and system, beside wall, from
- * `/usr/bin/time`); the two folders must be byte-identical. Where `strace` is installed, one
+ * and the ratio of their medians printed (CPU, user and system, beside wall, from bash's
+ * `times` to the millisecond, else `/usr/bin/time`); the two folders must be byte-identical. Where `strace` is installed, one
  * rerun of each is traced to count the folder's pages it opened and its file calls.
  *
  * Issue 28's item 8 (a rerun in at most a tenth of the former time, opening no page) is printed
@@ -20,7 +20,9 @@
  * `--quick` (3 reruns) takes about a minute.
  *
  * Each checkout's command runs with the flags of its own `deno task render` (as a user's rerun
- * does), from the folder of the sessions.
+ * does), from the folder of the sessions; neither pays `deno task`'s own start-up. The two take
+ * turns going first in a round, and each round also times an empty module under the same
+ * `deno run` flags: Deno's start-up, which no rerun goes below.
  *
  * A tenth of the former rerun's whole wall is below the command's own start-up (`render
  * --version` alone is about 0.11× of the former rerun), so no rerun can reach it that way. Beside
@@ -40,10 +42,11 @@ const CLI = new URL("../cli/render.ts", import.meta.url).pathname;
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
 const COPIES = 160;
 const TIME = "/usr/bin/time";
+const BASH = "/bin/bash";
 
 interface Run {
   ms: number;
-  /** User and system CPU, when `/usr/bin/time` is there; NaN otherwise. */
+  /** User and system CPU, when it can be read (see {@linkcode withCpu}); NaN otherwise. */
   cpuMs: number;
   /** The run's closing line. */
   stderr: string;
@@ -56,8 +59,6 @@ function exists(path: string): boolean {
     return false;
   }
 }
-
-const timed = exists(TIME);
 
 /**
  * The flags `deno task render` runs the command with in the checkout of `cli`, as its deno.json's
@@ -73,27 +74,75 @@ function taskFlags(cli: string): string[] {
   return flags.split(" ");
 }
 
-/** `cli` run in `dir` with `args`, timed (CPU too, through `/usr/bin/time` where it is there). */
-async function timedRun(dir: string, cli: string, args: string[]): Promise<Run> {
-  const deno = ["run", ...taskFlags(cli), cli, ...args];
+/**
+ * How a run's CPU (user and system, of the command and its threads) is read: bash's `times`, to
+ * the millisecond, where bash is there; else `/usr/bin/time`, to the hundredth of a second (a
+ * rerun's 40 ms of CPU then comes in steps of a quarter of it); else not at all.
+ */
+const CPU_BY: "bash" | "time" | undefined = exists(BASH)
+  ? "bash"
+  : exists(TIME)
+  ? "time"
+  : undefined;
+
+/** The command line that runs `command` (a program and its arguments) with its CPU read. */
+function withCpu(command: string[]): [string, string[]] {
+  if (CPU_BY === "bash") {
+    // `times` says the shell's own CPU, then its children's: `0m0.041s 0m0.012s`.
+    return [BASH, ["-c", '"$@" >/dev/null; code=$?; times >&2; exit $code', "bash", ...command]];
+  }
+  if (CPU_BY === "time") return [TIME, ["-f", "cpu %U %S", ...command]];
+  return [command[0]!, command.slice(1)];
+}
+
+/** The CPU `withCpu()` said on the run's last line (taken off `said`), in ms; NaN without it. */
+function cpuSaid(said: string[]): number {
+  if (CPU_BY === undefined) return Number.NaN;
+  const line = said.pop() ?? "";
+  // The shell's own, the line before its children's.
+  if (CPU_BY === "bash") said.pop();
+  const cpu = CPU_BY === "bash"
+    ? /^(\d+)m([\d.]+)s (\d+)m([\d.]+)s$/.exec(line)
+    : /^cpu ([\d.]+) ([\d.]+)$/.exec(line);
+  if (cpu === null) return Number.NaN;
+  const [, a, b, c, d] = cpu.map(Number);
+  return CPU_BY === "bash" ? ((a! + c!) * 60 + b! + d!) * 1000 : (a! + b!) * 1000;
+}
+
+/** `cli` run in `dir` with `args`, timed, its CPU beside its wall (see {@linkcode withCpu}). */
+async function timedRun(
+  dir: string,
+  cli: string,
+  args: string[],
+  flags = taskFlags(cli),
+): Promise<Run> {
+  const [program, programArgs] = withCpu([Deno.execPath(), "run", ...flags, cli, ...args]);
   const started = performance.now();
-  const { code, stderr } = await new Deno.Command(timed ? TIME : Deno.execPath(), {
-    args: timed ? ["-f", "cpu %U %S", Deno.execPath(), ...deno] : deno,
+  const { code, stderr } = await new Deno.Command(program, {
+    args: programArgs,
     cwd: dir,
     stdout: "null",
     stderr: "piped",
   }).output();
   const ms = performance.now() - started;
   const said = new TextDecoder().decode(stderr).trim().split("\n");
-  const cpu = timed ? /^cpu ([\d.]+) ([\d.]+)$/.exec(said.pop() ?? "") : null;
+  const cpuMs = cpuSaid(said);
   if (code !== 0) throw new Error(`${args.join(" ")} failed: ${said.join("\n")}`);
-  const cpuMs = cpu === null ? Number.NaN : (Number(cpu[1]) + Number(cpu[2])) * 1000;
   return { ms, cpuMs, stderr: said.at(-1) ?? "" };
 }
 
 /** A render of the files into `out`, with the command of `cli`, timed. */
 function render(dir: string, files: string[], cli = CLI, out = "out/"): Promise<Run> {
   return timedRun(dir, cli, ["-r", "dream", "--out", out, ...files]);
+}
+
+/**
+ * An empty module run with this checkout's `deno run` flags: Deno's own start-up, under any
+ * command's.
+ */
+async function emptyRun(dir: string): Promise<Run> {
+  await Deno.writeTextFile(`${dir}/empty.ts`, "");
+  return await timedRun(dir, `${dir}/empty.ts`, [], taskFlags(CLI));
 }
 
 /** `render --version`: the command's start-up, the floor under any rerun. */
@@ -219,7 +268,8 @@ try {
   const floors: Run[] = [];
   const peerFloors: Run[] = [];
   let said = "";
-  for (let run = 0; run < runs; run++) {
+  const empties: Run[] = [];
+  const ours = async (): Promise<void> => {
     const rerun = await render(dir, files);
     reruns.push(rerun);
     said = rerun.stderr;
@@ -227,10 +277,19 @@ try {
       throw new Error("the folder changed on a rerun");
     }
     floors.push(await startUp(dir));
-    if (against === undefined) continue;
-    peers.push(await render(dir, files, against, "peer/"));
-    peerFloors.push(await startUp(dir, against));
+  };
+  const theirs = async (cli: string): Promise<void> => {
+    peers.push(await render(dir, files, cli, "peer/"));
+    peerFloors.push(await startUp(dir, cli));
     if (!same(await folder(`${dir}/peer`), written)) throw new Error("the peer's folder changed");
+  };
+  for (let run = 0; run < runs; run++) {
+    // The two checkouts take turns going first in a round: whatever the first run of a round
+    // pays (a cache the other one warmed, a core another process just left) falls on both.
+    if (run % 2 === 0) await ours();
+    if (against !== undefined) await theirs(against);
+    if (run % 2 === 1) await ours();
+    empties.push(await emptyRun(dir));
   }
   const rerun = median(reruns.map((r) => r.ms));
   const cpu = median(reruns.map((r) => r.cpuMs));
@@ -263,8 +322,12 @@ try {
       } its wall, ${times(cpuRatio)} its CPU (medians of per-round ratios, interleaved)`,
     );
     const floorShare = median(floors.map((f, i) => f.ms / peers[i]!.ms));
+    const emptyShare = median(empties.map((f, i) => f.ms / peers[i]!.ms));
+    const emptyCpuShare = median(empties.map((f, i) => f.cpuMs / peers[i]!.cpuMs));
     console.log(
-      `floor:     render --version alone is ${times(floorShare)} of its rerun's wall`,
+      `floor:     render --version alone is ${times(floorShare)} of its rerun's wall; an empty ` +
+        `deno run (${seconds(median(empties.map((r) => r.ms)))}) ${times(emptyShare)} of its ` +
+        `wall, ${times(emptyCpuShare)} of its CPU`,
     );
     reportGoal({
       item: "8",

@@ -90,10 +90,12 @@ export function pagesListing(
 }
 
 /**
- * Whether the folder's pages are those a record lists, name for name and stamp for stamp:
- * {@linkcode sameStamps} of the {@linkcode pagesListing}, told without building the listing. Each
- * page is stamped as it comes in the folder's entries and compared at once; the first that
- * differs ends the look (a rerun of hundreds of pages that finds one changed stats no more).
+ * Whether the folder's pages are those a record lists, name for name and stamp for stamp, with no
+ * temporary file beside them: {@linkcode sameStamps} of the {@linkcode pagesListing}, told
+ * without building the listing. Each page is stamped as it comes in the folder's entries and
+ * compared at once; the first that differs (or a temporary file: a run writing into the folder)
+ * ends the look, so a rerun of hundreds of pages that finds one changed stats no more. `entries`
+ * may be the listing itself (`Deno.readDirSync(dir)`), walked once.
  *
  * @example Usage
  * ```ts
@@ -108,6 +110,9 @@ export function pagesListing(
  * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", { "a.md": "1:2:3:4" }), false);
  * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", { "a.md": stamp, "b.md": stamp }), false);
  * assert.equal(pagesAre(dir, entries, ".md", "INDEX.md", {}), false);
+ * // A run writing into the folder meanwhile: its temporary file is there.
+ * await Deno.writeTextFile(`${dir}/.transcript-0123456789abcdef.tmp`, "");
+ * assert.equal(pagesAre(dir, Deno.readDirSync(dir), ".md", "INDEX.md", { "a.md": stamp }), false);
  * await Deno.remove(dir, { recursive: true });
  * ```
  *
@@ -116,11 +121,12 @@ export function pagesListing(
  * @param extension The renderer's extension, with its dot.
  * @param indexName The index's file name.
  * @param recorded The pages' names and stamps as the record keeps them.
- * @returns Whether the folder holds those pages, each with its stamp, and no other.
+ * @returns Whether the folder holds those pages, each with its stamp, and no other, and no
+ *   temporary file.
  */
 export function pagesAre(
   dir: string,
-  entries: readonly Deno.DirEntry[],
+  entries: Iterable<Deno.DirEntry>,
   extension: string,
   indexName: string,
   recorded: Stamps,
@@ -128,9 +134,14 @@ export function pagesAre(
   const prefix = inFolder(dir, "");
   let pages = 0;
   for (const entry of entries) {
-    if (!isPage(entry.name, extension, indexName)) continue;
+    const name = entry.name;
+    if (!isPage(name, extension, indexName)) {
+      // A temporary file's name is hidden, as no page's is.
+      if (name.startsWith(".") && TEMPORARY.test(name)) return false;
+      continue;
+    }
     // A stamp is a string: a name that is no own key of the record gives none.
-    if (recorded[entry.name] !== entryMark(prefix, entry)) return false;
+    if (recorded[name] !== entryMark(prefix, entry)) return false;
     pages++;
   }
   // The names of a listing are distinct: as many as the record's, and each found in it.

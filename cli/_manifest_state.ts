@@ -77,21 +77,100 @@ export function recordWithState(body: string, state: FolderState): string {
   return `${body}${BEFORE_STATE}${STATE_LINE}${json}}\n`;
 }
 
+/** A record's state, and the size of the text before its line. */
+export interface RecordedState {
+  state: FolderState;
+  /** The UTF-8 size of the record's text before the state's line. */
+  bodyBytes: number;
+}
+
 /**
  * The state a record's bytes end with, and the size of the text before its line (which its
  * `bytes` gives when the record is as its run wrote it); undefined when they end with none. The
  * entries are not parsed.
  */
-export function stateOfText(
-  bytes: Uint8Array,
-): { state: FolderState; bodyBytes: number } | undefined {
+export function stateOfText(bytes: Uint8Array): RecordedState | undefined {
+  const found = stateOfEnd(bytes, 0);
+  return found === "more" ? undefined : found;
+}
+
+/**
+ * {@linkcode stateOfText} of a record's end, its bytes from `offset` on: "more" when its last
+ * line starts before them.
+ */
+function stateOfEnd(bytes: Uint8Array, offset: number): RecordedState | "more" | undefined {
   const end = bytes.length - 1;
   if (end < 0 || bytes[end] !== 0x0a) return undefined;
-  const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+  // (A negative start of the search would count from the end, and find the last byte.)
+  const start = end === 0 ? 0 : bytes.lastIndexOf(0x0a, end - 1) + 1;
+  if (start === 0 && offset > 0) return "more";
   const line = new TextDecoder().decode(bytes.subarray(start, end));
-  if (!line.startsWith(STATE_LINE) || start < BEFORE_STATE.length) return undefined;
+  if (!line.startsWith(STATE_LINE) || offset + start < BEFORE_STATE.length) return undefined;
   const state = lineState(line);
-  return state === undefined ? undefined : { state, bodyBytes: start - BEFORE_STATE.length };
+  return state === undefined
+    ? undefined
+    : { state, bodyBytes: offset + start - BEFORE_STATE.length };
+}
+
+/**
+ * The state the record at `path` ends with ({@linkcode stateOfText}), read from its end: its last
+ * `tail` bytes first, the whole file only when its last line is longer. Undefined when it is not
+ * a regular file of at most {@linkcode MAX_MANIFEST_BYTES} (a link is none), or ends with no
+ * state. A rerun of hundreds of inputs reads the state's line, not their entries before it.
+ *
+ * @example Usage
+ * ```ts
+ * import { recordWithState, stateOfFile } from "./_manifest_state.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const state = { key: "k", inputs: { "/a.jsonl": "1:2:3:4" }, pages: {}, index: "", outputs: 0 };
+ * const body = `{"entries":[${"1".repeat(100)}]`;
+ * await Deno.writeTextFile(`${dir}/record`, recordWithState(body, { ...state, bytes: 113 }));
+ * // Its last 200 bytes hold the state's line; 16 do not, and it is then read whole.
+ * assert.deepEqual(stateOfFile(`${dir}/record`, 200)?.state.inputs, state.inputs);
+ * assert.equal(stateOfFile(`${dir}/record`, 200)?.bodyBytes, 113);
+ * assert.equal(stateOfFile(`${dir}/record`, 16)?.bodyBytes, 113);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ *
+ * @param path The record's path.
+ * @param tail How many bytes of its end to read first.
+ * @returns The state and the size of the text before its line, or undefined.
+ * @throws {Deno.errors.NotFound} When there is no record (or another error of the file system).
+ */
+export function stateOfFile(
+  path: string,
+  tail: number,
+): RecordedState | undefined {
+  const info = Deno.lstatSync(path);
+  if (!info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
+  using file = Deno.openSync(path);
+  // The file opened is the one looked at (a record is replaced whole, never written in place).
+  const opened = file.statSync();
+  if (opened.ino !== info.ino || opened.dev !== info.dev || opened.size !== info.size) {
+    return undefined;
+  }
+  const size = opened.size;
+  const from = size - Math.min(size, Math.max(tail, 1));
+  const first = readAt(file, from, size);
+  if (first === undefined) return undefined;
+  const found = stateOfEnd(first, from);
+  if (found !== "more") return found;
+  const whole = readAt(file, 0, size);
+  return whole === undefined ? undefined : stateOfText(whole);
+}
+
+/** The bytes of an open file from `start` to `end`; undefined when it ends before (it changed). */
+function readAt(file: Deno.FsFile, start: number, end: number): Uint8Array | undefined {
+  const bytes = new Uint8Array(end - start);
+  file.seekSync(start, Deno.SeekMode.Start);
+  for (let filled = 0; filled < bytes.length;) {
+    const read = file.readSync(bytes.subarray(filled));
+    if (read === null) return undefined;
+    filled += read;
+  }
+  return bytes;
 }
 
 /** The state of its line, `"state":{…}}`; undefined when it is not one. */

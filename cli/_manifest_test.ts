@@ -12,6 +12,7 @@ import {
   recordWithState,
   stateOfText,
 } from "./_manifest_file.ts";
+import { MAX_MANIFEST_BYTES, stateOfFile } from "./_manifest_state.ts";
 
 /** A folder with an input and, for it, the outputs written and recorded as a run records them. */
 async function recorded(
@@ -266,6 +267,40 @@ Deno.test("the record's state line is read with the record, whole or line by lin
     assert.equal(stateOfText(new TextEncoder().encode(recordText([]))), undefined);
     const broken = text.replace('"outputs":1', '"outputs":"1"');
     assert.equal(stateOfText(new TextEncoder().encode(broken)), undefined);
+  });
+});
+
+Deno.test("stateOfFile() reads the state from the record's end, the whole file only when its line is longer, and no link", async () => {
+  await inTemp(async (dir) => {
+    const entries = Array.from({ length: 50 }, (_, i) => {
+      const entry = { key: "k", input: `1:${i}:3:4`, outputs: [] };
+      return entryLine(`/in/${"long/".repeat(20)}${i}.ndjson`, entry);
+    });
+    const body = recordBody(entries);
+    const pages = Object.fromEntries(
+      Array.from({ length: 400 }, (_, i) => [`${"p".repeat(100)}_${i}.md`, `1:${i}:5:6`]),
+    );
+    const state = { ...STATE, pages, bytes: new TextEncoder().encode(body).length };
+    const text = recordWithState(body, state);
+    const path = `${dir}/${MANIFEST_NAME}`;
+    await Deno.writeTextFile(path, text);
+    const whole = stateOfText(new TextEncoder().encode(text));
+    assert.deepEqual(whole?.state, state);
+    // However much of its end is read first: all of the line, a part of it, one byte, all.
+    for (const tail of [text.length - body.length, 50_000, 1, 0, text.length * 2]) {
+      assert.deepEqual(stateOfFile(path, tail), whole, `tail ${tail}`);
+    }
+    // Its entries edited to another size: the size the state says is not the one before it.
+    await Deno.writeTextFile(path, text.replace('"input":"1:7:3:4"', '"input":"1:77:3:4"'));
+    assert.equal(stateOfFile(path, 50_000)?.bodyBytes, state.bytes + 1);
+    // A link in the record's place, a folder, a file over the bound: no state.
+    await Deno.writeTextFile(path, text);
+    await Deno.symlink(path, `${dir}/link`);
+    assert.equal(stateOfFile(`${dir}/link`, 50_000), undefined);
+    assert.equal(stateOfFile(dir, 50_000), undefined);
+    await Deno.writeTextFile(path, `${" ".repeat(MAX_MANIFEST_BYTES)}${text}`);
+    assert.equal(stateOfFile(path, 50_000), undefined);
+    assert.ok(stateOfText(await Deno.readFile(path)) !== undefined, "the line is there");
   });
 });
 

@@ -15,8 +15,8 @@
  * the index file with the stamp it had once written; the record's entries as that run wrote them;
  * no temporary file in the folder. A page edited, added or deleted, an index edited or deleted,
  * an input changed, another option or version: each goes the whole way, which renders what
- * changed and builds the index again. Only the record's last line is parsed; the rest is only
- * measured (its size, the one the state says).
+ * changed and builds the index again. Only the record's last line is read and parsed, from the
+ * record's end; the entries before it are only measured (their size, the one the state says).
  *
  * It writes nothing, so it takes no lock: each file it checks is checked once, after the record
  * is read, and a run writing into the folder meanwhile (it replaces a file whole, so its stamp
@@ -36,14 +36,8 @@ import type { RenderCommand } from "./_args.ts";
 import { BUILTIN_FACTS, isBuiltin } from "./_builtins.ts";
 import type { CallerDirectory } from "./_cwd.ts";
 import { FolderListings, inputStampNow, outputStampNow } from "./_file_stamp.ts";
-import { inFolder, pagesAre, TEMPORARY } from "./_folder_pages.ts";
-import {
-  type FolderState,
-  MANIFEST_NAME,
-  MAX_MANIFEST_BYTES,
-  type Stamps,
-  stateOfText,
-} from "./_manifest_state.ts";
+import { inFolder, pagesAre } from "./_folder_pages.ts";
+import { MANIFEST_NAME, type Stamps, stateOfFile } from "./_manifest_state.ts";
 import { resolvePath } from "./_path.ts";
 import { runKey } from "./_run_key.ts";
 import { VERSION } from "./_version.ts";
@@ -92,7 +86,10 @@ function unchangedOutputs(command: RenderCommand, caller: CallerDirectory): numb
   const cwd = Deno.cwd();
   const folder = resolvePath(cwd, out);
   if (!Deno.statSync(folder).isDirectory) return undefined;
-  const recorded = recordedState(inFolder(folder, MANIFEST_NAME));
+  // The state's line alone, read from the record's end: about 200 bytes an input (its path and
+  // stamp, its page's name and stamp); the entries before it are only measured.
+  const tail = 64 * 1024 + 256 * command.inputs.length;
+  const recorded = stateOfFile(inFolder(folder, MANIFEST_NAME), tail);
   if (recorded === undefined) return undefined;
   const { state, bodyBytes } = recorded;
   // The record's entries as its run wrote them (else the whole way reads them).
@@ -103,8 +100,8 @@ function unchangedOutputs(command: RenderCommand, caller: CallerDirectory): numb
   // and the stat of each, the most of a rerun's work, only once the rest holds.
   const index = outputStampNow(inFolder(folder, indexName));
   if (index === undefined || index !== state.index) return undefined;
-  const entries = Array.from(Deno.readDirSync(folder));
-  if (entries.some((entry) => TEMPORARY.test(entry.name))) return undefined;
+  // One pass over the listing as it comes: no temporary file, and each page as recorded.
+  const entries = Deno.readDirSync(folder);
   const extension = facts.extension ?? ".txt";
   return pagesAre(folder, entries, extension, indexName, state.pages) ? state.outputs : undefined;
 }
@@ -128,13 +125,6 @@ function sameInputs(
     if (inputStampNow(path, undefined, folders) !== stamp) return false;
   }
   return true;
-}
-
-/** The state the folder's record ends with, and the size of the text before it. */
-function recordedState(path: string): { state: FolderState; bodyBytes: number } | undefined {
-  const info = Deno.lstatSync(path);
-  if (!info.isFile || info.size > MAX_MANIFEST_BYTES) return undefined;
-  return stateOfText(Deno.readFileSync(path));
 }
 
 /** Whether the command renders files into a folder as a rerun does, with nothing else to do. */

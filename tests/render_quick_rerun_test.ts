@@ -245,3 +245,75 @@ Deno.test("render: a folder given as an input keeps INDEX.md on a rerun; its fil
     assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), await indexOfPages(dir));
   });
 });
+
+Deno.test("render: a rerun reads the record's last line alone, and an entry edited before it goes the whole way", async () => {
+  await inTempDir(async (dir) => {
+    const { render, index } = await renderedFolder(dir);
+    const path = `${dir}/out/${MANIFEST_NAME}`;
+    const record = await Deno.readTextFile(path);
+    const cut = record.lastIndexOf("\n", record.length - 2);
+    // a.ndjson's entry says another stamp of its input, one byte longer; the state is untouched.
+    const body = record.slice(0, cut).replace(/("input":"[^"]*)"/, '$10"');
+    assert.notEqual(body, record.slice(0, cut));
+    await Deno.writeTextFile(path, `${body}${record.slice(cut)}`);
+    const rerun = await render();
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stderr, /render: 0 rendered, 2 unchanged, 0 failed\n$/);
+    assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), index);
+    // The whole way read the entry, read its input again (its page came out the same) and wrote
+    // the record again, the entry with its input's stamp: a rerun told from the state writes none.
+    assert.equal(await Deno.readTextFile(path), record);
+  });
+});
+
+Deno.test("render: a rerun whose folder's state is longer than the record's end it reads first tells nothing changed, and sees a page added", async () => {
+  await inTempDir(async (dir) => {
+    const { render } = await renderedFolder(dir);
+    // Pages of the user's beside the dreams: the state lists them all, some 100 KB.
+    const page = await Deno.readTextFile(`${dir}/out/sesn_b.md`);
+    const name = (i: number): string => `notes_${"x".repeat(100)}_${i}`;
+    for (let i = 0; i < 700; i++) {
+      await Deno.writeTextFile(`${dir}/out/${name(i)}.md`, page.replaceAll("sesn_b", name(i)));
+    }
+    assert.equal((await render()).code, 0);
+    const record = await Deno.readTextFile(`${dir}/out/${MANIFEST_NAME}`);
+    const line = record.slice(record.lastIndexOf("\n", record.length - 2) + 1);
+    assert.ok(line.length > 100_000 && line.startsWith('"state":'), `${line.length}`);
+    const index = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+
+    // Told from the state alone: none of the record's reading and writing is loaded.
+    const rerun = await render();
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.equal(rerun.stderr, "render: 0 rendered, 2 unchanged, 0 failed\n");
+    const debug = await task("render", ["-r", "dream", "--out", "out/", "a.ndjson", "b.ndjson"], {
+      cwd: dir,
+      env: { DENO_LOG: "debug" },
+    });
+    assert.match(debug.stderr, /render: 0 rendered, 2 unchanged, 0 failed\n$/);
+    assert.match(debug.stderr, /cli\/_quick_rerun\.ts/);
+    assert.doesNotMatch(debug.stderr, /cli\/_manifest\.ts/);
+    assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), index);
+
+    await Deno.writeTextFile(`${dir}/out/${name(700)}.md`, page.replaceAll("sesn_b", name(700)));
+    assert.equal((await render()).code, 0);
+    const rebuilt = await Deno.readTextFile(`${dir}/out/INDEX.md`);
+    assert.match(rebuilt, new RegExp(` · ${name(700)} · `));
+    assert.equal(rebuilt, await indexOfPages(dir));
+  });
+});
+
+Deno.test("render: a run's temporary file in the folder makes the rerun go the whole way, which clears a stale one", async () => {
+  await inTempDir(async (dir) => {
+    const { render, index } = await renderedFolder(dir);
+    // Named to come after the pages in the listing, and left by a run killed two minutes ago.
+    const temporary = `${dir}/out/.transcript-ffffffffffffffff.tmp`;
+    await Deno.writeTextFile(temporary, "half a page");
+    const old = new Date(Date.now() - 120_000);
+    await Deno.utime(temporary, old, old);
+    const rerun = await render();
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stderr, /render: 0 rendered, 2 unchanged, 0 failed\n$/);
+    await assert.rejects(Deno.lstat(temporary), Deno.errors.NotFound);
+    assert.equal(await Deno.readTextFile(`${dir}/out/INDEX.md`), index);
+  });
+});
