@@ -331,7 +331,9 @@ export class RenderRun {
     this.#reading = reading;
     await this.#readInput(input, name, new BadLines(name, { say: this.#tally.say }));
     this.#reading = undefined;
-    if (manifest === undefined || stamp === undefined || this.#stopped) return;
+    if (manifest === undefined || stamp === undefined) return;
+    // Interrupted: the session in flight was finished, its page written; the rest is not.
+    if (this.#stopped) return await manifest.readAgain(input, key, reading.outputs);
     if (this.#tally.counts.failed === failed) {
       await manifest.record(input, key, stamp, reading.outputs);
       this.#watch?.outputs(input, reading.outputs.map((output) => output.name));

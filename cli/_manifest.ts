@@ -285,7 +285,8 @@ export class Manifest implements KnownHeads {
     // A live session grows while it is read: its pages are then not of the stamp taken before.
     if (this.#inputStamp(input) !== stampBefore) return await this.readAgain(input, key, outputs);
     const recorded = await this.#stamped(outputs);
-    if (recorded.length < outputs.length) return this.forget(input);
+    // A page gone since written (deleted during the run): the others stay this command's.
+    if (recorded.length < outputs.length) return await this.readAgain(input, key, outputs);
     this.#enter(input, { key, input: stampBefore, outputs: recorded }, recorded);
   }
 
@@ -297,8 +298,13 @@ export class Manifest implements KnownHeads {
   async readAgain(input: string, key: string, outputs: readonly WrittenOutput[]): Promise<void> {
     const written = await this.#stamped(outputs);
     const names = new Set(written.map(({ name }) => name));
-    const before = this.#entries.get(this.#resolve(input))?.outputs ?? [];
-    const kept = [...written, ...before.filter(({ name }) => !names.has(name))];
+    const before = [];
+    for (const output of this.#entries.get(this.#resolve(input))?.outputs ?? []) {
+      // Of the former pages, those still as recorded: a page changed since is no longer vouched.
+      if (names.has(output.name)) continue;
+      if (await outputStamp(this.#path(output.name)) === output.stamp) before.push(output);
+    }
+    const kept = [...written, ...before];
     if (kept.length === 0) return this.forget(input);
     this.#enter(input, { key, input: "", outputs: kept }, written);
   }

@@ -94,15 +94,33 @@ Deno.test("Manifest.readAgain() of an input that failed keeps its former page th
     assert.equal(again.unchanged(input, "key"), undefined, "read again");
     assert.equal(await again.mayReplace(input, "a.html"), true, "the former page");
     assert.equal(await again.mayReplace(input, "b.html"), true, "the page it wrote");
-    await Deno.remove(`${dir}/a.html`);
+    // A former page changed since it was written is no longer kept; with none left, no entry.
+    await Deno.writeTextFile(`${dir}/a.html`, "edited\n");
     await Deno.remove(`${dir}/b.html`);
     const none = await Manifest.load(dir, { say: () => {} });
     await none.readAgain(input, "key", []);
     await none.save();
-    assert.equal(
-      await (await Manifest.load(dir, { say: () => {} })).mayReplace(input, "a.html"),
-      false,
-    );
+    const kept = await readRecord(`${dir}/${MANIFEST_NAME}`, 1 << 20);
+    assert.equal(kept.entries.has(input), false, [...kept.entries.keys()].join());
+  });
+});
+
+Deno.test("Manifest.record() of an input one of whose pages went during the run keeps the others this command's", async () => {
+  await inTemp(async (dir) => {
+    const input = `${dir}/a.ndjson`;
+    await Deno.writeTextFile(input, "{}\n");
+    const manifest = await Manifest.load(dir, { say: () => {} });
+    const written = [];
+    for (const name of ["a.html", "b.html"]) {
+      await Deno.writeTextFile(`${dir}/${name}`, name);
+      written.push({ name, digest: await textDigest(name) });
+    }
+    await Deno.remove(`${dir}/a.html`);
+    await manifest.record(input, "key", (await fileStamp(input))!, written);
+    await manifest.save();
+    const again = await Manifest.load(dir, { say: () => {} });
+    assert.equal(again.unchanged(input, "key"), undefined, "read again: a page is missing");
+    assert.equal(await again.mayReplace(input, "b.html"), true, "the page still there");
   });
 });
 

@@ -50,6 +50,16 @@ async function until(what: string, ready: () => Promise<boolean>): Promise<void>
   }
 }
 
+/** Ctrl-C to a command, then its end; one that already ended (a failure) is only waited for. */
+async function interrupted(child: Deno.ChildProcess): Promise<Deno.CommandStatus> {
+  try {
+    child.kill("SIGINT");
+  } catch {
+    // It ended first: its status and output tell why.
+  }
+  return await child.status;
+}
+
 /** A file's identity and modification time: what a rewrite changes (writes are atomic renames). */
 async function identity(path: string): Promise<string> {
   const info = await Deno.stat(path);
@@ -160,8 +170,7 @@ Deno.test("render --watch: a growing session's page and the index are rendered a
       assert.match(row ?? "", /\(transcript gone\)/);
     } finally {
       // Stopped and waited for even when a wait above gave up: no process outlives its test.
-      child.kill("SIGINT");
-      await child.status;
+      await interrupted(child);
     }
     const { code } = await child.status;
     assert.equal(code, 130, output.stderr());
@@ -191,8 +200,7 @@ Deno.test("render --watch: a rerun without --watch renders a live page again, fi
     try {
       await until("the live page", async () => REFRESH.test(await Deno.readTextFile(livePage)));
     } finally {
-      child.kill("SIGINT");
-      await child.status;
+      await interrupted(child);
     }
     assert.equal((await child.status).code, 130, output.stderr());
     const run = await task("render", ["-r", "html", "--out", "site/", "projects"], { cwd: dir });
@@ -232,8 +240,7 @@ Deno.test("render --watch: a subagent writing its own file renders its session's
         async () => (await Deno.readTextFile(page)).includes("and parses it, quokka."),
       );
     } finally {
-      child.kill("SIGINT");
-      await child.status;
+      await interrupted(child);
     }
     assert.equal((await child.status).code, 130, output.stderr());
   });
@@ -279,8 +286,7 @@ Deno.test("render --follow FILE prints the items appended to a Claude Code trans
         () => Promise.resolve(output.stdout().includes("Done: After start")),
       );
     } finally {
-      child.kill("SIGINT");
-      await child.status;
+      await interrupted(child);
     }
     assert.equal((await child.status).code, 130, output.stderr());
     assert.match(output.stdout(), /\[user\]\n {2}After start\n/);
@@ -296,8 +302,7 @@ Deno.test("render --follow FILE with json prints one NDJSON line an item; a rend
     try {
       await until("the items", () => Promise.resolve(output.stdout().includes("Done: Hello")));
     } finally {
-      child.kill("SIGINT");
-      await child.status;
+      await interrupted(child);
     }
     assert.equal((await child.status).code, 130, output.stderr());
     for (const line of output.stdout().trimEnd().split("\n")) JSON.parse(line);
@@ -366,7 +371,7 @@ Deno.test({
           }
         });
       } finally {
-        child.kill("SIGINT");
+        await interrupted(child);
       }
       assert.equal((await child.status).code, 130, output.stderr());
     });
@@ -383,7 +388,7 @@ Deno.test("render --follow FILE ends when the file is truncated: what was printe
       await until("the items", () => Promise.resolve(output.stdout().includes("Done: Hello")));
       await Deno.truncate(path, 0);
     } catch (error) {
-      child.kill("SIGINT");
+      await interrupted(child);
       throw error;
     }
     assert.equal((await child.status).code, 1, output.stderr());
