@@ -179,14 +179,33 @@ function latin1Of(bytes: Uint8Array): string {
 
 /** Bytes the searches care about, and others (a newline, escapes, non-ASCII, quotes). */
 const searchedBytes = fc.constantFrom(
-  ...new TextEncoder().encode('"assistnmoelIdyc_bu\\0047\n x'),
+  ...new TextEncoder().encode('"assistnmoelIdyc_buprh\\0047\n x'),
   0xc3,
   0xa9,
   0xff,
 );
 
+/** Every pair of anchors of `literal`: a pair's start at an even and one at an odd position. */
+function anchorPairs(literal: string): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let even = 0; even + 1 < literal.length; even += 2) {
+    for (let odd = 1; odd + 1 < literal.length; odd += 2) pairs.push([even, odd]);
+  }
+  return pairs;
+}
+
 Deno.test("ByteText answers as the string methods on the Latin-1 string of the same bytes", () => {
-  const literals = [ASSISTANT, '"attachment"', '"modelId"', 'Id"', "\\u00", 'y"', "00", "\n"];
+  const literals = [
+    ASSISTANT,
+    '"attachment"',
+    '"modelId"',
+    'Id"',
+    "\\u00",
+    'y"',
+    "00",
+    "\n",
+    'compact_boundary"',
+  ];
   fc.assert(
     fc.property(
       fc.array(searchedBytes, { maxLength: 80 }),
@@ -199,7 +218,7 @@ Deno.test("ByteText answers as the string methods on the Latin-1 string of the s
         const run = new Uint8Array(list);
         const buffer = new Uint8Array(before + run.length + after).fill(0x22);
         buffer.set(run, before);
-        const text = new ByteText(buffer, before, before + run.length, new Uint8Array(128));
+        const text = new ByteText(buffer, before, before + run.length);
         const string = latin1Of(run);
         assert.equal(text.length, string.length);
         for (const literal of literals) {
@@ -209,7 +228,7 @@ Deno.test("ByteText answers as the string methods on the Latin-1 string of the s
             assert.equal(text.indexOf(literal, from), string.indexOf(literal, from), literal);
             // Bounded, as a search within one line is: only what ends by the limit is found.
             assert.equal(
-              text.indexOf(literal, from, 0, limit),
+              text.indexOf(literal, from, [0, 1], limit),
               string.slice(0, limit).indexOf(literal, from),
               `${literal} from ${from} up to ${limit}`,
             );
@@ -218,9 +237,29 @@ Deno.test("ByteText answers as the string methods on the Latin-1 string of the s
             assert.deepEqual(text.charCodeAt(from), string.charCodeAt(from));
           }
         }
-        // From a rarer anchor, as the search of "modelId" in bytes goes.
-        for (const from of froms) {
-          assert.equal(text.indexOf('"modelId"', from, 5), string.indexOf('"modelId"', from));
+        // From any pair of anchors, one at an even and one at an odd position of the literal,
+        // as the searches of the prefilter go from the rarest of each.
+        for (const literal of literals.filter((literal) => literal.length > 2)) {
+          for (const anchors of anchorPairs(literal)) {
+            for (const from of froms) {
+              const name = `${literal} from ${from}, anchors ${anchors}`;
+              assert.equal(
+                text.indexOf(literal, from, anchors),
+                string.indexOf(literal, from),
+                name,
+              );
+              assert.equal(
+                text.indexOf(literal, from, anchors, limit),
+                string.slice(0, limit).indexOf(literal, from),
+                `${name} up to ${limit}`,
+              );
+              assert.equal(
+                text.lastIndexOf(literal, from, anchors),
+                string.lastIndexOf(literal, from),
+                name,
+              );
+            }
+          }
         }
       },
     ),
@@ -256,7 +295,7 @@ Deno.test("the prefilter collects the same lines in bytes as in a Latin-1 string
       for (const before of [0, 1]) {
         const buffer = new Uint8Array(before + bytes.length);
         buffer.set(bytes, before);
-        const text = new ByteText(buffer, before, buffer.length, new Uint8Array(buffer.length));
+        const text = new ByteText(buffer, before, buffer.length);
         const inBytes: number[] = [];
         const inString: number[] = [];
         collectSpecialLines(text, inBytes);
