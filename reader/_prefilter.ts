@@ -23,6 +23,8 @@
  * @module
  */
 
+import { isLent, nextPair, previousPair } from "./_pair_search.ts";
+
 /** The literal an assistant record holds unless its type is escaped. */
 export const ASSISTANT = '"assistant"';
 const ATTACHMENT = '"attachment"';
@@ -36,13 +38,13 @@ const ID = 'Id"';
 const MODEL_ID_BEFORE = MODEL_ID.length - ID.length;
 /*
  * The pairs a search of bytes finds each literal from (see ByteText.indexOf), one at an even
- * and one at an odd position of the literal: its rarest of each in the real transcripts of
- * the tests' data and a generated one (per 3.8 MB, either parity: `lI` 238 and `Id` 1,398 of
+ * and one at an odd position of the literal, the rarer first: its rarest of each in the real
+ * transcripts of the tests' data and a generated one (per 3.8 MB, either parity: `lI` 238 and `Id` 1,398 of
  * `"modelId"`; `_b` 17 and `bo` 482 of the compaction's tail; of `me` 8,565 and `hm` 48, searched only within a line that holds `"modelId"`;
  * `"a` 1,268 and `t"` 3,755 of `"assistant"`; `\u` 55 and `u0` 85 of an escape).
  */
-const MODEL_ID_ANCHORS: Anchors = [MODEL_ID.indexOf("Id"), MODEL_ID.indexOf("lI")];
-const COMPACTION_ANCHORS: Anchors = [COMPACTION.indexOf("bo"), COMPACTION.indexOf("_b")];
+const MODEL_ID_ANCHORS: Anchors = [MODEL_ID.indexOf("lI"), MODEL_ID.indexOf("Id")];
+const COMPACTION_ANCHORS: Anchors = [COMPACTION.indexOf("_b"), COMPACTION.indexOf("bo")];
 const ATTACHMENT_ANCHORS: Anchors = [ATTACHMENT.indexOf("hm"), ATTACHMENT.indexOf("me")];
 const ASSISTANT_ANCHORS: Anchors = [0, ASSISTANT.indexOf('t"')];
 /** The longest literal searched, less one: what a search across two pieces must keep. */
@@ -133,11 +135,12 @@ function pairValue(first: number, second: number): number {
 }
 
 /**
- * Where in a literal a {@linkcode ByteText} search finds it from: the start of a pair of its
- * bytes at an even position of the literal, and the start of one at an odd position (each at
- * most its length less two). `[0, 1]` are its first two pairs.
+ * Where in a literal a {@linkcode ByteText} search finds it from: the starts of two pairs of its
+ * bytes, one at an even and one at an odd position of the literal (each at most its length
+ * less two), the rarer first. A search of the lent buffer finds it from the first alone.
+ * `[0, 1]` are its first two pairs.
  */
-export type Anchors = readonly [even: number, odd: number];
+export type Anchors = readonly [rarer: number, other: number];
 
 /**
  * Where one 16-bit value occurs in a view, remembered: searches for the same value go on
@@ -190,6 +193,9 @@ class PairHits {
  * the same names answer on a Latin-1 string of the same bytes, for the literals the prefilter
  * searches (ASCII, a newline alone or at least two bytes long).
  *
+ * A read buffer lent by `_pair_search.ts` is searched there instead: a pair at any position,
+ * sixteen positions at a time, so each literal is found from its rarer pair alone.
+ *
  * An earlier version searched one pair in two views, the buffer's and a copy of it shifted by
  * a byte: a status line's first read of 1.6 MB spent about 1 ms of its CPU making that copy,
  * most of it the first touch of the copy's fresh memory.
@@ -215,6 +221,8 @@ export class ByteText {
   readonly #end: number;
   readonly #pairs: Uint16Array;
   readonly #hits = new Map<number, PairHits>();
+  /** Whether the bytes are the lent buffer, searched by `_pair_search.ts`. */
+  readonly #lent: boolean;
 
   /**
    * @param bytes The read buffer (at an even byte offset of its memory).
@@ -227,6 +235,7 @@ export class ByteText {
     this.#start = start;
     this.#end = end;
     this.#pairs = new Uint16Array(bytes.buffer, bytes.byteOffset, end >> 1);
+    this.#lent = isLent(bytes);
   }
 
   /** The byte at `at`, or `NaN` outside the run (as `charCodeAt`). */
@@ -257,6 +266,17 @@ export class ByteText {
     const start = this.#start;
     const end = Math.min(this.#end, start + limit);
     let at = start + Math.min(Math.max(from, 0), this.length);
+    if (this.#lent && literal.length >= 2) {
+      const anchor = anchors[0];
+      const first = literal.charCodeAt(anchor);
+      const second = literal.charCodeAt(anchor + 1);
+      for (;;) {
+        const pair = nextPair(at + anchor, end, first, second);
+        if (pair === -1 || pair - anchor + literal.length > end) return -1;
+        if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
+        at = pair - anchor + 1;
+      }
+    }
     if (literal.length <= 2) {
       const bytes = this.#bytes;
       const first = literal.charCodeAt(0);
@@ -267,7 +287,7 @@ export class ByteText {
         at = found + 1;
       }
     }
-    const [even, odd] = anchors;
+    const [even, odd] = anchors[0] % 2 === 0 ? anchors : [anchors[1], anchors[0]];
     const atEven = this.#pairHits(literal, even);
     const atOdd = this.#pairHits(literal, odd);
     for (;;) {
@@ -297,6 +317,18 @@ export class ByteText {
     const start = this.#start;
     let at = start + Math.min(Math.max(from, 0), this.length - literal.length);
     if (at < start) return -1;
+    if (this.#lent && literal.length >= 2) {
+      const anchor = anchors[0];
+      const first = literal.charCodeAt(anchor);
+      const second = literal.charCodeAt(anchor + 1);
+      for (;;) {
+        const pair = previousPair(at + anchor, start + anchor, first, second);
+        if (pair === -1) return -1;
+        if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
+        at = pair - anchor - 1;
+        if (at < start) return -1;
+      }
+    }
     if (literal.length <= 2) {
       const bytes = this.#bytes;
       const first = literal.charCodeAt(0);
@@ -308,7 +340,7 @@ export class ByteText {
         if (at < start) return -1;
       }
     }
-    const [even, odd] = anchors;
+    const [even, odd] = anchors[0] % 2 === 0 ? anchors : [anchors[1], anchors[0]];
     const atEven = this.#pairHits(literal, even);
     const atOdd = this.#pairHits(literal, odd);
     for (;;) {

@@ -28,6 +28,7 @@ import {
   type Text,
   textOf,
 } from "./_prefilter.ts";
+import { lendBuffer, returnBuffer } from "./_pair_search.ts";
 
 /** The read buffer's size: large enough to amortise a read, small enough to never matter. */
 export const READ_BUFFER_BYTES = 1 << 20;
@@ -91,6 +92,7 @@ function takeBuffer(size: number): Uint8Array {
 }
 
 function giveBack(buffer: Uint8Array): void {
+  if (returnBuffer(buffer)) return;
   if (SPARE_BUFFERS.length < MAX_SPARE_BUFFERS) SPARE_BUFFERS.push(buffer);
 }
 
@@ -250,7 +252,11 @@ export class LineScanner {
    * rejects with. Either way what was folded stays folded and the next scan goes on from it.
    */
   async scan(file: ReadAt, size: number, state: FactsState, signal?: AbortSignal): Promise<void> {
-    const buffer = takeBuffer(this.#bufferBytes);
+    // A scan that searches bytes reads into the pair search's buffer when it is free (see
+    // ByteText): a status line's first read of 1.6 MB then searches in about a tenth of the time.
+    const bytes = size - this.examined < this.#latin1Bytes;
+    const buffer = (bytes ? lendBuffer(this.#bufferBytes) : undefined) ??
+      takeBuffer(this.#bufferBytes);
     try {
       await this.#scan(buffer, file, size, state, signal);
     } finally {
