@@ -253,7 +253,7 @@ export class LineScanner {
    */
   async scan(file: ReadAt, size: number, state: FactsState, signal?: AbortSignal): Promise<void> {
     // A scan that searches bytes reads into the pair search's buffer when it is free (see
-    // ByteText): a status line's first read of 1.6 MB then searches in about a tenth of the time.
+    // ByteText): a first read of 1.6 MB then searches in about a third of the time.
     const bytes = size - this.examined < this.#latin1Bytes;
     const buffer = (bytes ? lendBuffer(this.#bufferBytes) : undefined) ??
       takeBuffer(this.#bufferBytes);
