@@ -183,6 +183,11 @@ export interface CacheEntry {
   state: unknown;
   /** The file's text when loaded, to skip a write that would change nothing. */
   text: string | undefined;
+  /**
+   * Whether the folder was there when loaded: a folder made since holds no stale file, so a
+   * save does not look for any.
+   */
+  folder?: boolean;
 }
 
 /**
@@ -194,6 +199,7 @@ export function loadState(transcriptPath: string): CacheEntry {
   const dir = cacheDir();
   if (dir === undefined) return { file: undefined, dir, state: undefined, text: undefined };
   let file: string | undefined;
+  let folder = false;
   try {
     file = cacheFile(dir, transcriptPath);
     if (Deno.permissions.querySync({ name: "read", path: file }).state !== "granted") {
@@ -203,18 +209,19 @@ export function loadState(transcriptPath: string): CacheEntry {
     // not made yet (lstat throws) is made by saveState, which checks it then.
     Deno.lstatSync(dir);
     if (!ownCacheFolder(dir)) return { file: undefined, dir, state: undefined, text: undefined };
+    folder = true;
     // A regular file only (a FIFO would block the read, a link could point anywhere). The
     // folder is the user's own and no one else's to write, so only the user could swap
     // either in between the lstat and the read.
     const info = Deno.lstatSync(file);
     if (!info.isFile || info.size > MAX_CACHE_BYTES) {
-      return { file, dir, state: undefined, text: undefined };
+      return { file, dir, state: undefined, text: undefined, folder };
     }
     const bytes = Deno.readFileSync(file);
     const text = new TextDecoder().decode(bytes);
-    return { file, dir, state: JSON.parse(text), text };
+    return { file, dir, state: JSON.parse(text), text, folder };
   } catch {
-    return { file, dir, state: undefined, text: undefined };
+    return { file, dir, state: undefined, text: undefined, folder };
   }
 }
 
@@ -229,17 +236,27 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
     if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownCacheFolder(dir)) return;
-    temp = `${file}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+    temp = `${file}.${tempSuffix()}.tmp`;
     Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
     Deno.renameSync(temp, file);
     temp = undefined;
-    // A transcript's first call, not every call, looks for what finished sessions left.
-    if (entry.text === undefined) pruneStale(dir, Date.now());
+    // A transcript's first call, not every call, looks for what finished sessions left (in a
+    // folder that was there before it).
+    if (entry.text === undefined && entry.folder !== false) pruneStale(dir, Date.now());
   } catch {
     // A cache that cannot be written only costs the next call a longer read.
   } finally {
     if (temp !== undefined) removeQuietly(temp);
   }
+}
+
+/**
+ * Eight hex digits for a temporary file's name. Not `crypto.randomUUID()`: its first call costs
+ * a status line about 0.2 ms, and the name needs no secrecy (the file is created new, so a
+ * name taken only makes that call's save fail).
+ */
+function tempSuffix(): string {
+  return (Math.floor(Math.random() * 0x1_0000_0000)).toString(16).padStart(8, "0");
 }
 
 /**

@@ -11,11 +11,41 @@
  * @module
  */
 
-/** Hashes `bytes` (two 32-bit multiply-xor lanes, mixed at the end). */
+/**
+ * Hashes `bytes`: two 32-bit multiply-xor lanes over its 32-bit little-endian words (then its
+ * last bytes one by one), mixed at the end.
+ *
+ * A word at a time, not a byte: a status line fingerprints 2 KiB in a fresh process, where a
+ * loop of 2,048 turns ran long enough in V8's interpreter for V8 to compile it (1–3 ms of a
+ * call on a loaded machine, more than the hashing), and 512 turns do not.
+ *
+ * @example Usage
+ * ```ts
+ * import { fingerprint } from "./_fingerprint.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const bytes = new TextEncoder().encode('{"type":"user"}\n');
+ * assert.match(fingerprint(bytes), /^[0-9a-f]{16}$/);
+ * assert.equal(fingerprint(bytes.slice()), fingerprint(bytes));
+ * assert.notEqual(fingerprint(bytes.subarray(1)), fingerprint(bytes));
+ * ```
+ */
 export function fingerprint(bytes: Uint8Array): string {
-  let a = 0xdeadbeef ^ bytes.length;
-  let b = 0x41c6ce57 ^ bytes.length;
-  for (let i = 0; i < bytes.length; i++) {
+  const length = bytes.length;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, length);
+  let a = 0xdeadbeef ^ length;
+  let b = 0x41c6ce57 ^ length;
+  const words = length - (length & 3);
+  for (let i = 0; i < words; i += 4) {
+    const word = view.getUint32(i, true);
+    // The shifts carry each product's high bits down: a multiply alone never moves a bit to
+    // a lower one, so a word's high bytes would reach only the lanes' high bits.
+    a = Math.imul(a ^ word, 2654435761);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ word, 1597334677);
+    b ^= b >>> 13;
+  }
+  for (let i = words; i < length; i++) {
     const byte = bytes[i]!;
     a = Math.imul(a ^ byte, 2654435761);
     b = Math.imul(b ^ byte, 1597334677);

@@ -9,7 +9,7 @@
  * A small read (a status line's, whatever the transcript's size) is searched in its bytes
  * themselves, through a {@linkcode ByteText}: decoding it first would cost more than every
  * search of it (UTF-8 decodes at about 3 ms a MB in a fresh Deno process, while the runtime's
- * search of a typed array for a 16-bit value goes about a byte a nanosecond).
+ * search of a typed array for a 16-bit value goes about two bytes a nanosecond).
  *
  * The test is exact. A record is an assistant or a model attachment only if its `type` is
  * `"assistant"` or `"attachment"`, and a model attachment also has an `identity.modelId`.
@@ -23,6 +23,8 @@
  * @module
  */
 
+import { isLent, nextPair, previousPair } from "./_pair_search.ts";
+
 /** The literal an assistant record holds unless its type is escaped. */
 export const ASSISTANT = '"assistant"';
 const ATTACHMENT = '"attachment"';
@@ -34,8 +36,17 @@ const COMPACTION_BEFORE = COMPACTION.length - Y_QUOTE.length;
 /** The tail of {@linkcode MODEL_ID} searched first: a capital I is rare in transcripts. */
 const ID = 'Id"';
 const MODEL_ID_BEFORE = MODEL_ID.length - ID.length;
-/** Where in {@linkcode MODEL_ID} a search of bytes starts from: its `lI`, rare. */
-const MODEL_ID_ANCHOR = MODEL_ID.indexOf("lI");
+/*
+ * The pairs a search of bytes finds each literal from (see ByteText.indexOf), one at an even
+ * and one at an odd position of the literal, the rarer first: its rarest of each in the real
+ * transcripts of the tests' data and a generated one (per 3.8 MB, either parity: `lI` 238 and `Id` 1,398 of
+ * `"modelId"`; `_b` 17 and `bo` 482 of the compaction's tail; of `me` 8,565 and `hm` 48, searched only within a line that holds `"modelId"`;
+ * `"a` 1,268 and `t"` 3,755 of `"assistant"`; `\u` 55 and `u0` 85 of an escape).
+ */
+const MODEL_ID_ANCHORS: Anchors = [MODEL_ID.indexOf("lI"), MODEL_ID.indexOf("Id")];
+const COMPACTION_ANCHORS: Anchors = [COMPACTION.indexOf("_b"), COMPACTION.indexOf("bo")];
+const ATTACHMENT_ANCHORS: Anchors = [ATTACHMENT.indexOf("hm"), ATTACHMENT.indexOf("me")];
+const ASSISTANT_ANCHORS: Anchors = [0, ASSISTANT.indexOf('t"')];
 /** The longest literal searched, less one: what a search across two pieces must keep. */
 const TAIL = COMPACTION.length - 1;
 
@@ -124,7 +135,15 @@ function pairValue(first: number, second: number): number {
 }
 
 /**
- * Where one 16-bit value occurs in one view, remembered: searches for the same value go on
+ * Where in a literal a {@linkcode ByteText} search finds it from: the starts of two pairs of its
+ * bytes, one at an even and one at an odd position of the literal (each at most its length
+ * less two), the rarer first. A search of the lent buffer finds it from the first alone.
+ * `[0, 1]` are its first two pairs.
+ */
+export type Anchors = readonly [rarer: number, other: number];
+
+/**
+ * Where one 16-bit value occurs in a view, remembered: searches for the same value go on
  * from the last hit (forwards) or back from it (backwards), so that a run of searches that
  * each start past the last costs one pass over the view, not one each.
  */
@@ -164,12 +183,22 @@ class PairHits {
 
 /**
  * The bytes `[start, end)` of a read buffer, searched for ASCII literals without decoding
- * them: a literal is found from its first two bytes, a 16-bit value searched by the runtime in
- * two views (the pairs at even positions, in the buffer itself, and those at odd positions, in
- * a copy shifted by one byte), then compared byte by byte. Positions count bytes from `start`.
- * Its methods answer as the string methods of the same names answer on a Latin-1 string of
- * the same bytes, for the literals the prefilter searches (ASCII, a newline alone or at least
- * two bytes long).
+ * them, nor copying them. The buffer is seen as 16-bit values (the pairs of bytes at even
+ * positions), which the runtime searches about twice as fast as bytes. A literal at an even
+ * position has each pair at an even position of the literal at an even position of the
+ * buffer, and one at an odd position has each pair at an odd position of the literal there:
+ * so it is found from two of its pairs (its {@linkcode Anchors}), one of each, each searched
+ * as a 16-bit value, and then compared byte by byte. A literal of two bytes is found from its
+ * first byte. Positions count bytes from `start`. Its methods answer as the string methods of
+ * the same names answer on a Latin-1 string of the same bytes, for the literals the prefilter
+ * searches (ASCII, a newline alone or at least two bytes long).
+ *
+ * A read buffer lent by `_pair_search.ts` is searched there instead: a pair at any position,
+ * sixteen positions at a time, so each literal is found from its rarer pair alone.
+ *
+ * An earlier version searched one pair in two views, the buffer's and a copy of it shifted by
+ * a byte: a status line's first read of 1.6 MB spent about 1 ms of its CPU making that copy,
+ * most of it the first touch of the copy's fresh memory.
  *
  * @example Usage
  * ```ts
@@ -177,9 +206,10 @@ class PairHits {
  * import assert from "node:assert/strict";
  *
  * const bytes = new TextEncoder().encode('{"type":"assistant"}\n{"type":"user"}\n');
- * const text = new ByteText(bytes, 0, bytes.length, new Uint8Array(bytes.length));
+ * const text = new ByteText(bytes, 0, bytes.length);
  * assert.equal(text.indexOf('"assistant"'), 8);
- * assert.equal(text.indexOf('"user"', 0, 0, 20), -1); // not within the first line
+ * assert.equal(text.indexOf('"assistant"', 0, [0, 9]), 8); // from its `"a` or its `t"`
+ * assert.equal(text.indexOf('"user"', 0, [0, 1], 20), -1); // not within the first line
  * assert.equal(text.lastIndexOf("\n"), bytes.length - 1);
  * ```
  */
@@ -189,26 +219,23 @@ export class ByteText {
   readonly #bytes: Uint8Array;
   readonly #start: number;
   readonly #end: number;
-  readonly #even: Uint16Array;
-  readonly #odd: Uint16Array;
-  readonly #hits = new Map<number, [PairHits, PairHits]>();
+  readonly #pairs: Uint16Array;
+  readonly #hits = new Map<number, PairHits>();
+  /** Whether the bytes are the lent buffer, searched by `_pair_search.ts`. */
+  readonly #lent: boolean;
 
   /**
    * @param bytes The read buffer (at an even byte offset of its memory).
    * @param start Where the run starts in it.
    * @param end Where the run ends (exclusive).
-   * @param shifted A buffer at least `end` bytes long, to hold the shifted copy.
    */
-  constructor(bytes: Uint8Array, start: number, end: number, shifted: Uint8Array) {
+  constructor(bytes: Uint8Array, start: number, end: number) {
     this.length = end - start;
     this.#bytes = bytes;
     this.#start = start;
     this.#end = end;
-    this.#even = new Uint16Array(bytes.buffer, bytes.byteOffset, end >> 1);
-    // shifted[i] = bytes[i + 1], from the run's first byte on.
-    const from = Math.max(start, 1);
-    shifted.set(bytes.subarray(from, end), from - 1);
-    this.#odd = new Uint16Array(shifted.buffer, shifted.byteOffset, Math.max(0, end - 1) >> 1);
+    this.#pairs = new Uint16Array(bytes.buffer, bytes.byteOffset, end >> 1);
+    this.#lent = isLent(bytes);
   }
 
   /** The byte at `at`, or `NaN` outside the run (as `charCodeAt`). */
@@ -224,58 +251,114 @@ export class ByteText {
 
   /**
    * The first position from `from` on where `literal` starts, or -1 (as `indexOf`). It is
-   * found from its two bytes at `anchor` (the rarest pair of the literal, if the caller knows
-   * one). With `limit`, only a literal that ends by that position is found (as `indexOf` on the
-   * run's first `limit` bytes): a search within one line stops at its end, not at the next
-   * occurrence of the literal's two bytes anywhere in the run (which, line after line, walked
-   * the run's rest again for each).
+   * found from its two pairs at `anchors` (its rarest, if the caller knows them). With
+   * `limit`, only a literal that ends by that position is found (as `indexOf` on the run's
+   * first `limit` bytes): a search within one line stops at its end, not at the next
+   * occurrence of the literal's pairs anywhere in the run (which, line after line, walked the
+   * run's rest again for each).
    */
-  indexOf(literal: string, from = 0, anchor = 0, limit = Number.POSITIVE_INFINITY): number {
+  indexOf(
+    literal: string,
+    from = 0,
+    anchors: Anchors = [0, 1],
+    limit = Number.POSITIVE_INFINITY,
+  ): number {
     const start = this.#start;
     const end = Math.min(this.#end, start + limit);
     let at = start + Math.min(Math.max(from, 0), this.length);
-    if (literal.length === 1) {
-      const found = at < end ? this.#bytes.indexOf(literal.charCodeAt(0), at) : -1;
-      return found === -1 || found >= end ? -1 : found - start;
+    if (this.#lent && literal.length >= 2) {
+      const anchor = anchors[0];
+      const first = literal.charCodeAt(anchor);
+      const second = literal.charCodeAt(anchor + 1);
+      for (;;) {
+        const pair = nextPair(at + anchor, end, first, second);
+        if (pair === -1 || pair - anchor + literal.length > end) return -1;
+        if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
+        at = pair - anchor + 1;
+      }
     }
-    const [even, odd] = this.#pairHits(literal, anchor);
-    at += anchor;
+    if (literal.length <= 2) {
+      const bytes = this.#bytes;
+      const first = literal.charCodeAt(0);
+      for (;;) {
+        const found = at < end ? bytes.indexOf(first, at) : -1;
+        if (found === -1 || found + literal.length > end) return -1;
+        if (this.#matches(found, literal)) return found - start;
+        at = found + 1;
+      }
+    }
+    const [even, odd] = anchors[0] % 2 === 0 ? anchors : [anchors[1], anchors[0]];
+    const atEven = this.#pairHits(literal, even);
+    const atOdd = this.#pairHits(literal, odd);
     for (;;) {
-      const e = even.next((at + 1) >> 1);
-      const o = odd.next(at >> 1);
-      const pair = Math.min(e === -1 ? Infinity : 2 * e, o === -1 ? Infinity : 2 * o + 1);
-      if (pair - anchor + literal.length > end) return -1;
-      if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
-      at = pair + 1;
+      // The literal at `k` has the pair at `even` at an even position when `k` is even, and
+      // the pair at `odd` there when `k` is odd: the first of either from `at` on.
+      const e = atEven.next((at + even + 1) >> 1);
+      const o = atOdd.next((at + odd + 1) >> 1);
+      const k = Math.min(
+        e === -1 ? Infinity : 2 * e - even,
+        o === -1 ? Infinity : 2 * o - odd,
+      );
+      if (k + literal.length > end) return -1;
+      if (this.#matches(k, literal)) return k - start;
+      at = k + 1;
     }
   }
 
-  /** The last position up to `from` where `literal` starts, or -1 (as `lastIndexOf`). */
-  lastIndexOf(literal: string, from: number = Number.POSITIVE_INFINITY): number {
+  /**
+   * The last position up to `from` where `literal` starts, or -1 (as `lastIndexOf`), found
+   * as {@linkcode ByteText.indexOf} finds it.
+   */
+  lastIndexOf(
+    literal: string,
+    from: number = Number.POSITIVE_INFINITY,
+    anchors: Anchors = [0, 1],
+  ): number {
     const start = this.#start;
     let at = start + Math.min(Math.max(from, 0), this.length - literal.length);
     if (at < start) return -1;
-    if (literal.length === 1) {
-      const found = this.#bytes.lastIndexOf(literal.charCodeAt(0), at);
-      return found < start ? -1 : found - start;
+    if (this.#lent && literal.length >= 2) {
+      const anchor = anchors[0];
+      const first = literal.charCodeAt(anchor);
+      const second = literal.charCodeAt(anchor + 1);
+      for (;;) {
+        const pair = previousPair(at + anchor, start + anchor, first, second);
+        if (pair === -1) return -1;
+        if (this.#matches(pair - anchor, literal)) return pair - anchor - start;
+        at = pair - anchor - 1;
+        if (at < start) return -1;
+      }
     }
-    const [even, odd] = this.#pairHits(literal, 0);
+    if (literal.length <= 2) {
+      const bytes = this.#bytes;
+      const first = literal.charCodeAt(0);
+      for (;;) {
+        const found = bytes.lastIndexOf(first, at);
+        if (found < start) return -1;
+        if (this.#matches(found, literal)) return found - start;
+        at = found - 1;
+        if (at < start) return -1;
+      }
+    }
+    const [even, odd] = anchors[0] % 2 === 0 ? anchors : [anchors[1], anchors[0]];
+    const atEven = this.#pairHits(literal, even);
+    const atOdd = this.#pairHits(literal, odd);
     for (;;) {
-      const e = even.previous(at >> 1);
-      const o = odd.previous((at - 1) >> 1);
-      const pair = Math.max(2 * e, o === -1 ? -1 : 2 * o + 1);
-      if (pair < start) return -1;
-      if (this.#matches(pair, literal)) return pair - start;
-      at = pair - 1;
+      const e = atEven.previous((at + even) >> 1);
+      const o = atOdd.previous((at + odd) >> 1);
+      const k = Math.max(e === -1 ? -1 : 2 * e - even, o === -1 ? -1 : 2 * o - odd);
+      if (k < start) return -1;
+      if (this.#matches(k, literal)) return k - start;
+      at = k - 1;
     }
   }
 
-  /** The searches of `literal`'s two bytes at `anchor`, made once a run. */
-  #pairHits(literal: string, anchor: number): [PairHits, PairHits] {
+  /** The search of `literal`'s pair at `anchor`, made once a run. */
+  #pairHits(literal: string, anchor: number): PairHits {
     const value = pairValue(literal.charCodeAt(anchor), literal.charCodeAt(anchor + 1));
     let hits = this.#hits.get(value);
     if (hits === undefined) {
-      hits = [new PairHits(this.#even, value), new PairHits(this.#odd, value)];
+      hits = new PairHits(this.#pairs, value);
       this.#hits.set(value, hits);
     }
     return hits;
@@ -292,10 +375,16 @@ export class ByteText {
   }
 }
 
-/** Whether `literal` is within `text[start, end)`. */
-function contains(text: Text, literal: string, start: number, end: number): boolean {
+/** Whether `literal` is within `text[start, end)`, found in bytes from its `anchors`. */
+function contains(
+  text: Text,
+  literal: string,
+  anchors: Anchors,
+  start: number,
+  end: number,
+): boolean {
   if (typeof text === "string") return text.slice(start, end).includes(literal);
-  const at = text.indexOf(literal, start, 0, end);
+  const at = text.indexOf(literal, start, anchors, end);
   return at !== -1 && at + literal.length <= end;
 }
 
@@ -331,7 +420,7 @@ export function collectSpecialLines(text: Text, out: number[]): void {
       at = end;
       continue;
     }
-    if (contains(text, ATTACHMENT, start, end)) {
+    if (contains(text, ATTACHMENT, ATTACHMENT_ANCHORS, start, end)) {
       out.push(start, end);
       merged = true;
     }
@@ -346,9 +435,7 @@ export function collectSpecialLines(text: Text, out: number[]): void {
  */
 export function collectCompactions(text: Text, from: number, out: number[]): void {
   out.length = 0;
-  // Found from its tail `y"`: a short search is several times faster than the whole literal.
-  for (let at = text.indexOf(Y_QUOTE, from); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
-    if (!text.startsWith(COMPACTION, at - COMPACTION_BEFORE)) continue;
+  for (let at = compaction(text, from); at !== -1; at = compaction(text, at + 1)) {
     const start = text.lastIndexOf("\n", at) + 1;
     const end = lineEnd(text, at);
     out.push(start, end);
@@ -357,12 +444,28 @@ export function collectCompactions(text: Text, from: number, out: number[]): voi
 }
 
 /**
+ * The position of the `y"` of the next compaction's tail of `text` whose `y"` starts from `from`
+ * on, or -1. In a string, from its `y"`: a short search is several times faster than the whole
+ * literal; in bytes, from its `_b` and `bo` (see {@linkcode COMPACTION_ANCHORS}).
+ */
+function compaction(text: Text, from: number): number {
+  if (typeof text !== "string") {
+    const at = text.indexOf(COMPACTION, from - COMPACTION_BEFORE, COMPACTION_ANCHORS);
+    return at === -1 ? -1 : at + COMPACTION_BEFORE;
+  }
+  for (let at = text.indexOf(Y_QUOTE, from); at !== -1; at = text.indexOf(Y_QUOTE, at + 1)) {
+    if (text.startsWith(COMPACTION, at - COMPACTION_BEFORE)) return at;
+  }
+  return -1;
+}
+
+/**
  * The position of the first letter escape's `00` in `text` from `from` on; -1 if none. A
  * function of its own, so that the optimizing compiler compiles this loop alone.
  */
 function letterEscape(text: Text, from: number): number {
   if (typeof text !== "string") {
-    // In bytes, from the backslash: `\u` is far rarer than `00` (timestamps hold many).
+    // In bytes, from `\u` and `u0`: far rarer than `00` (timestamps hold many).
     for (let at = text.indexOf(ESCAPE, from - 2); at !== -1; at = text.indexOf(ESCAPE, at + 1)) {
       const digit = text.charCodeAt(at + ESCAPE.length);
       if (digit >= 0x34 && digit <= 0x37) return at + 2;
@@ -381,18 +484,28 @@ function letterEscape(text: Text, from: number): number {
 
 /**
  * The position of the `Id"` of the next `"modelId"` of `text` whose `Id"` starts from `from` on,
- * or -1. In a string, from its `Id"`; in bytes, from its `lI`, rarer in bytes than `Id` (every
- * assistant record holds a `"requestId"`).
+ * or -1. In a string, from its `Id"`; in bytes, from its `lI` and its `Id` (see
+ * {@linkcode MODEL_ID_ANCHORS}).
  */
 function modelId(text: Text, from: number): number {
   if (typeof text !== "string") {
-    const at = text.indexOf(MODEL_ID, from - MODEL_ID_BEFORE, MODEL_ID_ANCHOR);
+    const at = text.indexOf(MODEL_ID, from - MODEL_ID_BEFORE, MODEL_ID_ANCHORS);
     return at === -1 ? -1 : at + MODEL_ID_BEFORE;
   }
   for (let at = text.indexOf(ID, from); at !== -1; at = text.indexOf(ID, at + 1)) {
     if (text.startsWith(MODEL_ID, at - MODEL_ID_BEFORE)) return at;
   }
   return -1;
+}
+
+/**
+ * The last position up to `from` where {@linkcode ASSISTANT} starts in `text`, or -1 (as
+ * `lastIndexOf`); in bytes, found from its `"a` and its `t"`.
+ */
+export function lastAssistant(text: Text, from: number = Number.POSITIVE_INFINITY): number {
+  return typeof text === "string"
+    ? text.lastIndexOf(ASSISTANT, from)
+    : text.lastIndexOf(ASSISTANT, from, ASSISTANT_ANCHORS);
 }
 
 function lineEnd(text: Text, at: number): number {

@@ -11,6 +11,7 @@ import {
   textOf,
 } from "./_prefilter.ts";
 import { classifyRecord } from "./_facts.ts";
+import { lendBuffer, returnBuffer } from "./_pair_search.ts";
 
 /** The lines either search collects (special lines, then compactions), once each, in file order. */
 function special(text: string): [string, number, number][] {
@@ -179,50 +180,121 @@ function latin1Of(bytes: Uint8Array): string {
 
 /** Bytes the searches care about, and others (a newline, escapes, non-ASCII, quotes). */
 const searchedBytes = fc.constantFrom(
-  ...new TextEncoder().encode('"assistnmoelIdyc_bu\\0047\n x'),
+  ...new TextEncoder().encode('"assistnmoelIdyc_buprh\\0047\n x'),
   0xc3,
   0xa9,
   0xff,
 );
 
+/**
+ * Every pair of anchors of `literal`: a pair's start at an even and one at an odd position, in
+ * either order (the first is the one a search of the lent buffer goes from).
+ */
+function anchorPairs(literal: string): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let even = 0; even + 1 < literal.length; even += 2) {
+    for (let odd = 1; odd + 1 < literal.length; odd += 2) pairs.push([even, odd], [odd, even]);
+  }
+  return pairs;
+}
+
+/** The positions just before, at and just after each occurrence of `literal` in `string`. */
+function around(string: string, literal: string): number[] {
+  const positions: number[] = [];
+  for (let at = string.indexOf(literal); at !== -1; at = string.indexOf(literal, at + 1)) {
+    positions.push(at - 1, at, at + 1);
+  }
+  return positions;
+}
+
+/**
+ * Runs `check` on a buffer of `size` bytes of each kind a {@linkcode ByteText} searches: a
+ * buffer of its own (searched by its even pairs) and the buffer the pair search lends.
+ */
+function inEachBuffer(size: number, check: (buffer: Uint8Array) => void): void {
+  check(new Uint8Array(size));
+  const lent = lendBuffer(size);
+  assert.ok(lent !== undefined, "the pair search lends its buffer");
+  try {
+    check(lent);
+  } finally {
+    assert.ok(returnBuffer(lent));
+  }
+}
+
 Deno.test("ByteText answers as the string methods on the Latin-1 string of the same bytes", () => {
-  const literals = [ASSISTANT, '"attachment"', '"modelId"', 'Id"', "\\u00", 'y"', "00", "\n"];
+  const literals = [
+    ASSISTANT,
+    '"attachment"',
+    '"modelId"',
+    'Id"',
+    "\\u00",
+    'y"',
+    "00",
+    "\n",
+    'compact_boundary"',
+  ];
   fc.assert(
     fc.property(
-      fc.array(searchedBytes, { maxLength: 80 }),
+      fc.array(searchedBytes, { maxLength: 80, size: "max" }),
       fc.nat(8),
       fc.nat(8),
       fc.array(fc.integer({ min: -3, max: 90 }), { minLength: 1, maxLength: 6 }),
       fc.nat(90),
-      (list, before, after, froms, limit) => {
-        // The run sits inside a larger buffer, at an even or odd start, with bytes around it.
-        const run = new Uint8Array(list);
-        const buffer = new Uint8Array(before + run.length + after).fill(0x22);
-        buffer.set(run, before);
-        const text = new ByteText(buffer, before, before + run.length, new Uint8Array(128));
-        const string = latin1Of(run);
-        assert.equal(text.length, string.length);
-        for (const literal of literals) {
-          assert.equal(text.indexOf(literal), string.indexOf(literal), literal);
-          assert.equal(text.lastIndexOf(literal), string.lastIndexOf(literal), literal);
-          for (const from of froms) {
-            assert.equal(text.indexOf(literal, from), string.indexOf(literal, from), literal);
-            // Bounded, as a search within one line is: only what ends by the limit is found.
-            assert.equal(
-              text.indexOf(literal, from, 0, limit),
-              string.slice(0, limit).indexOf(literal, from),
-              `${literal} from ${from} up to ${limit}`,
-            );
-            assert.equal(text.lastIndexOf(literal, from), string.lastIndexOf(literal, from));
-            assert.equal(text.startsWith(literal, from), string.startsWith(literal, from));
-            assert.deepEqual(text.charCodeAt(from), string.charCodeAt(from));
+      fc.nat(),
+      (list, before, after, froms, limit, pick) =>
+        inEachBuffer(before + list.length + after, (buffer) => {
+          // The run sits inside a larger buffer, at an even or odd start, with bytes around it.
+          const run = new Uint8Array(list);
+          buffer.fill(0x22);
+          buffer.set(run, before);
+          const text = new ByteText(buffer, before, before + run.length);
+          const string = latin1Of(run);
+          assert.equal(text.length, string.length);
+          for (const literal of literals) {
+            assert.equal(text.indexOf(literal), string.indexOf(literal), literal);
+            assert.equal(text.lastIndexOf(literal), string.lastIndexOf(literal), literal);
+            for (const from of [...froms, ...around(string, literal)]) {
+              assert.equal(text.indexOf(literal, from), string.indexOf(literal, from), literal);
+              // Bounded, as a search within one line is: only what ends by the limit is found.
+              assert.equal(
+                text.indexOf(literal, from, [0, 1], limit),
+                string.slice(0, limit).indexOf(literal, from),
+                `${literal} from ${from} up to ${limit}`,
+              );
+              assert.equal(text.lastIndexOf(literal, from), string.lastIndexOf(literal, from));
+              assert.equal(text.startsWith(literal, from), string.startsWith(literal, from));
+              assert.deepEqual(text.charCodeAt(from), string.charCodeAt(from));
+            }
           }
-        }
-        // From a rarer anchor, as the search of "modelId" in bytes goes.
-        for (const from of froms) {
-          assert.equal(text.indexOf('"modelId"', from, 5), string.indexOf('"modelId"', from));
-        }
-      },
+          // From other pairs of anchors, one at an even and one at an odd position of the
+          // literal, as the searches of the prefilter go from the rarest of each: two a run.
+          for (const literal of literals.filter((literal) => literal.length > 2)) {
+            const pairs = anchorPairs(literal);
+            for (
+              const anchors of [pairs[pick % pairs.length]!, pairs[(pick + 1) % pairs.length]!]
+            ) {
+              for (const from of [...froms, ...around(string, literal)]) {
+                const name = `${literal} from ${from}, anchors ${anchors}`;
+                assert.equal(
+                  text.indexOf(literal, from, anchors),
+                  string.indexOf(literal, from),
+                  name,
+                );
+                assert.equal(
+                  text.indexOf(literal, from, anchors, limit),
+                  string.slice(0, limit).indexOf(literal, from),
+                  `${name} up to ${limit}`,
+                );
+                assert.equal(
+                  text.lastIndexOf(literal, from, anchors),
+                  string.lastIndexOf(literal, from),
+                  name,
+                );
+              }
+            }
+          }
+        }),
     ),
     { numRuns: 2_000 },
   );
@@ -247,24 +319,25 @@ Deno.test("the prefilter collects the same lines in bytes as in a Latin-1 string
         ),
       },
     ),
-    { maxLength: 12 },
+    { maxLength: 12, size: "max" },
   ).map((parts) => parts.join(""));
   fc.assert(
-    fc.property(fc.array(line, { maxLength: 8 }), fc.nat(40), (lines, after) => {
+    fc.property(fc.array(line, { maxLength: 8, size: "max" }), fc.nat(40), (lines, after) => {
       const string = lines.map((line) => line + "\n").join("");
       const bytes = Uint8Array.from(string, (c) => c.charCodeAt(0));
       for (const before of [0, 1]) {
-        const buffer = new Uint8Array(before + bytes.length);
-        buffer.set(bytes, before);
-        const text = new ByteText(buffer, before, buffer.length, new Uint8Array(buffer.length));
-        const inBytes: number[] = [];
-        const inString: number[] = [];
-        collectSpecialLines(text, inBytes);
-        collectSpecialLines(string, inString);
-        assert.deepEqual(inBytes, inString);
-        collectCompactions(text, after, inBytes);
-        collectCompactions(string, after, inString);
-        assert.deepEqual(inBytes, inString);
+        inEachBuffer(before + bytes.length, (buffer) => {
+          buffer.set(bytes, before);
+          const text = new ByteText(buffer, before, buffer.length);
+          const inBytes: number[] = [];
+          const inString: number[] = [];
+          collectSpecialLines(text, inBytes);
+          collectSpecialLines(string, inString);
+          assert.deepEqual(inBytes, inString);
+          collectCompactions(text, after, inBytes);
+          collectCompactions(string, after, inString);
+          assert.deepEqual(inBytes, inString);
+        });
       }
     }),
     { numRuns: 1_000 },

@@ -7,8 +7,7 @@
  * reads only what was appended since the last one.
  *
  * It is built for watchers and status lines that poll a live transcript: memory does not grow
- * with the file (a read buffer, a shifted copy of it to search a small read in, and at most one
- * line), most lines are ruled out by a byte-level test before any decoding, a path that is not a
+ * with the file (a read buffer and at most one line), most lines are ruled out by a byte-level test before any decoding, a path that is not a
  * regular file is refused before a byte is read (a FIFO never blocks it), and a refresh never
  * rejects.
  *

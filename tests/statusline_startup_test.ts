@@ -104,6 +104,7 @@ Deno.test("deno task facts --statusline that reads the transcript runs the reade
       "reader/_facts.ts",
       "reader/_fingerprint.ts",
       "reader/_open.ts",
+      "reader/_pair_search.ts",
       "reader/_prefilter.ts",
       "reader/_scanner.ts",
       "reader/mod.ts",
