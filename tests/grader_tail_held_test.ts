@@ -5,10 +5,10 @@ import { GRADER_TRANSCRIPT_BUDGET } from "../mod.ts";
 import { heapChild } from "./_heap_child.ts";
 
 Deno.test("a grader keeping its ends, paused past its head, holds the texts its tail keeps, not the items they came from", async () => {
-  const child = new URL("./_grader_tail_child.ts", import.meta.url);
+  const child = new URL("./_tail_held_child.ts", import.meta.url);
   const run = await heapChild<{ heldKiB: number; pieces: number; finished: number }>(
     child,
-    ["10", "20000"],
+    ["grader-ends", "10", "20000"],
   );
   assert.equal(run.finished, 10, "every grader read its session to the end");
   // The tail holds a few thousand short messages then. It held each one's item (its speakers,
