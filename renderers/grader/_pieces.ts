@@ -126,11 +126,18 @@ export class EndsPieces {
     const labelBytes = this.#ids ? label.bytes + 7 + String(item.seq).length : label.bytes + 2;
     const size = (first ? 0 : 1) + labelBytes + 1 +
       framedItemBodySize(item, BODY_INDENT, budget) + 1;
-    if (!first && !this.#ids && item.cutBytes === 0) {
-      this.#text.pushBuilt(size, label.build, item.text);
-      return;
-    }
+    const shared = !first && !this.#ids && item.cutBytes === 0;
+    if (shared) this.#text.pushBuilt(size, label.build, item.text);
+    else this.#pushOwn(item, first, size);
+  }
+
+  /**
+   * Pushes a piece with a build of its own: the first, one with ids, or a cut one. A method
+   * apart, so that the closure's variables are not allocated on every push.
+   */
+  #pushOwn(item: ConversationItem, first: boolean, size: number): void {
     const ids = this.#ids;
+    const budget = this.#itemBudget;
     const lead = first ? "" : "\n";
     const { label: name, seq, text, cutBytes } = item;
     this.#text.pushBuilt(size, () => {
