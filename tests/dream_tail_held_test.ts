@@ -5,10 +5,10 @@ import { DREAM_TRANSCRIPT_CAP } from "../mod.ts";
 import { heapChild } from "./_heap_child.ts";
 
 Deno.test("a dream paused past its head holds the texts its tail keeps, not the items they came from", async () => {
-  const child = new URL("./_dream_tail_child.ts", import.meta.url);
+  const child = new URL("./_tail_held_child.ts", import.meta.url);
   const run = await heapChild<{ heldKiB: number; pieces: number; finished: number }>(
     child,
-    ["20", "3000"],
+    ["dream", "20", "3000"],
   );
   assert.equal(run.finished, 20, "every dream read its session to the end");
   // The tail holds a few hundred short messages then. It held each one's item (its speakers,

@@ -21,7 +21,7 @@ export function itemText(item: ConversationItem, bodyBudget: number, ids: boolea
 }
 
 /** An item's label in brackets, its controls made visible; `M<seq> · ` first with ids. */
-export function labelLine(item: ConversationItem, ids: boolean): string {
+export function labelLine(item: Pick<ConversationItem, "label" | "seq">, ids: boolean): string {
   const label = visibleControls(item.label, { oneLine: true });
   return ids ? `[M${item.seq} · ${label}]` : `[${label}]`;
 }
@@ -77,19 +77,33 @@ function sizedPiece(
   return { size, build: () => `${label}${framedItemBody(item, BODY_INDENT, itemBudget)}\n` };
 }
 
+/** What {@linkcode EndsPieces} remembers of a label: its visible form's size, and a build. */
+interface LabelPiece {
+  /** The UTF-8 bytes of the label's visible form, brackets not included. */
+  bytes: number;
+  /** Builds the piece of an uncut item with this label past the first, from its text alone. */
+  build: (text: string) => string;
+}
+
 /**
  * {@linkcode graderSizedPieces}' pieces pushed into a capped text as the
  * items come, with no generator between an item and its piece: built while
  * the head takes them, past it measured and built only if the tail holds
  * them at the end. A session repeats a few labels on every item: each
- * label's visible form is measured once.
+ * label's visible form is measured once, and its pieces share one build.
+ * The tail holds an uncut item's text alone (a cut one's, with its count
+ * and label), never the item: every item of a long session passes through
+ * the tail, and what the tail holds when a collection comes survives it. V8
+ * grows its young generation by what survives, and a young generation grown
+ * past what a small old generation can take in is collected whole, never
+ * scavenged (`--trace-gc-nvp`, 1M events under a 16 MB old generation).
  */
 export class EndsPieces {
   #text: CappedText;
   #itemBudget: number;
   #ids: boolean;
   #first = true;
-  #labelBytes: Map<string, number> = new Map();
+  #labels: Map<string, LabelPiece> = new Map();
 
   /**
    * @param text The capped text the pieces go to.
@@ -104,28 +118,49 @@ export class EndsPieces {
 
   /** Pushes one item's piece: its label line, its framed body, a line break. */
   push(item: ConversationItem): void {
-    const lead = this.#first ? "" : "\n";
+    const first = this.#first;
     this.#first = false;
     const budget = this.#itemBudget;
-    const ids = this.#ids;
-    const size = lead.length + this.#labelLineBytes(item) + 1 +
+    const label = this.#label(item.label);
+    // `[label]`, or `[M<seq> · label]` (the dot is two bytes, the seq's digits ASCII).
+    const labelBytes = this.#ids ? label.bytes + 7 + String(item.seq).length : label.bytes + 2;
+    const size = (first ? 0 : 1) + labelBytes + 1 +
       framedItemBodySize(item, BODY_INDENT, budget) + 1;
-    this.#text.pushBuilt(
-      size,
-      () => `${lead}${labelLine(item, ids)}\n${framedItemBody(item, BODY_INDENT, budget)}\n`,
-    );
+    const shared = !first && !this.#ids && item.cutBytes === 0;
+    if (shared) this.#text.pushBuilt(size, label.build, item.text);
+    else this.#pushOwn(item, first, size);
   }
 
-  /** The UTF-8 bytes of {@linkcode labelLine}'s text for the item. */
-  #labelLineBytes(item: ConversationItem): number {
-    let bytes = this.#labelBytes.get(item.label);
-    if (bytes === undefined) {
-      bytes = utf8Length(visibleControls(item.label, { oneLine: true }));
-      if (this.#labelBytes.size >= LABELS_MEASURED) this.#labelBytes.clear();
-      this.#labelBytes.set(item.label, bytes);
+  /**
+   * Pushes a piece with a build of its own: the first, one with ids, or a cut one. A method
+   * apart, so that the closure's variables are not allocated on every push.
+   */
+  #pushOwn(item: ConversationItem, first: boolean, size: number): void {
+    const ids = this.#ids;
+    const budget = this.#itemBudget;
+    const lead = first ? "" : "\n";
+    const { label: name, seq, text, cutBytes } = item;
+    this.#text.pushBuilt(size, () => {
+      const line = labelLine({ label: name, seq }, ids);
+      return `${lead}${line}\n${framedItemBody({ text, cutBytes }, BODY_INDENT, budget)}\n`;
+    });
+  }
+
+  /** What is remembered of a label, worked out the first time it is seen. */
+  #label(name: string): LabelPiece {
+    let label = this.#labels.get(name);
+    if (label === undefined) {
+      const visible = visibleControls(name, { oneLine: true });
+      const budget = this.#itemBudget;
+      label = {
+        bytes: utf8Length(visible),
+        build: (text) =>
+          `\n[${visible}]\n${framedItemBody({ text, cutBytes: 0 }, BODY_INDENT, budget)}\n`,
+      };
+      if (this.#labels.size >= LABELS_MEASURED) this.#labels.clear();
+      this.#labels.set(name, label);
     }
-    // `[label]`, or `[M<seq> · label]` (the dot is two bytes, the seq's digits ASCII).
-    return this.#ids ? bytes + 7 + String(item.seq).length : bytes + 2;
+    return label;
   }
 }
 
