@@ -236,8 +236,10 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
     if (Deno.permissions.querySync({ name: "write", path: dir }).state !== "granted") return;
     Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!ownCacheFolder(dir)) return;
-    temp = `${file}.${tempSuffix()}.tmp`;
-    Deno.writeTextFileSync(temp, text, { createNew: true, mode: 0o600 });
+    const name = `${file}.${tempSuffix()}.tmp`;
+    Deno.writeTextFileSync(name, text, { createNew: true, mode: 0o600 });
+    // Only a file this call created is removed on a failure: a name taken is another call's.
+    temp = name;
     Deno.renameSync(temp, file);
     temp = undefined;
     // A transcript's first call, not every call, looks for what finished sessions left (in a
@@ -253,7 +255,7 @@ export function saveState(entry: CacheEntry, state: TranscriptReaderState): void
 /**
  * Eight hex digits for a temporary file's name. Not `crypto.randomUUID()`: its first call costs
  * a status line about 0.2 ms, and the name needs no secrecy (the file is created new, so a
- * name taken only makes that call's save fail).
+ * name another call holds only makes this call's save fail, and is left to that call).
  */
 function tempSuffix(): string {
   return (Math.floor(Math.random() * 0x1_0000_0000)).toString(16).padStart(8, "0");

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { FactsState } from "./_facts.ts";
+import { isLent, lendBuffer, returnBuffer } from "./_pair_search.ts";
 import { LineScanner, type ReadAt } from "./_scanner.ts";
 
 const encoder = new TextEncoder();
@@ -208,4 +209,61 @@ Deno.test("LineScanner gives timers a turn on a long scan only when it has a sig
   } finally {
     globalThis.setTimeout = setTimeout;
   }
+});
+
+Deno.test({
+  name:
+    "LineScanner reads a small scan into the pair search's buffer, and gives it back however the scan ends",
+  // Without WebAssembly (`--jitless`), every scan reads into a buffer of its own.
+  ignore: typeof WebAssembly === "undefined",
+  fn: async (t) => {
+    const lines = turn("claude-opus-5", 7).repeat(200);
+    const bytes = encoder.encode(lines);
+    const free = (): boolean => {
+      const buffer = lendBuffer(1);
+      return buffer !== undefined && returnBuffer(buffer);
+    };
+    const scanning = (read: (into: Uint8Array, position: number) => Promise<number>) => ({
+      lentSeen: false,
+      readAt(into: Uint8Array, position: number): Promise<number> {
+        this.lentSeen ||= isLent(into);
+        return read(into, position);
+      },
+    });
+    const whole = (into: Uint8Array, position: number): Promise<number> => {
+      const chunk = bytes.subarray(position, position + into.length);
+      into.set(chunk);
+      return Promise.resolve(chunk.length);
+    };
+    await t.step("a scan to its end", async () => {
+      const file = scanning(whole);
+      const state = new FactsState();
+      await new LineScanner(1 << 20, 1024).scan(file, bytes.length, state);
+      assert.ok(file.lentSeen, "read into the lent buffer");
+      assert.equal(state.facts().model, "claude-opus-5");
+      assert.ok(free(), "given back");
+    });
+    await t.step("a scan whose read fails", async () => {
+      let reads = 0;
+      const file = scanning((into, position) =>
+        ++reads === 2 ? Promise.reject(new Error("EIO")) : whole(into, position)
+      );
+      await assert.rejects(
+        new LineScanner(1 << 20, 1024).scan(file, bytes.length, new FactsState()),
+        /EIO/,
+      );
+      assert.ok(file.lentSeen && free(), "given back");
+    });
+    await t.step("a scan aborted", async () => {
+      const stop = new AbortController();
+      let reads = 0;
+      const file = scanning((into, position) => {
+        if (++reads === 2) stop.abort();
+        return whole(into, position);
+      });
+      await new LineScanner(1 << 20, 1024).scan(file, bytes.length, new FactsState(), stop.signal)
+        .catch(() => {});
+      assert.ok(file.lentSeen && free(), "given back");
+    });
+  },
 });
