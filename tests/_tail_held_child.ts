@@ -2,7 +2,7 @@
 
 // Run by tests/dream_tail_held_test.ts and tests/grader_tail_held_test.ts with
 // `--v8-flags=--expose-gc`: COUNT renderings at once (RENDERER: `dream`, or
-// `grader-ends`, the grader keeping its ends), each over a session of short
+// `grader-ends`, the grader keeping its ends, `-ids` with ids, `-cut` each item cut), each over a session of short
 // agent messages made as they are read, every one stopped after PAUSE of them,
 // well past its head, its tail holding hundreds or thousands of them; then the
 // heap is collected and what the renderings hold in it is measured, and they are
@@ -37,8 +37,23 @@ const RENDERERS = {
     cap: GRADER_TRANSCRIPT_BUDGET,
     piece: "\n[agent]\n  done 12345\n",
   },
+  "grader-ends-ids": {
+    text: (source: AsyncIterable<LogEntry>) => renderGrader(source, { keep: "ends", ids: true }),
+    cap: GRADER_TRANSCRIPT_BUDGET,
+    piece: "\n[M12345 · agent]\n  done 12345\n",
+  },
+  // Each message over its item budget: every piece is of a cut item.
+  "grader-ends-cut": {
+    text: (source: AsyncIterable<LogEntry>) =>
+      renderGrader(source, { keep: "ends", itemBudget: 12 }),
+    cap: GRADER_TRANSCRIPT_BUDGET,
+    piece: "\n[agent]\n  done 12345\n[… 37 bytes cut]\n",
+  },
 };
 const { text, cap, piece } = RENDERERS[renderer as keyof typeof RENDERERS];
+/** A message's words: long enough to be cut where the renderer cuts each item. */
+const words = (seq: number): string =>
+  renderer.endsWith("-cut") ? `done ${seq} ${"x".repeat(40)}` : `done ${seq}`;
 
 /** Settled once every rendering has read `pause` entries; `release` lets them read on. */
 let waiting = renderings;
@@ -54,7 +69,7 @@ async function* session(): AsyncGenerator<LogEntry> {
       id: `sevt_${seq}`,
       type: "agent.message",
       processed_at: at,
-      content: `done ${seq}`,
+      content: words(seq),
     };
     yield { seq, session_id: "sesn_tail", thread_id: null, event };
     if (seq === pause) {
@@ -71,6 +86,6 @@ await allReached;
 gc();
 const heldKiB = (Deno.memoryUsage().heapUsed - before) / 1024 / renderings;
 release();
-const finished = (await running).filter((done) => done.includes(`done ${total}\n`)).length;
+const finished = (await running).filter((done) => done.includes(`done ${total}`)).length;
 const pieces = Math.round(cap / 2 / piece.length);
 console.log(JSON.stringify({ heldKiB, pieces, finished }));

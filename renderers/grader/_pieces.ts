@@ -83,6 +83,15 @@ interface LabelPiece {
   bytes: number;
   /** Builds the piece of an uncut item with this label past the first, from its text alone. */
   build: (text: string) => string;
+  /** Builds the piece of any item with this label past the first, from what the tail keeps. */
+  buildKept: (kept: KeptItem) => string;
+}
+
+/** What the tail keeps of an item with ids or a cut: the fields its piece is built from. */
+interface KeptItem {
+  text: string;
+  seq: number;
+  cutBytes: number;
 }
 
 /**
@@ -91,8 +100,8 @@ interface LabelPiece {
  * the head takes them, past it measured and built only if the tail holds
  * them at the end. A session repeats a few labels on every item: each
  * label's visible form is measured once, and its pieces share one build.
- * The tail holds an uncut item's text alone (a cut one's, with its count
- * and label), never the item: every item of a long session passes through
+ * The tail holds an uncut item's text alone (with ids or a cut, its text,
+ * seq and cut count), never the item: every item of a long session passes through
  * the tail, and what the tail holds when a collection comes survives it. V8
  * grows its young generation by what survives, and a young generation grown
  * past what a small old generation can take in is collected whole, never
@@ -126,23 +135,25 @@ export class EndsPieces {
     const labelBytes = this.#ids ? label.bytes + 7 + String(item.seq).length : label.bytes + 2;
     const size = (first ? 0 : 1) + labelBytes + 1 +
       framedItemBodySize(item, BODY_INDENT, budget) + 1;
-    const shared = !first && !this.#ids && item.cutBytes === 0;
-    if (shared) this.#text.pushBuilt(size, label.build, item.text);
-    else this.#pushOwn(item, first, size);
+    if (first) this.#pushFirst(item, size);
+    else if (!this.#ids && item.cutBytes === 0) this.#text.pushBuilt(size, label.build, item.text);
+    else {
+      const { text, seq, cutBytes } = item;
+      this.#text.pushBuilt(size, label.buildKept, { text, seq, cutBytes });
+    }
   }
 
   /**
-   * Pushes a piece with a build of its own: the first, one with ids, or a cut one. A method
-   * apart, so that the closure's variables are not allocated on every push.
+   * Pushes the first piece, with a build of its own (no line break before it). A method apart,
+   * so that the closure's variables are not allocated on every push.
    */
-  #pushOwn(item: ConversationItem, first: boolean, size: number): void {
+  #pushFirst(item: ConversationItem, size: number): void {
     const ids = this.#ids;
     const budget = this.#itemBudget;
-    const lead = first ? "" : "\n";
     const { label: name, seq, text, cutBytes } = item;
     this.#text.pushBuilt(size, () => {
       const line = labelLine({ label: name, seq }, ids);
-      return `${lead}${line}\n${framedItemBody({ text, cutBytes }, BODY_INDENT, budget)}\n`;
+      return `${line}\n${framedItemBody({ text, cutBytes }, BODY_INDENT, budget)}\n`;
     });
   }
 
@@ -152,10 +163,15 @@ export class EndsPieces {
     if (label === undefined) {
       const visible = visibleControls(name, { oneLine: true });
       const budget = this.#itemBudget;
+      const ids = this.#ids;
       label = {
         bytes: utf8Length(visible),
         build: (text) =>
           `\n[${visible}]\n${framedItemBody({ text, cutBytes: 0 }, BODY_INDENT, budget)}\n`,
+        buildKept: (kept) => {
+          const line = ids ? `[M${kept.seq} · ${visible}]` : `[${visible}]`;
+          return `\n${line}\n${framedItemBody(kept, BODY_INDENT, budget)}\n`;
+        },
       };
       if (this.#labels.size >= LABELS_MEASURED) this.#labels.clear();
       this.#labels.set(name, label);
