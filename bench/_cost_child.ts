@@ -48,6 +48,7 @@ export async function runChild(
       yield entry;
     }
   }
+  await openCpuClock();
   const cpu = cpuMs();
   const started = performance.now();
   if (id === "idle") entries = 0;
@@ -89,19 +90,38 @@ let libc: Libc | undefined;
 const usage = new BigInt64Array(18);
 const RUSAGE_SELF = 0;
 
+/** The C library's file where this child finds `getrusage()`: glibc's, or macOS's. */
+const LIBC = Deno.build.os === "darwin" ? "/usr/lib/libSystem.B.dylib" : "libc.so.6";
+/** `process.cpuUsage()` where no `getrusage()` opens (Windows, a musl system), loaded first. */
+let cpuUsage: (() => { user: number; system: number }) | undefined;
+
+/** Opens what {@linkcode cpuMs} reads, before any case's clock starts. */
+async function openCpuClock(): Promise<void> {
+  try {
+    libc ??= Deno.dlopen(LIBC, {
+      getrusage: { parameters: ["i32", "buffer"], result: "i32" },
+    }) as unknown as Libc;
+  } catch {
+    cpuUsage = (await import("node:process")).default.cpuUsage;
+  }
+}
+
 /**
  * This process's CPU time (user and system, every thread) in milliseconds, to the microsecond:
  * what `process.cpuUsage()` gives, as `getrusage(RUSAGE_SELF)`.
  */
 function cpuMs(): number {
-  libc ??= Deno.dlopen(Deno.build.os === "darwin" ? "libc.dylib" : "libc.so.6", {
-    getrusage: { parameters: ["i32", "buffer"], result: "i32" },
-  }) as unknown as Libc;
-  if (libc.symbols.getrusage(RUSAGE_SELF, usage) !== 0) {
+  if (cpuUsage !== undefined) {
+    const { user, system } = cpuUsage();
+    return (user + system) / 1_000;
+  }
+  if (libc!.symbols.getrusage(RUSAGE_SELF, usage) !== 0) {
     throw new Error("cost_table: getrusage failed");
   }
   const [userS, userUs, systemS, systemUs] = usage;
-  return Number(userS! + systemS!) * 1_000 + Number(userUs! + systemUs!) / 1_000;
+  // A microseconds field is 32 bits and padding on macOS: its low half (little-endian) holds it.
+  const micros = BigInt.asUintN(32, userUs!) + BigInt.asUintN(32, systemUs!);
+  return Number(userS! + systemS!) * 1_000 + Number(micros) / 1_000;
 }
 
 if (import.meta.main) {
