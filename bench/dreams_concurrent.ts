@@ -19,6 +19,12 @@
  * on this runtime: V8 grows its young generation to its largest (64 MiB) as
  * the scavenges' survivors add up, however few survive each.
  *
+ * Two more floors say what is left to the dream itself, measured as a dream
+ * pays for them: the lines floor with `mod.ts` imported first (what loading
+ * the package adds to any reader), and the dream's own reader, nothing kept
+ * (`fromNdjson` taken a read at a time, as the dream takes it: the readers-only
+ * row drains it an await an entry, a path the dream never takes).
+ *
  * The logs are the generated ones (`bench/_generate.ts`); the N dreams read
  * the same file, each through its own handle, buffers and state (the page
  * cache a file shares is not resident memory of the process). Item 5 of
@@ -43,6 +49,10 @@ const GOAL_MIB = 150;
 /** The memory floors' rows: what no dream of these logs goes below, whatever its code. */
 const BYTES_FLOOR = "bytes floor: each file read, nothing else, no module";
 const LINES_FLOOR = "lines floor: each line decoded and parsed, nothing kept, no module";
+/** The lines floor in a process that imported the package first, as a dream's does. */
+const LINES_MODULE_FLOOR = "lines floor, mod.ts imported first";
+/** The dream's own reading path with nothing kept: what is left above it is the dream's. */
+const DREAM_READER_FLOOR = "the dream's reader: fromNdjson a read at a time, nothing kept";
 
 /** What one child prints. */
 interface Run {
@@ -86,7 +96,7 @@ function sampler(): { stop(): AtPeak } {
  * floor, or one of the two memory floors (its file's bytes read and nothing
  * else; its lines split, decoded and parsed, and nothing kept).
  */
-type Work = "dream" | "readers" | "parse" | "bytes" | "lines";
+type Work = "dream" | "readers" | "batches" | "parse" | "bytes" | "lines" | "lines-module";
 
 /** The memory floors' read size: what each `fromNdjson` reads at a time with a hundred files open. */
 const FLOOR_CHUNK_BYTES = 32 * 1024;
@@ -148,13 +158,23 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
+/** `entryBatches` of the checkout a child runs (`events/entry_batches.ts` beside its `mod.ts`). */
+let entryBatchesOf: ((source: unknown) => AsyncIterable<Iterable<unknown>> | undefined) | undefined;
+
 /** One task of {@linkcode Work}: what it made, as a text whose distinct values are counted. */
 async function task(mod: typeof Mod, work: Work, path: string): Promise<string> {
   if (work === "dream") return (await mod.renderDream(mod.fromNdjson(path))).digest;
   if (work === "parse") return String(await parseEveryLine(path));
   if (work === "bytes") return String(await readBytes(path));
-  if (work === "lines") return String(await parseLines(path));
+  if (work === "lines" || work === "lines-module") return String(await parseLines(path));
   let entries = 0;
+  if (work === "batches") {
+    // As the dream's item loop takes a source of the package: a read's entries at a time.
+    for await (const batch of entryBatchesOf!(mod.fromNdjson(path))!) {
+      for (const _ of batch) entries++;
+    }
+    return String(entries);
+  }
   for await (const _ of mod.fromNdjson(path)) entries++;
   return String(entries);
 }
@@ -168,6 +188,10 @@ async function runChild(
   // The floors load no module of the package.
   const floor = work === "parse" || work === "bytes" || work === "lines";
   const mod = floor ? undefined : await import(moduleUrl) as typeof Mod;
+  if (work === "batches") {
+    const batched = await import(new URL("./events/entry_batches.ts", moduleUrl).href);
+    entryBatchesOf = batched.entryBatches;
+  }
   const memory = sampler();
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -228,6 +252,8 @@ async function main(): Promise<void> {
   checkouts.push(["parse floor, no module of this package", here, "parse"]);
   checkouts.push([BYTES_FLOOR, here, "bytes"]);
   checkouts.push([LINES_FLOOR, here, "lines"]);
+  checkouts.push([LINES_MODULE_FLOOR, here, "lines-module"]);
+  checkouts.push([DREAM_READER_FLOOR, here, "batches"]);
   const results = new Map<string, Run[]>();
   for (const events of sizes) {
     const path = await ensureLog(events);
@@ -271,7 +297,9 @@ async function main(): Promise<void> {
       measured: `${mib(peak)} (100 readers with no dream: ${floorOf("readers only, no dream")}; ` +
         `100 parse floors: ${floorOf("parse floor, no module of this package")}; ` +
         `memory floors, 100 files read: ${floorOf(BYTES_FLOOR)}, ` +
-        `100 files' lines parsed and dropped: ${floorOf(LINES_FLOOR)})`,
+        `100 files' lines parsed and dropped: ${floorOf(LINES_FLOOR)}, ` +
+        `the same with mod.ts imported: ${floorOf(LINES_MODULE_FLOOR)}; ` +
+        `100 dreams' readers, nothing kept: ${floorOf(DREAM_READER_FLOOR)})`,
       goal: `< ${GOAL_MIB} MiB`,
       met: peak / 1024 < GOAL_MIB,
     });

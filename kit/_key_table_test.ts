@@ -71,3 +71,25 @@ Deno.test("KeyTable tells apart keys that differ only past a byte, in a wide uni
   // "\u0100" is held as the bytes ff 01 00: the three units ff, 01, 00 are another key.
   assert.equal(table.get("\u00ff\u0001\u0000"), undefined);
 });
+
+Deno.test("KeyTable holds the kit's 4,096 tool-call ids in at most 224 KiB of typed arrays", () => {
+  // The bound a dream's tool table keeps (a hundred dreams in one process hold a hundred):
+  // 30-byte ids, as a session's `toolu_…` ids are; its index takes two bytes a place.
+  const table = new KeyTable<number>(4_096);
+  for (let call = 0; call < 20_000; call++) {
+    table.set(`toolu_${call.toString(36).padStart(24, "0")}`, call);
+  }
+  assert.equal(table.size, 4_096);
+  assert.ok(table.heldBytes <= 224 * 1024, `${table.heldBytes} bytes held`);
+  assert.equal(table.get(`toolu_${(19_999).toString(36).padStart(24, "0")}`), 19_999);
+  assert.equal(table.get(`toolu_${(15_903).toString(36).padStart(24, "0")}`), undefined);
+});
+
+Deno.test("KeyTable finds its keys with more slots than a two-byte index place can name", () => {
+  const limit = 70_000;
+  const table = new KeyTable<number>(limit);
+  const keys = 80_000;
+  for (let i = 0; i < keys; i++) table.set(`k${i}`, i);
+  assert.equal(table.size, limit);
+  for (let i = 0; i < keys; i++) assert.equal(table.get(`k${i}`), i < keys - limit ? undefined : i);
+});
