@@ -15,8 +15,12 @@ import { utf8Head, utf8Length } from "./utf8.ts";
  * is cut is that of the whole redacted text.
  */
 export class Redacted {
+  /** The text, or its redaction when that is built whole (see {@linkcode WHOLE_UNITS}). */
   readonly #text: string;
-  /** The redacted text's pieces (slices of the text and markers), or none when it has no secret. */
+  /**
+   * The redacted text's pieces (slices of the text and markers), or none when it has no secret
+   * or its redaction is built whole.
+   */
   readonly #pieces: readonly string[] | undefined;
   #utf8Length: number | undefined;
   /** The redacted text's length, in UTF-16 code units. */
@@ -33,6 +37,16 @@ export class Redacted {
     }
     // Worked out once, as slices (views, not copies) and markers; every query reads this list.
     const pieces = redactedPieces(text, spans);
+    if (text.length <= WHOLE_UNITS) {
+      // A text of a few pages costs less redacted whole, once, than read in part: it is then
+      // cut and measured as any text is (a session dense with keys has many such).
+      let whole = "";
+      for (const piece of pieces) whole += piece;
+      this.#text = whole;
+      this.#pieces = undefined;
+      this.length = whole.length;
+      return;
+    }
     let length = 0;
     for (const piece of pieces) length += piece.length;
     this.#pieces = pieces;
@@ -90,6 +104,12 @@ export class Redacted {
     return { head, cutBytes: size - utf8Length(head) };
   }
 }
+
+/**
+ * The longest text whose redaction is built whole: cutting it copies no more than this
+ * (a head it keeps is a copy of its own), and a longer one is read in part.
+ */
+const WHOLE_UNITS = 8192;
 
 /**
  * `cutBodyParts(text, budget)`, with no text measured when it is ASCII (most
