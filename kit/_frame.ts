@@ -6,6 +6,7 @@
 // headings and notes the renderer writes start at column 0; a body line never does. The indent
 // counts in the item budget, as any byte of the body does.
 
+import { knownAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -114,8 +115,9 @@ export function frameBodySize(
   budget: number,
 ): { bytes: number; cutBytes: number } {
   const indentBytes = utf8Length(indent);
-  // Most bodies are ASCII broken by LF alone: one scan says so, and a unit is then a byte.
-  if (!NON_ASCII_OR_OTHER_BREAK.test(body)) {
+  // Most bodies are ASCII broken by LF alone: one scan says so, and a unit is then a byte. A
+  // body the cut just found ASCII is looked at for its breaks alone.
+  if (knownAscii(body) ? !OTHER_BREAK.test(body) : !NON_ASCII_OR_OTHER_BREAK.test(body)) {
     const bytes = body.length + nonEmptyLines(body) * indentBytes;
     return bytes <= budget ? { bytes, cutBytes: 0 } : measureAsciiFramed(body, indentBytes, budget);
   }

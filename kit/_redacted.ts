@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { redactedPieces, secretSpans } from "../redact/spans.ts";
-import { isAscii } from "./_ascii.ts";
+import { isAscii, rememberAscii } from "./_ascii.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
@@ -94,7 +94,7 @@ export class Redacted {
     if (Number.isSafeInteger(budget) && isAscii(this.#text)) {
       // ASCII, and so is the marker: a unit is a byte.
       if (this.length <= budget) return { head: this.head(Infinity), cutBytes: 0 };
-      return { head: detach(this.head(budget)), cutBytes: this.length - budget };
+      return { head: asciiHead(this.head(budget)), cutBytes: this.length - budget };
     }
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
@@ -120,7 +120,14 @@ function cutText(text: string, budget: number): CutBody {
     return cutBodyParts(text, budget);
   }
   if (text.length <= budget) return { head: text, cutBytes: 0 };
-  return { head: detach(text.slice(0, budget)), cutBytes: text.length - budget };
+  return { head: asciiHead(text.slice(0, budget)), cutBytes: text.length - budget };
+}
+
+/** The head of an ASCII text, detached, and remembered as ASCII: the framing asks next. */
+function asciiHead(head: string): string {
+  const kept = detach(head);
+  rememberAscii(kept);
+  return kept;
 }
 
 /** A copy of a short slice, so that it does not keep its long parent alive. */
