@@ -82,11 +82,10 @@ function passesStart(text: string): number {
  * may start: a trigger matches at its word's rarest letter, at a cased
  * prefix's `_`, `-`, `z`, `J`, `q` or `b` or at the `=` of a `sig=`, at most
  * 14 units into a match (`shared_access_key`'s `k`); with two to spare. Every pass
- * scans from there to the text's end, and a key is most often near the end
- * of its text (a line at the end of an output): a tighter lead is that much
- * less scanned, four times. A new shape whose trigger sits deeper in its
- * match needs a longer lead (`trigger_test.ts` puts each shape after plain
- * text).
+ * scans from there to the text's end: for a key near the end of its text (a
+ * line after an output), a tighter lead is a good part of what is scanned,
+ * four times. A new shape whose trigger sits deeper in its match needs a
+ * longer lead (`trigger_test.ts` puts each shape after plain text).
  */
 const TRIGGER_LEAD = 16;
 
@@ -250,12 +249,19 @@ const MARK = 4;
 
 /**
  * The table of a body's classes, each written as a pattern's character class
- * (every one of ASCII alone), each code tested against the class itself.
+ * (every one of ASCII alone), each code tested against the class itself. The
+ * unmarked and the mark classes share no character, so the first unit of a
+ * run that is not unmarked says whether `[unmarked]*[mark]` matches there.
  */
 function body(chars: string, unmarked?: string, mark?: string): Body {
   const table = asciiTable(chars, IN_RUN);
   if (unmarked !== undefined) asciiTable(unmarked, UNMARKED, table);
   if (mark !== undefined) asciiTable(mark, MARK, table);
+  if (table.some((bits) => (bits & (UNMARKED | MARK)) === (UNMARKED | MARK))) {
+    throw new Error(
+      `redact: a body's mark is among its unmarked characters: [${mark}] [${unmarked}]`,
+    );
+  }
   return { table, marked: mark !== undefined };
 }
 
