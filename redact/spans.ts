@@ -237,8 +237,13 @@ export function redactedPieces(text: string, spans: readonly Span[]): string[] {
 
 /** What a token's body is made of, and a character it must hold, as a table of ASCII. */
 interface Body {
-  /** Per ASCII code: {@linkcode IN_RUN}, {@linkcode UNMARKED}, {@linkcode MARK} as bits. */
-  table: Uint8Array;
+  /** The run's characters, and those of the run up to its first mark and of the mark. */
+  classes: [chars: string, unmarked: string | undefined, mark: string | undefined];
+  /**
+   * Per ASCII code: {@linkcode IN_RUN}, {@linkcode UNMARKED}, {@linkcode MARK} as bits. Built
+   * on the first token read, not at import (a grader run seldom reads one).
+   */
+  table: Uint8Array | undefined;
   /** Whether the body must hold a mark. */
   marked: boolean;
 }
@@ -247,13 +252,17 @@ const IN_RUN = 1;
 const UNMARKED = 2;
 const MARK = 4;
 
+function body(chars: string, unmarked?: string, mark?: string): Body {
+  return { classes: [chars, unmarked, mark], table: undefined, marked: mark !== undefined };
+}
+
 /**
  * The table of a body's classes, each written as a pattern's character class
  * (every one of ASCII alone), each code tested against the class itself. The
  * unmarked and the mark classes share no character, so the first unit of a
  * run that is not unmarked says whether `[unmarked]*[mark]` matches there.
  */
-function body(chars: string, unmarked?: string, mark?: string): Body {
+function bodyTable({ classes: [chars, unmarked, mark] }: Body): Uint8Array {
   const table = asciiTable(chars, IN_RUN);
   if (unmarked !== undefined) asciiTable(unmarked, UNMARKED, table);
   if (mark !== undefined) asciiTable(mark, MARK, table);
@@ -262,7 +271,7 @@ function body(chars: string, unmarked?: string, mark?: string): Body {
       `redact: a body's mark is among its unmarked characters: [${mark}] [${unmarked}]`,
     );
   }
-  return { table, marked: mark !== undefined };
+  return table;
 }
 
 /** Every ASCII character, in order of its code. */
@@ -296,7 +305,7 @@ const TOKEN_BODY = body(String.raw`\w.~+/=\-`, String.raw`a-z.\-`, String.raw`A-
 
 /** The end of `body`'s run at `start`, if it is `min` long or longer and holds its mark; else -1. */
 function bodyEnd(text: string, start: number, body: Body, min: number): number {
-  const table = body.table;
+  const table = body.table ??= bodyTable(body);
   // Until the first unit that is not unmarked, whether the body holds a mark is not known.
   let seeking = body.marked;
   let marked = !body.marked;
@@ -1127,7 +1136,7 @@ function looksLikeCredential(text: string, start: number, end: number, always: b
 function hasCredentialMark(text: string, start: number, end: number): boolean {
   for (let i = start; i < end; i++) {
     const code = text.charCodeAt(i);
-    if (code < 128 && MARK_CHARS[code] === 1) return true;
+    if (code < 128 && (markChars ??= asciiTable(CREDENTIAL_CHARS, 1))[code] === 1) return true;
     if (i + 1 < end && code !== 0x0a && code !== 0x0d && code !== 0x2028 && code !== 0x2029) {
       const next = text.charCodeAt(i + 1);
       if (next >= 0x41 && next <= 0x5a) return true;
@@ -1136,8 +1145,8 @@ function hasCredentialMark(text: string, start: number, end: number): boolean {
   return false;
 }
 
-/** The characters that mark a credential (all ASCII), as a table. */
-const MARK_CHARS = asciiTable(CREDENTIAL_CHARS, 1);
+/** The characters that mark a credential (all ASCII), as a table, built on the first value read. */
+let markChars: Uint8Array | undefined;
 
 function unquotedRunEnd(text: string, start: number): number {
   UNQUOTED_VALUE.lastIndex = start;
