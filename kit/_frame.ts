@@ -6,6 +6,7 @@
 // headings and notes the renderer writes start at column 0; a body line never does. The indent
 // counts in the item budget, as any byte of the body does.
 
+import { knownAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
 /**
@@ -114,12 +115,17 @@ export function frameBodySize(
   budget: number,
 ): { bytes: number; cutBytes: number } {
   const indentBytes = utf8Length(indent);
-  // Most bodies are ASCII broken by LF alone: one scan says so, and a unit is then a byte.
-  if (!NON_ASCII_OR_OTHER_BREAK.test(body)) {
+  // Most bodies are ASCII broken by LF alone: one scan says so, and a unit is then a byte. A
+  // body the cut just found ASCII is looked at for its breaks alone.
+  const known = knownAscii(body);
+  const first = body.search(known ? OTHER_BREAK : NON_ASCII_OR_OTHER_BREAK);
+  if (first === -1) {
     const bytes = body.length + nonEmptyLines(body) * indentBytes;
     return bytes <= budget ? { bytes, cutBytes: 0 } : measureAsciiFramed(body, indentBytes, budget);
   }
-  if (!OTHER_BREAK.test(body)) {
+  // Every other break is one of those units: none comes before the first, nor need be looked for.
+  OTHER_BREAK_FROM.lastIndex = first;
+  if (!known && !OTHER_BREAK_FROM.test(body)) {
     const size = utf8Length(body);
     const lines = nonEmptyLines(body);
     const bytes = size + lines * indentBytes;
@@ -174,6 +180,8 @@ function measureFramedFromEnd(
 
 /** A unit that is not ASCII, or a line break other than LF (each of {@linkcode OTHER_BREAK}'s). */
 const NON_ASCII_OR_OTHER_BREAK = /[\v\f\r\x80-\uffff]/;
+/** {@linkcode OTHER_BREAK}, searched for from `lastIndex`. */
+const OTHER_BREAK_FROM = /[\r\v\f\x85\u2028\u2029]/g;
 
 /** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
 function measureAsciiFramed(

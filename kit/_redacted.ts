@@ -2,7 +2,7 @@
 // This module is browser compatible.
 
 import { redactedPieces, secretSpans } from "../redact/spans.ts";
-import { isAscii } from "./_ascii.ts";
+import { isAscii, rememberAscii } from "./_ascii.ts";
 import { type CutBody, cutBodyParts } from "./budget.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 
@@ -15,8 +15,12 @@ import { utf8Head, utf8Length } from "./utf8.ts";
  * is cut is that of the whole redacted text.
  */
 export class Redacted {
+  /** The text, or its redaction when that is built whole (see {@linkcode WHOLE_UNITS}). */
   readonly #text: string;
-  /** The redacted text's pieces (slices of the text and markers), or none when it has no secret. */
+  /**
+   * The redacted text's pieces (slices of the text and markers), or none when it has no secret
+   * or its redaction is built whole.
+   */
   readonly #pieces: readonly string[] | undefined;
   #utf8Length: number | undefined;
   /** The redacted text's length, in UTF-16 code units. */
@@ -33,6 +37,16 @@ export class Redacted {
     }
     // Worked out once, as slices (views, not copies) and markers; every query reads this list.
     const pieces = redactedPieces(text, spans);
+    if (text.length <= WHOLE_UNITS) {
+      // A text of a few pages costs less redacted whole, once, than read in part: it is then
+      // cut and measured as any text is (a session dense with keys has many such).
+      let whole = "";
+      for (const piece of pieces) whole += piece;
+      this.#text = whole;
+      this.#pieces = undefined;
+      this.length = whole.length;
+      return;
+    }
     let length = 0;
     for (const piece of pieces) length += piece.length;
     this.#pieces = pieces;
@@ -80,7 +94,7 @@ export class Redacted {
     if (Number.isSafeInteger(budget) && isAscii(this.#text)) {
       // ASCII, and so is the marker: a unit is a byte.
       if (this.length <= budget) return { head: this.head(Infinity), cutBytes: 0 };
-      return { head: detach(this.head(budget)), cutBytes: this.length - budget };
+      return { head: asciiHead(this.head(budget)), cutBytes: this.length - budget };
     }
     const size = this.utf8Length();
     if (size <= budget) return { head: this.head(Infinity), cutBytes: 0 };
@@ -92,6 +106,12 @@ export class Redacted {
 }
 
 /**
+ * The longest text whose redaction is built whole: cutting it copies no more than this
+ * (a head it keeps is a copy of its own), and a longer one is read in part.
+ */
+const WHOLE_UNITS = 8192;
+
+/**
  * `cutBodyParts(text, budget)`, with no text measured when it is ASCII (most
  * is): one scan says so, and a unit is then a byte.
  */
@@ -100,7 +120,14 @@ function cutText(text: string, budget: number): CutBody {
     return cutBodyParts(text, budget);
   }
   if (text.length <= budget) return { head: text, cutBytes: 0 };
-  return { head: detach(text.slice(0, budget)), cutBytes: text.length - budget };
+  return { head: asciiHead(text.slice(0, budget)), cutBytes: text.length - budget };
+}
+
+/** The head of an ASCII text, detached, and remembered as ASCII: the framing asks next. */
+function asciiHead(head: string): string {
+  const kept = detach(head);
+  rememberAscii(kept);
+  return kept;
 }
 
 /** A copy of a short slice, so that it does not keep its long parent alive. */

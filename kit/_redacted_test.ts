@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { redact } from "../redact/mod.ts";
 import { cutBodyParts } from "./budget.ts";
+import { utf8Length } from "./utf8.ts";
 import { Redacted } from "./_redacted.ts";
 
 // Texts made of secrets, their near misses, multi-byte and astral characters,
@@ -47,5 +48,23 @@ Deno.test("Redacted reads in part exactly what redact() gives whole", () => {
       assert.deepEqual(redacted.cut(Math.max(1, n)), cutBodyParts(whole, Math.max(1, n)));
     }),
     { numRuns: 2_000 },
+  );
+});
+
+Deno.test("Redacted reads a text past a few pages in part exactly as redact() gives it whole", () => {
+  // A text of more than 8,192 units is not redacted whole: its redaction is read from its pieces.
+  const pages = "a line of the session's output, with no secret in it\n".repeat(160);
+  fc.assert(
+    fc.property(text, text, fc.integer({ min: 0, max: 12_000 }), (before, after, n) => {
+      const input = `${before}${pages}${after}`;
+      const whole = redact(input);
+      const redacted = new Redacted(input);
+      assert.equal(redacted.length, whole.length);
+      assert.equal(redacted.head(n), whole.slice(0, n));
+      assert.equal(redacted.head(Infinity), whole);
+      assert.equal(redacted.utf8Length(), utf8Length(whole));
+      assert.deepEqual(redacted.cut(Math.max(1, n)), cutBodyParts(whole, Math.max(1, n)));
+    }),
+    { numRuns: 300 },
   );
 });

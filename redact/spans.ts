@@ -81,9 +81,13 @@ function passesStart(text: string): number {
  * At least how far before where the trigger pattern matches a shape's match
  * may start: a trigger matches at its word's rarest letter, at a cased
  * prefix's `_`, `-`, `z`, `J`, `q` or `b` or at the `=` of a `sig=`, at most
- * 14 units into a match (`shared_access_key`'s `k`); with room to spare.
+ * 14 units into a match (`shared_access_key`'s `k`); with two to spare. Every pass
+ * scans from there to the text's end: for a key near the end of its text (a
+ * line after an output), a tighter lead is a good part of what is scanned,
+ * four times. A new shape whose trigger sits deeper in its match needs a
+ * longer lead (`trigger_test.ts` puts each shape after plain text).
  */
-const TRIGGER_LEAD = 32;
+const TRIGGER_LEAD = 16;
 
 /**
  * The words and the prefixes as one pattern, so that a text is scanned once:
@@ -225,24 +229,64 @@ export function redactedPieces(text: string, spans: readonly Span[]): string[] {
   return pieces;
 }
 
-// The bodies of tokens. A run is read by a sticky pattern made of one
-// character class under `*`, which V8 runs as a loop: no backtracking stack
-// grows with the run, whatever its length. A mark (a character the body must
-// hold) is looked for the same way, within the run.
+// The bodies of tokens. A run is a maximal run of one class of ASCII
+// characters, read by a loop over a table of the class (no pattern call per
+// token, and no backtracking stack grows with the run, whatever its length).
+// A mark (a character the body must hold) is looked for in the same loop, as
+// the pattern `[class minus mark]*[mark]` would find it.
 
-/** What a token's body is made of, and a character it must hold. */
+/** What a token's body is made of, and a character it must hold, as a table of ASCII. */
 interface Body {
-  /** The run, as `[class]*`. */
-  run: RegExp;
-  /** The run's characters up to its first mark, as `[class minus mark]*[mark]`. */
-  mark: RegExp | undefined;
+  /** The run's characters, and those of the run up to its first mark and of the mark. */
+  classes: [chars: string, unmarked: string | undefined, mark: string | undefined];
+  /**
+   * Per ASCII code: {@linkcode IN_RUN}, {@linkcode UNMARKED}, {@linkcode MARK} as bits. Built
+   * on the first token read, not at import (a grader run seldom reads one).
+   */
+  table: Uint8Array | undefined;
+  /** Whether the body must hold a mark. */
+  marked: boolean;
 }
 
+const IN_RUN = 1;
+const UNMARKED = 2;
+const MARK = 4;
+
 function body(chars: string, unmarked?: string, mark?: string): Body {
-  return {
-    run: new RegExp(`[${chars}]*`, "y"),
-    mark: mark === undefined ? undefined : new RegExp(`[${unmarked}]*[${mark}]`, "y"),
-  };
+  return { classes: [chars, unmarked, mark], table: undefined, marked: mark !== undefined };
+}
+
+/**
+ * The table of a body's classes, each written as a pattern's character class
+ * (every one of ASCII alone), each code tested against the class itself. The
+ * unmarked and the mark classes share no character, so the first unit of a
+ * run that is not unmarked says whether `[unmarked]*[mark]` matches there.
+ */
+function bodyTable({ classes: [chars, unmarked, mark] }: Body): Uint8Array {
+  const table = asciiTable(chars, IN_RUN);
+  if (unmarked !== undefined) asciiTable(unmarked, UNMARKED, table);
+  if (mark !== undefined) asciiTable(mark, MARK, table);
+  if (table.some((bits) => (bits & (UNMARKED | MARK)) === (UNMARKED | MARK))) {
+    throw new Error(
+      `redact: a body's mark is among its unmarked characters: [${mark}] [${unmarked}]`,
+    );
+  }
+  return table;
+}
+
+/** Every ASCII character, in order of its code. */
+const ASCII = String.fromCharCode(...Array.from({ length: 128 }, (_, code) => code));
+
+/** `table` with `bit` set at each ASCII code that the pattern class `[chars]` matches. */
+function asciiTable(
+  chars: string,
+  bit: number,
+  table: Uint8Array = new Uint8Array(128),
+): Uint8Array {
+  for (const char of ASCII.match(new RegExp(`[${chars}]`, "g")) ?? []) {
+    table[char.charCodeAt(0)]! |= bit;
+  }
+  return table;
 }
 
 // Base64url (`A-Z a-z 0-9 _ -`), holding a digit or a capital.
@@ -261,13 +305,21 @@ const TOKEN_BODY = body(String.raw`\w.~+/=\-`, String.raw`a-z.\-`, String.raw`A-
 
 /** The end of `body`'s run at `start`, if it is `min` long or longer and holds its mark; else -1. */
 function bodyEnd(text: string, start: number, body: Body, min: number): number {
-  body.run.lastIndex = start;
-  body.run.test(text);
-  const end = body.run.lastIndex;
-  if (end - start < min) return -1;
-  if (body.mark === undefined) return end;
-  body.mark.lastIndex = start;
-  return body.mark.test(text) ? end : -1;
+  const table = body.table ??= bodyTable(body);
+  // Until the first unit that is not unmarked, whether the body holds a mark is not known.
+  let seeking = body.marked;
+  let marked = !body.marked;
+  let end = start;
+  for (; end < text.length; end++) {
+    const code = text.charCodeAt(end);
+    const bits = code < 128 ? table[code]! : 0;
+    if (seeking && (bits & UNMARKED) === 0) {
+      seeking = false;
+      marked = (bits & MARK) !== 0;
+    }
+    if ((bits & IN_RUN) === 0) break;
+  }
+  return end - start < min || !marked ? -1 : end;
 }
 
 /** Whether the code unit at `i` is of `A-Z a-z 0-9 _ -`. */
@@ -374,6 +426,8 @@ const MIN_PLACEHOLDER_RUN = 3;
 
 /** Whether `text[start, end)` is a known prefix and a placeholder run. */
 function isPlaceholder(text: string, start: number, end: number): boolean {
+  // A placeholder ends in its run: a range that does not (a key) needs no search for a prefix.
+  if (!PLACEHOLDER_CHARS.includes(text[end - 1] ?? "")) return false;
   const from = stickyEnd(PLACEHOLDER_PREFIX_AT, text, start);
   if (from < 0 || end - from < MIN_PLACEHOLDER_RUN) return false;
   for (let i = from; i < end; i++) {
@@ -604,7 +658,7 @@ function valueStart(text: string, nameEnd: number): ValueStart | undefined {
   if (quoted) {
     i = j + 1;
     if (text[i] === "]") i++;
-  } else {
+  } else if (text.charCodeAt(i) === 0x5b) {
     ARRAY_AT.lastIndex = i;
     if (ARRAY_AT.test(text)) i = ARRAY_AT.lastIndex;
   }
@@ -816,8 +870,10 @@ const PAIR_AFTER_AMPERSAND = /(?:amp;)?[\w.%[\]-]{1,256}=/y;
 // read whole, so the content splits one way only: see `readQuoted`.
 const MAX_ESCAPES = 7;
 
-// What makes an unquoted value look like a credential rather than a word.
-const CREDENTIAL_MARK = /[0-9_+/=~!@#$%^*|?]|.[A-Z]/;
+// What makes an unquoted value look like a credential rather than a word: one of these, or a
+// capital after its first character (read by `hasCredentialMark`, as the pattern
+// `[0-9_+/=~!@#$%^*|?]|.[A-Z]` would).
+const CREDENTIAL_CHARS = "0-9_+/=~!@#$%^*|?";
 const MIN_UNQUOTED_LENGTH = 6;
 
 /** A value read after a name and a separator. */
@@ -909,6 +965,9 @@ function readAssigned(text: string, found: ValueStart): Value {
 
 /** Where a value begins: past an ANSI colour sequence, which stays. */
 function skipAnsi(text: string, start: number): number {
+  // Every sequence starts with ESC or a backslash: anything else is no sequence, unsearched.
+  const code = text.charCodeAt(start);
+  if (code !== 0x1b && code !== BACKSLASH) return start;
   ANSI_AT.lastIndex = start;
   return ANSI_AT.test(text) ? ANSI_AT.lastIndex : start;
 }
@@ -1066,8 +1125,28 @@ function readUnquoted(text: string, start: number, always: boolean): Value {
 function looksLikeCredential(text: string, start: number, end: number, always: boolean): boolean {
   // A lone `$` is where a variable starts (`--password=${DB_PASSWORD}`): it stays.
   if (always) return end > start && !(end === start + 1 && text[start] === "$");
-  return end - start >= MIN_UNQUOTED_LENGTH && CREDENTIAL_MARK.test(text.slice(start, end));
+  return end - start >= MIN_UNQUOTED_LENGTH && hasCredentialMark(text, start, end);
 }
+
+/**
+ * Whether `text[start, end)` looks like a credential (see {@linkcode CREDENTIAL_CHARS}), read unit by
+ * unit (no slice, no pattern call): one of its characters, or a capital after any unit but a
+ * line terminator (which `.` does not match).
+ */
+function hasCredentialMark(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && (markChars ??= asciiTable(CREDENTIAL_CHARS, 1))[code] === 1) return true;
+    if (i + 1 < end && code !== 0x0a && code !== 0x0d && code !== 0x2028 && code !== 0x2029) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0x41 && next <= 0x5a) return true;
+    }
+  }
+  return false;
+}
+
+/** The characters that mark a credential (all ASCII), as a table, built on the first value read. */
+let markChars: Uint8Array | undefined;
 
 function unquotedRunEnd(text: string, start: number): number {
   UNQUOTED_VALUE.lastIndex = start;
@@ -1083,6 +1162,8 @@ const MYSQL_COMMAND =
   /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?=[ \t])/g;
 
 function collectCommandPasswords(text: string, spans: Span[], from: number): void {
+  // Every command's name holds one of these: a text without either (most) needs no search.
+  if (text.indexOf("mysql", from) === -1 && text.indexOf("mariadb", from) === -1) return;
   MYSQL_COMMAND.lastIndex = from;
   while (MYSQL_COMMAND.test(text)) {
     // The search goes on after the command's arguments: a name among them

@@ -36,6 +36,8 @@ const SHAPES: [text: string, redacted: string][] = [
   ["db_Password=hunter2", `db_Password=${R}`],
   ["AccountName=a;AccountKey=Eby8vd+M02==;", `AccountName=a;AccountKey=${R};`],
   ["SharedAccessKey=Eby8vd+M02==", `SharedAccessKey=${R}`],
+  // The shape whose trigger (the `k` of `access_key`) sits deepest in its match: 14 units.
+  ["shared_access_key=Eby8vd+M02==", `shared_access_key=${R}`],
   ["b.txt?sv=1&sig=abcDEF123%2Bxyz%3D", `b.txt?sv=1&sig=${R}`],
   ["b.txt?SIG=abcDEF123%2Bxyz%3D", `b.txt?SIG=${R}`],
   [String.raw`b.txt?sv=1\u0026sig=abcDEF123`, String.raw`b.txt?sv=1\u0026sig=${R}`],
