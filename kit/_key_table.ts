@@ -276,15 +276,20 @@ export class KeyTable<V> {
       keys.push(this.#keyOf(slot));
       values.push(this.#values[slot]);
     }
-    this.#capacity = capacity;
+    // The new arrays first: a table whose allocation failed keeps the arrays it had.
+    const start = new Int32Array(capacity);
+    const bytes = new Int32Array(capacity);
+    const hashes = new Int32Array(capacity);
+    const index = newIndex(capacity, this.#limit);
     // The arrays replaced are freed now, not when collected: by then V8 has moved them to its
     // old generation, and a hundred renderers' tables growing at once left megabytes behind.
     for (const old of [this.#start, this.#bytes, this.#hashes, this.#index]) free(old);
-    this.#start = new Int32Array(capacity);
-    this.#bytes = new Int32Array(capacity);
+    this.#capacity = capacity;
+    this.#start = start;
+    this.#bytes = bytes;
     this.#values = new Array(capacity);
-    this.#hashes = new Int32Array(capacity);
-    this.#index = newIndex(capacity, this.#limit);
+    this.#hashes = hashes;
+    this.#index = index;
     this.#mask = this.#index.length - 1;
     this.#first = this.#next = this.#size = 0;
     this.#tail = this.#used = 0;

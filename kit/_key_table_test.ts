@@ -85,11 +85,15 @@ Deno.test("KeyTable holds the kit's 4,096 tool-call ids in at most 224 KiB of ty
   assert.equal(table.get(`toolu_${(15_903).toString(36).padStart(24, "0")}`), undefined);
 });
 
-Deno.test("KeyTable finds its keys with more slots than a two-byte index place can name", () => {
-  const limit = 70_000;
-  const table = new KeyTable<number>(limit);
-  const keys = 80_000;
-  for (let i = 0; i < keys; i++) table.set(`k${i}`, i);
-  assert.equal(table.size, limit);
-  for (let i = 0; i < keys; i++) assert.equal(table.get(`k${i}`), i < keys - limit ? undefined : i);
+Deno.test("KeyTable finds its keys with more slots than a two-byte index place can name, and with as many as it can", () => {
+  // 58,252 keys take 65,534 slots: the largest place a two-byte index writes. 70,000 take more.
+  for (const limit of [58_252, 70_000]) {
+    const table = new KeyTable<number>(limit);
+    const keys = limit + 10_000;
+    for (let i = 0; i < keys; i++) table.set(`k${i}`, i);
+    assert.equal(table.size, limit);
+    for (let i = 0; i < keys; i++) {
+      assert.equal(table.get(`k${i}`), i < keys - limit ? undefined : i, `limit ${limit}, k${i}`);
+    }
+  }
 });

@@ -271,6 +271,11 @@ function bodyTable({ classes: [chars, unmarked, mark] }: Body): Uint8Array {
       `redact: a body's mark is among its unmarked characters: [${mark}] [${unmarked}]`,
     );
   }
+  // The loop reads a run of `chars` and asks of each whether it is a mark: an unmarked or mark
+  // character outside the run would be a pattern the loop does not read as the regex did.
+  if (table.some((bits) => bits !== 0 && (bits & IN_RUN) === 0)) {
+    throw new Error(`redact: a body's marked or unmarked characters are not all in [${chars}]`);
+  }
   return table;
 }
 
