@@ -53,7 +53,7 @@ const RENDERERS = {
 const { text, cap, piece } = RENDERERS[renderer as keyof typeof RENDERERS];
 /** A message's words: long enough to be cut where the renderer cuts each item. */
 const words = (seq: number): string =>
-  renderer.endsWith("-cut") ? `done ${seq} ${"x".repeat(40)}` : `done ${seq}`;
+  renderer?.endsWith("-cut") === true ? `done ${seq} ${"x".repeat(40)}` : `done ${seq}`;
 
 /** Settled once every rendering has read `pause` entries; `release` lets them read on. */
 let waiting = renderings;
