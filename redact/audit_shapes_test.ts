@@ -147,6 +147,12 @@ Deno.test("redact() replaces the password joined to a MySQL client's -p", async 
     [`{"command":"mysql -uroot -pS3cret app"}`, `{"command":"mysql -uroot -p${R} app"}`],
     ["mysql -e 'use mysql' -pS3cret", `mysql -e 'use mysql' -p${R}`],
     ["mysql --password=letmein app", `mysql --password=${R} app`],
+    // A Windows client, by its file's name or its whole path.
+    ["mysql.exe -u root -pS3cret app", `mysql.exe -u root -p${R} app`],
+    [
+      String.raw`C:\mysql\bin\mysqldump.exe -uroot -pS3cret app`,
+      String.raw`C:\mysql\bin\mysqldump.exe -uroot -p` + `${R} app`,
+    ],
     ["mysql --password=$DB_PASSWORD app", `mysql --password=${R} app`],
     ['mysql --password="let me in" app', `mysql --password="${R}" app`],
     ["psql --db-password=letmein", `psql --db-password=${R}`],
