@@ -153,6 +153,15 @@ Deno.test("redact() replaces the password joined to a MySQL client's -p", async 
       String.raw`C:\mysql\bin\mysqldump.exe -uroot -pS3cret app`,
       String.raw`C:\mysql\bin\mysqldump.exe -uroot -p` + `${R} app`,
     ],
+    // PowerShell's call of a quoted path (a space in "Program Files"), as run and inside JSON.
+    [
+      String.raw`{"command":"& \"C:\\bin\\mysql.exe\" -uroot -pS3cret app"}`,
+      String.raw`{"command":"& \"C:\\bin\\mysql.exe\" -uroot -p` + `${R} app"}`,
+    ],
+    [
+      String.raw`& "C:\Program Files\MySQL\MySQL Server 8.0\bin\mysql.exe" -uroot -pS3cret app`,
+      String.raw`& "C:\Program Files\MySQL\MySQL Server 8.0\bin\mysql.exe" -uroot -p` + `${R} app`,
+    ],
     ["mysql --password=$DB_PASSWORD app", `mysql --password=${R} app`],
     ['mysql --password="let me in" app', `mysql --password="${R}" app`],
     ["psql --db-password=letmein", `psql --db-password=${R}`],

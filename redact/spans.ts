@@ -1164,7 +1164,7 @@ function unquotedRunEnd(text: string, start: number): number {
 // a word (a path or a JSON `\n` before it counts) and blanks follow it; its
 // arguments are then read up to the end of the command.
 const MYSQL_COMMAND =
-  /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?:\.exe)?(?=[ \t])/g;
+  /(?:(?<![\w.\-])|(?<=\\[ntr]))(?:mysql(?:dump|admin|import|check|show|pump|slap|binlog)?|mariadb(?:-(?:dump|admin|import|check|show|slap|binlog))?)(?:\.exe\\?["']?)?(?=[ \t])/g;
 
 function collectCommandPasswords(text: string, spans: Span[], from: number): void {
   // Every command's name holds one of these: a text without either (most) needs no search.
