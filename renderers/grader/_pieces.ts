@@ -22,8 +22,12 @@ export function itemText(item: ConversationItem, bodyBudget: number, ids: boolea
 
 /** An item's label in brackets, its controls made visible; `M<seq> · ` first with ids. */
 export function labelLine(item: Pick<ConversationItem, "label" | "seq">, ids: boolean): string {
-  const label = visibleControls(item.label, { oneLine: true });
-  return ids ? `[M${item.seq} · ${label}]` : `[${label}]`;
+  return bracketed(visibleControls(item.label, { oneLine: true }), item.seq, ids);
+}
+
+/** A label's visible form in brackets, `M<seq> · ` first with ids. */
+function bracketed(visible: string, seq: number, ids: boolean): string {
+  return ids ? `[M${seq} · ${visible}]` : `[${visible}]`;
 }
 
 /**
@@ -168,10 +172,8 @@ export class EndsPieces {
         bytes: utf8Length(visible),
         build: (text) =>
           `\n[${visible}]\n${framedItemBody({ text, cutBytes: 0 }, BODY_INDENT, budget)}\n`,
-        buildKept: (kept) => {
-          const line = ids ? `[M${kept.seq} · ${visible}]` : `[${visible}]`;
-          return `\n${line}\n${framedItemBody(kept, BODY_INDENT, budget)}\n`;
-        },
+        buildKept: (kept) =>
+          `\n${bracketed(visible, kept.seq, ids)}\n${framedItemBody(kept, BODY_INDENT, budget)}\n`,
       };
       if (this.#labels.size >= LABELS_MEASURED) this.#labels.clear();
       this.#labels.set(name, label);
