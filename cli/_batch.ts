@@ -332,8 +332,12 @@ export class RenderRun {
     await this.#readInput(input, name, new BadLines(name, { say: this.#tally.say }));
     this.#reading = undefined;
     if (manifest === undefined || stamp === undefined) return;
-    // Interrupted: the session in flight was finished, its page written; the rest is not.
-    if (this.#stopped) return await manifest.readAgain(input, key, reading.outputs);
+    // Interrupted: the session in flight was finished, its page written; the rest is not. An
+    // input that wrote nothing keeps its entry as it was.
+    if (this.#stopped) {
+      if (reading.outputs.length > 0) await manifest.readAgain(input, key, reading.outputs);
+      return;
+    }
     if (this.#tally.counts.failed === failed) {
       await manifest.record(input, key, stamp, reading.outputs);
       this.#watch?.outputs(input, reading.outputs.map((output) => output.name));
