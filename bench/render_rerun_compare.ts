@@ -400,8 +400,10 @@ try {
     measured: `${times(mine.ownWall)} (CPU ${times(mine.ownCpu)}; ${seconds(mine.ownMs)} vs ${
       seconds(formerOwn.ownMs)
     }; ${runs} runs)`,
-    goal: "≤ 0.10×",
-    met: mine.ownWall <= 0.1,
+    goal: "≤ 0.10×, its CPU too",
+    // A difference of two walls: on a loaded machine a round's `render --version` can take longer
+    // than its rerun, and the wall alone then passes with no work measured; its CPU cannot.
+    met: mine.ownWall <= 0.1 && mine.ownCpu <= 0.1,
   });
   if (baseline !== undefined) {
     // The same two figures for another checkout measured in the same rounds (no goal: a before).
