@@ -35,8 +35,12 @@
  * against the former are printed beside this checkout's (with no goal), and this rerun's ratio
  * to it, so that a change is measured before and after in one run.
  *
+ * With `--instructions`, where valgrind is installed, each checkout's rerun and `render --version`
+ * are also counted once under cachegrind (user-space instructions, no goal): a figure a loaded
+ * machine leaves within a few million, where the walls swing.
+ *
  *   deno task bench:rerun [--runs N] [--quick] [--against /work/main | --before REV]
- *     [--baseline /tmp/before]
+ *     [--baseline /tmp/before] [--instructions]
  *
  * @module
  */
@@ -48,6 +52,7 @@ const CLI = new URL("../cli/render.ts", import.meta.url).pathname;
 const REAL = new URL("../fixtures/claude_code/real/", import.meta.url).pathname;
 const COPIES = 160;
 const TIME = "/usr/bin/time";
+const VALGRIND = "/usr/bin/valgrind";
 const BASH = "/bin/bash";
 
 interface Run {
@@ -202,6 +207,37 @@ async function traced(
     pages: lines.filter((line) => page.test(line) && !line.includes("/INDEX.md")).length,
     calls: lines.filter((line) => /^\d+\s+\w+\(/.test(line)).length,
   };
+}
+
+/**
+ * The user-space instructions (cachegrind's `I refs`, of every thread) of one run of `cli` with
+ * `args` in `dir`, or undefined without valgrind: a count a loaded machine does not move (within
+ * a few million, what background compilation and collection vary), where a wall does.
+ */
+async function instructions(dir: string, cli: string, args: string[]): Promise<number | undefined> {
+  if (!exists(VALGRIND)) return undefined;
+  const { code, stderr } = await new Deno.Command(VALGRIND, {
+    args: [
+      "--tool=cachegrind",
+      "--cache-sim=no",
+      "--cachegrind-out-file=/dev/null",
+      Deno.execPath(),
+      "run",
+      ...taskFlags(cli),
+      cli,
+      ...args,
+    ],
+    cwd: dir,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  const refs = /I\s+refs:\s+([\d,]+)/.exec(new TextDecoder().decode(stderr))?.[1];
+  return code === 0 && refs !== undefined ? Number(refs.replaceAll(",", "")) : undefined;
+}
+
+/** A count of instructions in millions. */
+function millions(count: number): string {
+  return `${(count / 1e6).toFixed(1)}M`;
 }
 
 /** Every file of the folder but the record, with its bytes. */
@@ -423,6 +459,30 @@ try {
         times(direct.cpu)
       } CPU; own work ${times(direct.ownWall)} wall, ${times(direct.ownCpu)} CPU`,
     );
+  }
+  if (Deno.args.includes("--instructions")) {
+    // Each checkout's rerun and its `render --version`, counted once under cachegrind.
+    const counted: string[] = [];
+    const counts = new Map<Contender, { rerun: number; start: number }>();
+    for (const c of contenders) {
+      const rerun = await instructions(dir, c.cli, ["-r", "dream", "--out", c.out, ...files]);
+      const start = await instructions(dir, c.cli, ["--version"]);
+      if (rerun === undefined || start === undefined) continue;
+      counts.set(c, { rerun, start });
+      counted.push(`${c.name} ${millions(rerun)} (--version ${millions(start)})`);
+    }
+    const of = counts.get(former);
+    if (of !== undefined) {
+      console.log(`instructions: ${counted.join("; ")}`);
+      for (const [c, n] of counts) {
+        if (c === former) continue;
+        console.log(
+          `              ${c.name} ÷ the former: ${times(n.rerun / of.rerun)}, own work ${
+            times((n.rerun - n.start) / (of.rerun - of.start))
+          }`,
+        );
+      }
+    }
   }
   const peerTrace = await traced(dir, files, against, "peer/");
   if (peerTrace !== undefined) {
