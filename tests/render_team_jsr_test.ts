@@ -169,3 +169,43 @@ Deno.test("render: a team's renderer with jsr: imports loads in the four ways th
     await Deno.remove(temp, { recursive: true });
   }
 });
+
+// `deno task render` runs with the checkout's configuration in scope: only then does Deno give a
+// `jsr:` range the running package satisfies the running package's own files. Without it (Deno's
+// `--no-config` on the task) the team's renderer fetched a second copy of the package from JSR.
+Deno.test("render: under deno task render a team's jsr: mapping of this package is the running checkout, nothing fetched", async () => {
+  const temp = await Deno.makeTempDir({ prefix: "transcript_team_self_" });
+  const standIn = startJsrStandIn([]);
+  try {
+    await Deno.writeTextFile(
+      join(temp, "deno.json"),
+      JSON.stringify({
+        imports: { "@brigade/transcript": `jsr:${config.name}@^${config.version}` },
+        transcript: { renderers: { self: "./self.ts" } },
+      }),
+    );
+    await Deno.writeTextFile(
+      join(temp, "self.ts"),
+      `import { redact } from "@brigade/transcript";
+export const renderers = [{
+  name: "self",
+  description: "The running package's redact()",
+  render: () => Promise.resolve(redact("token=Q7xv2LmN9pR4") + "\\n"),
+}];
+`,
+    );
+    const lock = await Deno.readTextFile(join(ROOT, "deno.lock"));
+    const result = await run(
+      "deno",
+      ["task", "-q", "--config", join(ROOT, "deno.json"), "render", "--renderer", "self"],
+      { cwd: temp, env: { JSR_URL: standIn.url } },
+    );
+    assert.equal(result.code, 0, quiet(result.stderr));
+    assert.equal(result.stdout, "token=[REDACTED_SECRET]\n");
+    assert.deepEqual(standIn.requests, [], "requests to JSR");
+    assert.equal(await Deno.readTextFile(join(ROOT, "deno.lock")), lock, "the checkout's lockfile");
+  } finally {
+    await standIn.shutdown();
+    await Deno.remove(temp, { recursive: true });
+  }
+});
