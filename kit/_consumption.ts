@@ -28,6 +28,22 @@ interface Held {
  */
 const OPEN_REQUESTS_KEPT = 4_096;
 
+/** What a span releases when its thread holds nothing: one empty list, never written to. */
+const NONE: readonly Prepared[] = [];
+
+/**
+ * A request's key: its thread and its id, `thread NUL id`; a request of the
+ * primary thread (`""`) whose id holds no NUL is keyed by its id alone. That
+ * keys the same requests apart as `thread NUL id` would (such a key has no
+ * NUL, every other has one, and `"" NUL id` with a NUL-free id is told apart
+ * by its id), and the primary's requests, most of a session's, take no new
+ * string: the id parsed from the log is the key, its hash worked out once.
+ */
+function requestKey(thread: string, id: unknown): string {
+  const text = String(id ?? "");
+  return thread === "" && !text.includes("\u0000") ? text : `${thread}\u0000${text}`;
+}
+
 /**
  * Reorders a thread's messages to where its model consumed them. A movable
  * entry that arrives while its thread has a model request in flight (between
@@ -91,14 +107,14 @@ export class ConsumptionOrder {
    * Takes a span: a start releases its thread's held messages (returned, in
    * order) and opens a request; an end closes the request it names.
    */
-  span(entry: LogEntry): Prepared[] {
+  span(entry: LogEntry): readonly Prepared[] {
     const thread = entry.thread_id ?? "";
     const event = entry.event;
-    const key = `${thread}\u0000${String(event.id ?? "")}`;
     if (event.type === "span.model_request_end") {
-      this.#close(`${thread}\u0000${String(fieldsOf(event).model_request_start_id ?? "")}`);
-      return [];
+      this.#close(requestKey(thread, fieldsOf(event).model_request_start_id));
+      return NONE;
     }
+    const key = requestKey(thread, event.id);
     const released = this.#release(thread);
     if (!this.#open.has(key)) {
       this.#openPerThread.set(thread, (this.#openPerThread.get(thread) ?? 0) + 1);
@@ -171,9 +187,9 @@ export class ConsumptionOrder {
     else this.#openPerThread.delete(thread);
   }
 
-  #release(thread: string): Prepared[] {
+  #release(thread: string): readonly Prepared[] {
     const queue = this.#held.get(thread);
-    if (queue === undefined) return [];
+    if (queue === undefined) return NONE;
     this.#held.delete(thread);
     for (const held of queue) this.#heldBytes -= held.bytes;
     return queue.map((held) => held.prepared);

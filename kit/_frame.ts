@@ -8,6 +8,7 @@
 
 import { knownAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
+import { rememberedSize, rememberSize } from "./_utf8_memo.ts";
 
 /**
  * What a reader may take for the end of a line: CommonMark's (LF, CR, CRLF), and what
@@ -123,10 +124,9 @@ export function frameBodySize(
     const bytes = body.length + nonEmptyLines(body) * indentBytes;
     return bytes <= budget ? { bytes, cutBytes: 0 } : measureAsciiFramed(body, indentBytes, budget);
   }
-  // Every other break is one of those units: none comes before the first, nor need be looked for.
-  OTHER_BREAK_FROM.lastIndex = first;
-  if (!known && !OTHER_BREAK_FROM.test(body)) {
-    const size = utf8Length(body);
+  if (!known) {
+    const size = lfOnlySize(body, first);
+    if (size === -1) return measureFramed(body, indentBytes, budget);
     const lines = nonEmptyLines(body);
     const bytes = size + lines * indentBytes;
     if (bytes <= budget) return { bytes, cutBytes: 0 };
@@ -180,8 +180,61 @@ function measureFramedFromEnd(
 
 /** A unit that is not ASCII, or a line break other than LF (each of {@linkcode OTHER_BREAK}'s). */
 const NON_ASCII_OR_OTHER_BREAK = /[\v\f\r\x80-\uffff]/;
+/** {@linkcode NON_ASCII_OR_OTHER_BREAK}, searched for from `lastIndex`. */
+const NON_ASCII_OR_OTHER_BREAK_FROM = /[\v\f\r\x80-\uffff]/g;
 /** {@linkcode OTHER_BREAK}, searched for from `lastIndex`. */
 const OTHER_BREAK_FROM = /[\r\v\f\x85\u2028\u2029]/g;
+/** Past this many units of runs, text of more than a quarter of them is measured by `utf8Length`. */
+const DENSE_UNITS = 1024;
+
+/**
+ * The UTF-8 size of `body` when LF is its only line break, else -1, in one
+ * pass from `from` (its first unit that is not ASCII or is a break other
+ * than LF): a native search skips to each such unit, and each run of units
+ * that are not ASCII is counted here, where the other breaks that are not
+ * ASCII (NEL, LS, PS) are seen too. Two searches and a measure, in one. A
+ * text whose size was just worked out (the cut measured it), or dense with
+ * such runs, is searched for its breaks and measured by `utf8Length`.
+ */
+function lfOnlySize(body: string, from: number): number {
+  if (rememberedSize(body) !== -1) return lfOnlyMeasured(body, from);
+  let extra = 0;
+  let walked = 0;
+  let i = from;
+  for (;;) {
+    if (body.charCodeAt(i) < 0x80) return -1; // CR, VT or FF
+    for (; i < body.length; i++, walked++) {
+      const unit = body.charCodeAt(i);
+      if (unit < 0x80) break;
+      if (unit < 0x800) {
+        if (unit === 0x85) return -1;
+        extra += 1;
+      } else if (unit === 0x2028 || unit === 0x2029) return -1;
+      else if (unit <= 0xdbff && unit >= 0xd800 && i + 1 < body.length) {
+        const next = body.charCodeAt(i + 1);
+        extra += 2; // three bytes for a lone surrogate, four over two units for a pair
+        if (next >= 0xdc00 && next <= 0xdfff) {
+          i++;
+          walked++;
+        }
+      } else extra += 2;
+    }
+    if (walked > DENSE_UNITS && walked * 4 > i) return lfOnlyMeasured(body, from);
+    NON_ASCII_OR_OTHER_BREAK_FROM.lastIndex = i;
+    if (!NON_ASCII_OR_OTHER_BREAK_FROM.test(body)) {
+      rememberSize(body, body.length + extra);
+      return body.length + extra;
+    }
+    i = NON_ASCII_OR_OTHER_BREAK_FROM.lastIndex - 1;
+  }
+}
+
+/** {@linkcode lfOnlySize} by a search for the other breaks from `from`, then `utf8Length`. */
+function lfOnlyMeasured(body: string, from: number): number {
+  // Every other break is one of those units: none comes before the first, nor need be looked for.
+  OTHER_BREAK_FROM.lastIndex = from;
+  return OTHER_BREAK_FROM.test(body) ? -1 : utf8Length(body);
+}
 
 /** {@linkcode measureFramed} for an ASCII body broken by LF alone: a unit is a byte. */
 function measureAsciiFramed(

@@ -11,7 +11,14 @@ import { fieldsOf } from "../events/fields.ts";
 /** What the grader does with an entry. */
 export type GraderRole = "drop" | "keep" | "movable" | "span";
 
-const TOOL_CALLS = new Set(["agent.tool_use", "agent.mcp_tool_use", "agent.custom_tool_use"]);
+/**
+ * Whether a type is a tool call's. Compared, not looked up in a set: a type
+ * parsed from a line is a string of its own, which a set would hash.
+ */
+function isToolCall(type: string): boolean {
+  return type === "agent.tool_use" || type === "agent.mcp_tool_use" ||
+    type === "agent.custom_tool_use";
+}
 
 /**
  * How many unmatched sent halves and child calls are remembered. A half is
@@ -56,7 +63,7 @@ export class GraderClassifier {
     if (type === "agent.thread_message_received") {
       return decrement(this.#unmatchedSent, this.#messageKey(entry)) ? "drop" : "movable";
     }
-    if (TOOL_CALLS.has(type)) return this.#toolCall(entry);
+    if (isToolCall(type)) return this.#toolCall(entry);
     return "keep";
   }
 
@@ -89,9 +96,10 @@ export class GraderClassifier {
 
 /** Adds one to the count under `key`, which comes last (the oldest past the limit is forgotten). */
 function increment(counts: KeyTable<number>, key: string): void {
-  const count = counts.get(key) ?? 0;
-  counts.delete(key);
-  counts.set(key, count + 1);
+  const count = counts.get(key);
+  // A key not held has no place to leave: only a held one is deleted first.
+  if (count !== undefined) counts.delete(key);
+  counts.set(key, (count ?? 0) + 1);
 }
 
 /** Takes one from the count under `key`; whether there was one to take. */

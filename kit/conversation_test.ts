@@ -154,6 +154,20 @@ Deno.test("conversation() yields items in consumption order", async () => {
   ]);
 });
 
+Deno.test("conversation() keeps a primary request apart from a child's whose thread and id spell its id", async () => {
+  // The primary's requests are keyed by their ids: one whose id holds a NUL must still not meet
+  // the request "X" of child thread "sthr_T" (`sthr_T NUL X`), or its end would close the other.
+  const items = await Array.fromAsync(conversation(entries([
+    ["sthr_T", start("X")],
+    start("sthr_T\u0000X"),
+    ["sthr_T", end("X")],
+    user("while in flight"),
+    agent("reply"),
+    start("r2"),
+  ])));
+  assert.deepEqual(items.map((item) => item.text), ["reply", "while in flight"]);
+});
+
 Deno.test("conversation() in the dream view reads the primary thread in log order, redacted", async () => {
   const secret = "sk-proj-Q7xv2LmN9pR4sT8wZ1bC5dF3";
   const log = entries([
