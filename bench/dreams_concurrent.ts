@@ -192,11 +192,14 @@ async function holdPromised(mod: typeof Mod, path: string): Promise<string> {
   const tools = new keyTableOf!(PROMISED_TOOL_IDS);
   const text = new mod.CappedText(PROMISED_TEXT_BYTES);
   for await (const batch of entryBatchesOf!(mod.fromNdjson(path))!) {
+    // A piece a read, of about a dream's item's size: the tail holds about as many.
+    let piece = "";
     for (const entry of batch) {
       const { type, id } = entry.event as { type: string; id?: unknown };
       if (typeof id === "string" && type.endsWith("tool_use")) tools.set(id, 1);
-      if (entry.thread_id === null) text.push(`${type}\n`);
+      if (entry.thread_id === null) piece += `${type}\n`;
     }
+    text.push(piece);
   }
   return `${tools.size} ${text.text().length}`;
 }
