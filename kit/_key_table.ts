@@ -23,8 +23,11 @@ export class KeyTable<V> {
   /** The most slots: a few more than the limit, so that a table deleted from is compacted seldom. */
   #most: number;
   #start: Int32Array;
-  /** Bytes of a slot's key; -1 for a deleted slot. */
-  #bytes: Int32Array;
+  /**
+   * Bytes of a slot's key, `-bytes - 1` once deleted: one byte a slot while every key is of at
+   * most 127 (a session's tool-call ids), four from the first longer one on.
+   */
+  #bytes: Int8Array | Int32Array;
   /**
    * A slot's value as its place in {@linkcode KeyTable.#palette}, plus one (0 for `undefined`):
    * two bytes a slot while the palette fits, where an array of the values took eight in the
@@ -67,7 +70,7 @@ export class KeyTable<V> {
     // A table starts small and grows with what it holds: a short session's costs little.
     this.#capacity = Math.min(16, this.#most);
     this.#start = new Int32Array(this.#capacity);
-    this.#bytes = new Int32Array(this.#capacity);
+    this.#bytes = new Int8Array(this.#capacity);
     this.#values = newValues(this.#capacity, this.#most);
     this.#hashes = new Int32Array(this.#capacity);
     this.#index = newIndex(this.#capacity, limit);
@@ -223,6 +226,7 @@ export class KeyTable<V> {
     const end = pool.length;
     let at = (this.#tail + this.#used) % end;
     this.#start[slot] = at;
+    if (bytes > NARROW_KEY_BYTES && this.#bytes instanceof Int8Array) this.#widen();
     this.#bytes[slot] = bytes;
     this.#used += bytes;
     if (bytes === key.length && at + bytes <= end) {
@@ -265,6 +269,14 @@ export class KeyTable<V> {
     this.#pool = pool;
     this.#tail = 0;
     free(old);
+  }
+
+  /** The keys' sizes, four bytes a slot: a key of more than {@linkcode NARROW_KEY_BYTES} came. */
+  #widen(): void {
+    const wide = new Int32Array(this.#bytes.length);
+    wide.set(this.#bytes);
+    free(this.#bytes);
+    this.#bytes = wide;
   }
 
   /** Puts slot `slot` in the index at the first free place from its hash. */
@@ -340,7 +352,7 @@ export class KeyTable<V> {
     }
     // The new arrays first: a table whose allocation failed keeps the arrays it had.
     const start = new Int32Array(capacity);
-    const bytes = new Int32Array(capacity);
+    const bytes = new Int8Array(capacity);
     const hashes = new Int32Array(capacity);
     const index = newIndex(capacity, this.#limit);
     // The arrays replaced are freed now, not when collected: by then V8 has moved them to its
@@ -395,6 +407,9 @@ export class KeyTable<V> {
   }
 }
 
+/** The longest key whose size a one-byte slot holds, deleted (`-bytes - 1`) as well. */
+const NARROW_KEY_BYTES = 127;
+
 /** The slots' values' places, for a palette of at most `most` values: two bytes a slot when they fit. */
 function newValues(capacity: number, most: number): Uint16Array | Int32Array {
   return most < 0xffff ? new Uint16Array(capacity) : new Int32Array(capacity);
@@ -410,7 +425,7 @@ function newIndex(capacity: number, limit: number): Uint16Array | Int32Array {
  * Frees an array's memory at once (a detached buffer's goes then; a dropped one waits for a
  * full collection). A runtime without `ArrayBuffer.prototype.transfer` leaves it to the collector.
  */
-function free(array: Uint8Array | Uint16Array | Int32Array): void {
+function free(array: Int8Array | Uint8Array | Uint16Array | Int32Array): void {
   (array.buffer as ArrayBuffer).transfer?.(0);
 }
 

@@ -150,3 +150,33 @@ Deno.test("KeyTable gives back each key's very value through its palette: -0 and
   for (let i = 0; i < 50; i++) shared.set(`o${i}`, objects[i]!);
   for (let i = 46; i < 50; i++) assert.equal(shared.get(`o${i}`), objects[i]);
 });
+
+Deno.test("KeyTable holds 4,096 of a Managed Agents log's 17-byte ids, with their values, in at most 138 KiB", () => {
+  // One byte a slot for a key's size, two for its value's place: what a hundred dreams' tables
+  // hold is about 14 MiB, out of the heap.
+  const table = new KeyTable<number>(4_096);
+  for (let call = 0; call < 20_000; call++) {
+    table.set(`sevt_01B${call.toString(16).toUpperCase().padStart(9, "0")}`, call % 7);
+  }
+  assert.equal(table.size, 4_096);
+  assert.ok(table.heldBytes <= 138 * 1024, `${table.heldBytes} bytes held`);
+});
+
+Deno.test("KeyTable finds its short keys and its long ones after a key past 127 bytes widens its sizes", () => {
+  const table = new KeyTable<number>(64);
+  const keys = Array.from(
+    { length: 80 },
+    (_, i) => i % 10 === 9 ? `${"y".repeat(120 + i)}${i}` : `k${i}`,
+  );
+  for (let i = 0; i < keys.length; i++) {
+    table.set(keys[i]!, i);
+    if (i % 13 === 0) table.delete(keys[Math.max(0, i - 3)]!);
+  }
+  const expected = new BoundedMap<number>(64);
+  for (let i = 0; i < keys.length; i++) {
+    expected.set(keys[i]!, i);
+    if (i % 13 === 0) expected.map.delete(keys[Math.max(0, i - 3)]!);
+  }
+  for (const key of keys) assert.equal(table.get(key), expected.map.get(key), key.slice(0, 8));
+  assert.equal(table.size, expected.map.size);
+});
