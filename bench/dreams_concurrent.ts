@@ -56,8 +56,8 @@ const DREAM_READER_FLOOR = "the dream's reader: fromNdjson a read at a time, not
 /**
  * The dream's reader holding what a dream promises to hold, as the kit holds it, and nothing
  * else: the last 4,096 tool calls' ids (a `KeyTable`, as the dream's) and a text capped at
- * 24 KiB (a `CappedText`, fed each primary entry's type). No dream of these logs can peak below
- * it without a reader or a state smaller than the kit's.
+ * 24 KiB (a `CappedText`, fed a flat piece a read: its primary entries' types). No dream of
+ * these logs can peak below it without a reader or a state smaller than the kit's.
  */
 const PROMISED_FLOOR = "the dream's reader + its promised state (4,096 tool ids, 24 KiB text)";
 
@@ -192,14 +192,14 @@ async function holdPromised(mod: typeof Mod, path: string): Promise<string> {
   const tools = new keyTableOf!(PROMISED_TOOL_IDS);
   const text = new mod.CappedText(PROMISED_TEXT_BYTES);
   for await (const batch of entryBatchesOf!(mod.fromNdjson(path))!) {
-    // A piece a read, of about a dream's item's size: the tail holds about as many.
-    let piece = "";
+    // A piece a read, flat (joined, not a rope of its parts), about a dream's item's size.
+    const types: string[] = [];
     for (const entry of batch) {
       const { type, id } = entry.event as { type: string; id?: unknown };
       if (typeof id === "string" && type.endsWith("tool_use")) tools.set(id, 1);
-      if (entry.thread_id === null) piece += `${type}\n`;
+      if (entry.thread_id === null) types.push(type);
     }
-    text.push(piece);
+    text.push(`${types.join("\n")}\n`);
   }
   return `${tools.size} ${text.text().length}`;
 }
