@@ -12,7 +12,7 @@ const encoder = new TextEncoder();
 // A head that starts with U+FEFF keeps it: the decoder takes no byte-order mark away.
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 /** A UTF-16 unit past U+00FF: a string holding one takes two bytes a unit. */
-const WIDE_UNIT = /[^\u0000-\u00ff]/;
+const WIDE_UNIT = /[\u0100-\uffff]/;
 
 /** The marker that stands where the middle of a capped text was elided. */
 export function markerText(bytes: number): string {
