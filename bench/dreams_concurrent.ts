@@ -53,6 +53,13 @@ const LINES_FLOOR = "lines floor: each line decoded and parsed, nothing kept, no
 const LINES_MODULE_FLOOR = "lines floor, mod.ts imported first";
 /** The dream's own reading path with nothing kept: what is left above it is the dream's. */
 const DREAM_READER_FLOOR = "the dream's reader: fromNdjson a read at a time, nothing kept";
+/**
+ * The dream's reader holding what a dream promises to hold, as the kit holds it, and nothing
+ * else: the last 4,096 tool calls' ids (a `KeyTable`, as the dream's) and a text capped at
+ * 24 KiB (a `CappedText`, fed a flat piece a read: its primary entries' types). No dream of
+ * these logs can peak below it without a reader or a state smaller than the kit's.
+ */
+const PROMISED_FLOOR = "the dream's reader + its promised state (4,096 tool ids, 24 KiB text)";
 
 /** What one child prints. */
 interface Run {
@@ -96,7 +103,15 @@ function sampler(): { stop(): AtPeak } {
  * floor, or one of the two memory floors (its file's bytes read and nothing
  * else; its lines split, decoded and parsed, and nothing kept).
  */
-type Work = "dream" | "readers" | "batches" | "parse" | "bytes" | "lines" | "lines-module";
+type Work =
+  | "dream"
+  | "readers"
+  | "batches"
+  | "promised"
+  | "parse"
+  | "bytes"
+  | "lines"
+  | "lines-module";
 
 /** The memory floors' read size: what each `fromNdjson` reads at a time with a hundred files open. */
 const FLOOR_CHUNK_BYTES = 32 * 1024;
@@ -159,7 +174,35 @@ function joined(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 /** `entryBatches` of the checkout a child runs (`events/entry_batches.ts` beside its `mod.ts`). */
-let entryBatchesOf: ((source: unknown) => AsyncIterable<Iterable<unknown>> | undefined) | undefined;
+let entryBatchesOf:
+  | ((source: unknown) => AsyncIterable<Iterable<Mod.LogEntry>> | undefined)
+  | undefined;
+
+/** The `KeyTable` of the checkout a child runs (`kit/_key_table.ts` beside its `mod.ts`). */
+let keyTableOf:
+  | (new (limit: number) => { set(key: string, value: number): void; size: number })
+  | undefined;
+
+/** How many tool calls' ids a dream remembers, and its text's cap: its promised state. */
+const PROMISED_TOOL_IDS = 4_096;
+const PROMISED_TEXT_BYTES = 24 * 1024;
+
+/** The dream's reader, holding the dream's promised state as the kit holds it (`PROMISED_FLOOR`). */
+async function holdPromised(mod: typeof Mod, path: string): Promise<string> {
+  const tools = new keyTableOf!(PROMISED_TOOL_IDS);
+  const text = new mod.CappedText(PROMISED_TEXT_BYTES);
+  for await (const batch of entryBatchesOf!(mod.fromNdjson(path))!) {
+    // A piece a read, flat (joined, not a rope of its parts), about a dream's item's size.
+    const types: string[] = [];
+    for (const entry of batch) {
+      const { type, id } = entry.event as { type: string; id?: unknown };
+      if (typeof id === "string" && type.endsWith("tool_use")) tools.set(id, 1);
+      if (entry.thread_id === null) types.push(type);
+    }
+    text.push(`${types.join("\n")}\n`);
+  }
+  return `${tools.size} ${text.text().length}`;
+}
 
 /** One task of {@linkcode Work}: what it made, as a text whose distinct values are counted. */
 async function task(mod: typeof Mod, work: Work, path: string): Promise<string> {
@@ -167,6 +210,7 @@ async function task(mod: typeof Mod, work: Work, path: string): Promise<string> 
   if (work === "parse") return String(await parseEveryLine(path));
   if (work === "bytes") return String(await readBytes(path));
   if (work === "lines" || work === "lines-module") return String(await parseLines(path));
+  if (work === "promised") return await holdPromised(mod, path);
   let entries = 0;
   if (work === "batches") {
     // As the dream's item loop takes a source of the package: a read's entries at a time.
@@ -188,9 +232,10 @@ async function runChild(
   // The floors load no module of the package.
   const floor = work === "parse" || work === "bytes" || work === "lines";
   const mod = floor ? undefined : await import(moduleUrl) as typeof Mod;
-  if (work === "batches") {
+  if (work === "batches" || work === "promised") {
     const batched = await import(new URL("./events/entry_batches.ts", moduleUrl).href);
     entryBatchesOf = batched.entryBatches;
+    keyTableOf = (await import(new URL("./kit/_key_table.ts", moduleUrl).href)).KeyTable;
   }
   const memory = sampler();
   const cpu = process.cpuUsage();
@@ -254,6 +299,17 @@ async function main(): Promise<void> {
   checkouts.push([LINES_FLOOR, here, "lines"]);
   checkouts.push([LINES_MODULE_FLOOR, here, "lines-module"]);
   checkouts.push([DREAM_READER_FLOOR, here, "batches"]);
+  checkouts.push([PROMISED_FLOOR, here, "promised"]);
+  // `--rows=dream,baseline,batches,…`: only those rows (by their work, `baseline` for the other
+  // checkout), for a quick comparison; every row by default.
+  const rows = arg("rows", "");
+  if (rows !== "") {
+    const wanted = new Set(rows.split(","));
+    const keep = checkouts.filter(([label, , work]) =>
+      wanted.has(label.startsWith("baseline ") ? "baseline" : work)
+    );
+    checkouts.splice(0, checkouts.length, ...keep);
+  }
   const results = new Map<string, Run[]>();
   for (const events of sizes) {
     const path = await ensureLog(events);
@@ -289,8 +345,10 @@ async function main(): Promise<void> {
   const hundredK = results.get(`this checkout\u0000100000`);
   if (dreams === 100 && hundredK !== undefined) {
     const peak = median(hundredK.map((r) => r.peakKb));
-    const floorOf = (label: string): string =>
-      mib(median(results.get(`${label}\u0000100000`)!.map((r) => r.peakKb)));
+    const floorOf = (label: string): string => {
+      const runs = results.get(`${label}\u0000100000`);
+      return runs === undefined ? "not run" : mib(median(runs.map((r) => r.peakKb)));
+    };
     reportGoal({
       item: "5",
       figure: "peak RSS of 100 concurrent dreams of 100k events, no V8 flag",
@@ -299,7 +357,8 @@ async function main(): Promise<void> {
         `memory floors, 100 files read: ${floorOf(BYTES_FLOOR)}, ` +
         `100 files' lines parsed and dropped: ${floorOf(LINES_FLOOR)}, ` +
         `the same with mod.ts imported: ${floorOf(LINES_MODULE_FLOOR)}; ` +
-        `100 dreams' readers, nothing kept: ${floorOf(DREAM_READER_FLOOR)})`,
+        `100 dreams' readers, nothing kept: ${floorOf(DREAM_READER_FLOOR)}; ` +
+        `the same holding the promised state: ${floorOf(PROMISED_FLOOR)})`,
       goal: `< ${GOAL_MIB} MiB`,
       met: peak / 1024 < GOAL_MIB,
     });

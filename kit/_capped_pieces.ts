@@ -8,6 +8,12 @@
 import { fromNextLine, isLineBreak, toLastLine } from "./_frame.ts";
 import { utf8Head, utf8Length, utf8Tail } from "./utf8.ts";
 
+const encoder = new TextEncoder();
+// A head that starts with U+FEFF keeps it: the decoder takes no byte-order mark away.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+/** A UTF-16 unit past U+00FF: a string holding one takes two bytes a unit. */
+const WIDE_UNIT = /[\u0100-\uffff]/;
+
 /** The marker that stands where the middle of a capped text was elided. */
 export function markerText(bytes: number): string {
   return `\n\n[… ${bytes} bytes elided …]\n\n`;
@@ -41,6 +47,11 @@ export class CappedPieces {
   #cap: number;
   #half: number;
   #head = "";
+  /**
+   * The full head as UTF-8, when that is smaller than the string (one of two bytes a unit) and
+   * gives it back whole; `#head` is then `""`. The head is read again only at the end.
+   */
+  #headUtf8: Uint8Array | undefined;
   #headBytes = 0;
   #headFull = false;
   /** Each piece: its text once built, else the part it is built from. */
@@ -103,10 +114,30 @@ export class CappedPieces {
       this.#headBytes += fitSize;
       this.#headFull = true;
       this.#beforeTail = this.#head === "" ? "\n" : this.#head.at(-1)!;
+      this.#packHead();
       rest = rest.slice(fit.length);
       size -= fitSize;
     }
     this.#toTail(rest, size);
+  }
+
+  /**
+   * Holds the full head as UTF-8 when its string takes two bytes a unit (it holds a unit past
+   * U+00FF) and its UTF-8 is shorter: a head of accented or emoji text is held in about half
+   * the memory, out of the heap, until the end, where it is decoded once. A head that is not
+   * well-formed UTF-16 (a lone surrogate, which UTF-8 cannot carry) stays a string.
+   */
+  #packHead(): void {
+    const head = this.#head;
+    if (this.#headBytes >= 2 * head.length || !WIDE_UNIT.test(head)) return;
+    if (typeof head.isWellFormed !== "function" || !head.isWellFormed()) return;
+    this.#headUtf8 = encoder.encode(head);
+    this.#head = "";
+  }
+
+  /** The head as a string. */
+  #headText(): string {
+    return this.#headUtf8 === undefined ? this.#head : decoder.decode(this.#headUtf8);
   }
 
   /**
@@ -217,12 +248,13 @@ export class CappedPieces {
   /** The text (whole when it fits, else head, marker and tail) and the bytes elided. */
   capped(options: CappedOptions = {}): { text: string; elidedBytes: number } {
     const cap = options.cap ?? this.#cap;
-    if (this.#total <= cap) return { text: this.#head + this.#joined(), elidedBytes: 0 };
+    const whole = this.#headText();
+    if (this.#total <= cap) return { text: whole + this.#joined(), elidedBytes: 0 };
     // A smaller cap than the one built with: both buffers hold at least its halves, so the head
     // and the tail it keeps are cut from them (before the head's line cut, which only shortens).
     const half = Math.floor((cap - MARKER_ROOM) / 2);
     const tail = this.#tailText(options.cutAt ?? "any", half);
-    const cut = half < this.#headBytes ? utf8Head(this.#head, half) : this.#head;
+    const cut = half < this.#headBytes ? utf8Head(whole, half) : whole;
     let head = options.cutAt === "line" ? toLastLine(cut) : cut;
     let close = options.closeHead?.(head) ?? "";
     if (close !== "") {

@@ -23,9 +23,24 @@ export class KeyTable<V> {
   /** The most slots: a few more than the limit, so that a table deleted from is compacted seldom. */
   #most: number;
   #start: Int32Array;
-  /** Bytes of a slot's key; -1 for a deleted slot. */
-  #bytes: Int32Array;
-  #values: (V | undefined)[];
+  /**
+   * Bytes of a slot's key, `-bytes - 1` once deleted: one byte a slot while every key is of at
+   * most 127 (a session's tool-call ids), four from the first longer one on.
+   */
+  #bytes: Int8Array | Int32Array;
+  /**
+   * A slot's value as its place in {@linkcode KeyTable.#palette}, plus one (0 for `undefined`):
+   * two bytes a slot while the palette fits, where an array of the values took eight in the
+   * heap (37 KiB of a dream's old generation, a hundred times over).
+   */
+  #values: Uint16Array | Int32Array;
+  /**
+   * The values held, each once, and some no longer held, until the palette is compacted: a
+   * renderer's table holds a few (a session's tools, shared by every call of each).
+   */
+  #palette: V[] = [];
+  /** Each value of the palette, by itself. */
+  #places: Map<V, number> = new Map();
   /** A slot's key's hash: a probe compares it before the bytes, a deletion finds its home by it. */
   #hashes: Int32Array;
   /**
@@ -55,8 +70,8 @@ export class KeyTable<V> {
     // A table starts small and grows with what it holds: a short session's costs little.
     this.#capacity = Math.min(16, this.#most);
     this.#start = new Int32Array(this.#capacity);
-    this.#bytes = new Int32Array(this.#capacity);
-    this.#values = new Array(this.#capacity);
+    this.#bytes = new Int8Array(this.#capacity);
+    this.#values = newValues(this.#capacity, this.#most);
     this.#hashes = new Int32Array(this.#capacity);
     this.#index = newIndex(this.#capacity, limit);
     this.#mask = this.#index.length - 1;
@@ -66,7 +81,7 @@ export class KeyTable<V> {
   /** The bytes of the typed arrays the table holds: its slots, its index and its keys' pool. */
   get heldBytes(): number {
     return this.#start.byteLength + this.#bytes.byteLength + this.#hashes.byteLength +
-      this.#index.byteLength + this.#pool.byteLength;
+      this.#index.byteLength + this.#pool.byteLength + this.#values.byteLength;
   }
 
   /** How many keys are held. */
@@ -77,15 +92,16 @@ export class KeyTable<V> {
   /** The value of `key`, if it is held. */
   get(key: string): V | undefined {
     const at = this.#find(key, hash(key, this.#seed));
-    return at < 0 ? undefined : this.#values[this.#index[at]! - 1];
+    return at < 0 ? undefined : this.#valueOf(this.#index[at]! - 1);
   }
 
   /** Sets the value of `key`: a known key keeps its place; a new one comes last, past the limit deleting the oldest. */
   set(key: string, value: V): void {
     const code = hash(key, this.#seed);
     const at = this.#find(key, code);
+    const place = this.#placeOf(value);
     if (at >= 0) {
-      this.#values[this.#index[at]! - 1] = value;
+      this.#values[this.#index[at]! - 1] = place;
       return;
     }
     if (this.#next - this.#first === this.#capacity) {
@@ -93,7 +109,7 @@ export class KeyTable<V> {
       this.#rebuild(2 * this.#size > this.#capacity ? grown : this.#capacity);
     }
     const slot = this.#next++ % this.#capacity;
-    this.#values[slot] = value;
+    this.#values[slot] = place;
     this.#hashes[slot] = code;
     this.#write(slot, key);
     this.#size++;
@@ -107,6 +123,52 @@ export class KeyTable<V> {
     if (at < 0) return false;
     this.#drop(at);
     return true;
+  }
+
+  /** The value of slot `slot`. */
+  #valueOf(slot: number): V | undefined {
+    const place = this.#values[slot]!;
+    return place === 0 ? undefined : this.#palette[place - 1];
+  }
+
+  /**
+   * The place of `value` in the palette, plus one (0 for `undefined`), added to it if new.
+   * A full palette (as many values as slots) is compacted first: it then holds no more than
+   * the live keys' values, fewer than the slots.
+   */
+  #placeOf(value: V | undefined): number {
+    if (value === undefined) return 0;
+    const known = this.#places.get(value);
+    // A Map takes -0 for 0: the place found must hold the very value.
+    if (known !== undefined && Object.is(this.#palette[known - 1], value)) return known;
+    if (this.#palette.length >= this.#most) {
+      this.#compact();
+      return this.#placeOf(value);
+    }
+    this.#palette.push(value);
+    if (known === undefined) this.#places.set(value, this.#palette.length);
+    return this.#palette.length;
+  }
+
+  /** The palette holding only the live keys' values, each slot's place renumbered. */
+  #compact(): void {
+    const palette: V[] = [];
+    const places = new Map<V, number>();
+    const renumbered = new Int32Array(this.#palette.length + 1);
+    for (let n = this.#first; n < this.#next; n++) {
+      const slot = n % this.#capacity;
+      const old = this.#values[slot]!;
+      if (this.#bytes[slot]! < 0 || old === 0) continue;
+      if (renumbered[old] === 0) {
+        const value = this.#palette[old - 1]!;
+        palette.push(value);
+        renumbered[old] = palette.length;
+        if (!places.has(value)) places.set(value, palette.length);
+      }
+      this.#values[slot] = renumbered[old]!;
+    }
+    this.#palette = palette;
+    this.#places = places;
   }
 
   /** Where `key`'s slot is in the index, or -1. */
@@ -164,6 +226,7 @@ export class KeyTable<V> {
     const end = pool.length;
     let at = (this.#tail + this.#used) % end;
     this.#start[slot] = at;
+    if (bytes > NARROW_KEY_BYTES && this.#bytes instanceof Int8Array) this.#widen();
     this.#bytes[slot] = bytes;
     this.#used += bytes;
     if (bytes === key.length && at + bytes <= end) {
@@ -186,10 +249,13 @@ export class KeyTable<V> {
     }
   }
 
-  /** A pool of a quarter more than `needed` bytes, holding what the pool held, from its start. */
+  /**
+   * A pool of an eighth more than `needed` bytes, holding what the pool held, from its start: a
+   * full table's pool holds about as many bytes from then on (its keys come and go, one for one).
+   */
   #grow(needed: number): void {
     const old = this.#pool;
-    const pool = new Uint8Array(Math.max(needed + (needed >> 2), old.length + 256));
+    const pool = new Uint8Array(Math.max(needed + (needed >> 3), old.length + 256));
     const head = old.subarray(this.#tail, Math.min(old.length, this.#tail + this.#used));
     pool.set(head);
     if (head.length < this.#used) pool.set(old.subarray(0, this.#used - head.length), head.length);
@@ -203,6 +269,14 @@ export class KeyTable<V> {
     this.#pool = pool;
     this.#tail = 0;
     free(old);
+  }
+
+  /** The keys' sizes, four bytes a slot: a key of more than {@linkcode NARROW_KEY_BYTES} came. */
+  #widen(): void {
+    const wide = new Int32Array(this.#bytes.length);
+    wide.set(this.#bytes);
+    free(this.#bytes);
+    this.#bytes = wide;
   }
 
   /** Puts slot `slot` in the index at the first free place from its hash. */
@@ -220,7 +294,7 @@ export class KeyTable<V> {
     const mask = this.#mask;
     const slot = index[at]! - 1;
     this.#bytes[slot] = -this.#bytes[slot]! - 1;
-    this.#values[slot] = undefined;
+    this.#values[slot] = 0;
     this.#size--;
     let hole = at;
     for (let next = (at + 1) & mask;; next = (next + 1) & mask) {
@@ -269,25 +343,28 @@ export class KeyTable<V> {
    */
   #rebuild(capacity: number): void {
     const keys: string[] = [];
-    const values: (V | undefined)[] = [];
+    const values: number[] = [];
     for (let n = this.#first; n < this.#next; n++) {
       const slot = n % this.#capacity;
       if (this.#bytes[slot]! < 0) continue;
       keys.push(this.#keyOf(slot));
-      values.push(this.#values[slot]);
+      values.push(this.#values[slot]!);
     }
     // The new arrays first: a table whose allocation failed keeps the arrays it had.
     const start = new Int32Array(capacity);
-    const bytes = new Int32Array(capacity);
+    const bytes = new Int8Array(capacity);
     const hashes = new Int32Array(capacity);
     const index = newIndex(capacity, this.#limit);
     // The arrays replaced are freed now, not when collected: by then V8 has moved them to its
     // old generation, and a hundred renderers' tables growing at once left megabytes behind.
-    for (const old of [this.#start, this.#bytes, this.#hashes, this.#index]) free(old);
+    const placed = newValues(capacity, this.#most);
+    for (const old of [this.#start, this.#bytes, this.#hashes, this.#index, this.#values]) {
+      free(old);
+    }
     this.#capacity = capacity;
     this.#start = start;
     this.#bytes = bytes;
-    this.#values = new Array(capacity);
+    this.#values = placed;
     this.#hashes = hashes;
     this.#index = index;
     this.#mask = this.#index.length - 1;
@@ -295,7 +372,7 @@ export class KeyTable<V> {
     this.#tail = this.#used = 0;
     for (let i = 0; i < keys.length; i++) {
       const slot = this.#next++;
-      this.#values[slot] = values[i];
+      this.#values[slot] = values[i]!;
       this.#hashes[slot] = hash(keys[i]!, this.#seed);
       this.#write(slot, keys[i]!);
       this.#size++;
@@ -330,6 +407,14 @@ export class KeyTable<V> {
   }
 }
 
+/** The longest key whose size a one-byte slot holds, deleted (`-bytes - 1`) as well. */
+const NARROW_KEY_BYTES = 127;
+
+/** The slots' values' places, for a palette of at most `most` values: two bytes a slot when they fit. */
+function newValues(capacity: number, most: number): Uint16Array | Int32Array {
+  return most < 0xffff ? new Uint16Array(capacity) : new Int32Array(capacity);
+}
+
 /** An empty index for `capacity` slots and `limit` keys: two bytes a place when every slot + 1 fits. */
 function newIndex(capacity: number, limit: number): Uint16Array | Int32Array {
   const size = indexSize(Math.min(capacity, limit + 1));
@@ -340,7 +425,7 @@ function newIndex(capacity: number, limit: number): Uint16Array | Int32Array {
  * Frees an array's memory at once (a detached buffer's goes then; a dropped one waits for a
  * full collection). A runtime without `ArrayBuffer.prototype.transfer` leaves it to the collector.
  */
-function free(array: Uint8Array | Uint16Array | Int32Array): void {
+function free(array: Int8Array | Uint8Array | Uint16Array | Int32Array): void {
   (array.buffer as ArrayBuffer).transfer?.(0);
 }
 

@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { CappedText } from "./capped_text.ts";
+import { utf8Head } from "./utf8.ts";
 
 /** Pushes `count` pieces of `size` bytes; the most bytes the buffers held at once. */
 function peak(cap: number, count: number, size: number): number {
@@ -141,4 +142,56 @@ Deno.test("CappedText: an empty piece built or built from a part is what an empt
     ),
     { numRuns: 2_000 },
   );
+});
+
+Deno.test("CappedText gives back a head of wide text exactly: a byte-order mark first, emoji, CJK, accents, and a lone surrogate", () => {
+  const heads = [
+    "\ufeff# Session 日本語\n",
+    "café 🚀 naïve ".repeat(40),
+    "日本語のテキスト".repeat(60),
+    `lone \ud800 surrogate 🚀 ${"é".repeat(300)}`,
+    `ascii only ${"x".repeat(700)}`,
+  ];
+  for (const head of heads) {
+    const capped = new CappedText(2_048);
+    let all = "";
+    for (const piece of [head, ...Array.from({ length: 200 }, (_, i) => `line ${i} ✓\n`)]) {
+      capped.push(piece);
+      all += piece;
+    }
+    const kept = utf8Head(all, capped.half);
+    const text = capped.text();
+    assert.equal(text.slice(0, kept.length), kept, JSON.stringify(head.slice(0, 20)));
+    assert.ok(text.slice(kept.length).startsWith("\n\n[… "), JSON.stringify(head.slice(0, 20)));
+    assert.ok(text.endsWith("line 199 ✓\n"));
+  }
+});
+
+Deno.test("CappedText holds a full head of wide text out of the heap: a hundred in under 24 KiB of it each", async () => {
+  // A dream's head is 12 KiB of UTF-8, pushed in pieces; with an emoji a piece, its string (a
+  // rope of the pieces) took about 38 KiB of heap. Held as UTF-8 once full, a head takes 12 KiB
+  // out of the heap; what is left is the tail's few pieces.
+  const code = `
+    import { CappedText } from ${JSON.stringify(new URL("./capped_text.ts", import.meta.url).href)};
+    const texts = [];
+    globalThis.gc();
+    const before = Deno.memoryUsage().heapUsed;
+    for (let t = 0; t < 100; t++) {
+      const text = new CappedText(24 * 1024);
+      // The head fills at 12 KiB; the tail then holds a few pieces.
+      for (let i = 0; i < 900; i++) text.push("item " + t + " " + i + " 🚀\\n");
+      texts.push(text);
+    }
+    globalThis.gc();
+    console.log(Deno.memoryUsage().heapUsed - before);
+    if (!texts[99].text().startsWith("item 99 0 🚀\\n")) throw new Error("a head lost");
+  `;
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--expose-gc", code],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(output.success, "the child failed");
+  const grown = Number(new TextDecoder().decode(output.stdout).trim());
+  assert.ok(grown < 100 * 24 * 1024, `a hundred texts took ${grown} bytes of heap`);
 });
