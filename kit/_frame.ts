@@ -9,6 +9,7 @@
 import { knownAscii } from "./_ascii.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 import { rememberedSize, rememberSize } from "./_utf8_memo.ts";
+import { utf8HeadCut } from "./_utf8_cut.ts";
 
 /**
  * What a reader may take for the end of a line: CommonMark's (LF, CR, CRLF), and what
@@ -169,7 +170,11 @@ function measureFramedFromEnd(
     // What precedes this line fits, and the line does not (else it would not have been reached).
     if (used <= budget || first) {
       const room = budget - used - lead;
-      const kept = room > 0 ? utf8Length(utf8Head(line, room)) : 0;
+      const kept = room <= 0
+        ? 0
+        : Number.isInteger(room)
+        ? utf8HeadCut(line, room).bytes
+        : utf8Length(utf8Head(line, room));
       const written = kept === 0 ? 0 : (first ? 0 : 1) + indentBytes + kept;
       return { bytes: used + written, cutBytes: size - startByte - kept };
     }

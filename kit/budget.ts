@@ -4,6 +4,7 @@
 import { toLastLine } from "./_frame.ts";
 import { utf8Head, utf8Length } from "./utf8.ts";
 import { rememberSize } from "./_utf8_memo.ts";
+import { utf8HeadCut } from "./_utf8_cut.ts";
 
 /** Options for {@linkcode joinWithinBudget}. */
 export interface JoinWithinBudgetOptions {
@@ -131,36 +132,39 @@ export interface CutBody {
 export function cutBodyParts(body: string, budget: number): CutBody {
   // No code unit takes more than three bytes: a body this short fits unmeasured.
   if (body.length <= budget / 3) return { head: body, cutBytes: 0 };
-  // A body of more units than bytes allowed is cut (a unit is at least a byte): its head is
-  // encoded once, giving its length and size, and only the rest is measured.
-  if (body.length > budget && Number.isInteger(budget) && budget >= 0 && budget <= HEAD_BYTES) {
-    return cutLongBody(body, budget);
+  if (!Number.isInteger(budget) || budget < 0) {
+    const size = utf8Length(body);
+    if (size <= budget) return { head: body, cutBytes: 0 };
+    const head = detach(utf8Head(body, budget));
+    return { head, cutBytes: size - utf8Length(head) };
   }
+  // A body of more units than bytes allowed is cut (a unit is at least a byte): its head is
+  // found first, with its size, and only the rest is measured.
+  if (body.length > budget) return cutLongBody(body, budget);
   const size = utf8Length(body);
   if (size <= budget) return { head: body, cutBytes: 0 };
-  const head = detach(utf8Head(body, budget));
-  return { head, cutBytes: size - utf8Length(head) };
+  return cutHead(body, budget, size);
 }
 
-const encoder = new TextEncoder();
-/** The largest budget whose head {@linkcode cutLongBody} encodes. */
-const HEAD_BYTES = 3 * 8192;
-/** Where a head of the last budget is encoded (one of that budget's size, so that it stops there). */
-let headBuffer = new Uint8Array(0);
-
 /**
- * {@linkcode cutBodyParts} for a body certain to be cut: `encodeInto` stops at
- * the last whole code point that fits, as `utf8Head` cuts, and says the
- * head's size; the head's size is remembered, for the framing that measures
- * it again.
+ * {@linkcode cutBodyParts} for a body certain to be cut: its head is found as
+ * `utf8Head` cuts, with its size, and only the rest is measured; the head's
+ * size is remembered, for the framing that measures it again.
  */
 function cutLongBody(body: string, budget: number): CutBody {
-  if (headBuffer.length !== budget) headBuffer = new Uint8Array(budget);
-  const { read, written } = encoder.encodeInto(body, headBuffer);
-  const head = detach(body.slice(0, read));
-  const cutBytes = utf8Length(body.slice(read));
-  rememberSize(head, written);
+  const cut = utf8HeadCut(body, budget);
+  const head = detach(body.slice(0, cut.units));
+  const cutBytes = utf8Length(body.slice(cut.units));
+  rememberSize(head, cut.bytes);
   return { head, cutBytes };
+}
+
+/** {@linkcode cutBodyParts} for a body of `size` bytes, over `budget`: the head and its size in one walk. */
+function cutHead(body: string, budget: number, size: number): CutBody {
+  const cut = utf8HeadCut(body, budget);
+  const head = detach(body.slice(0, cut.units));
+  rememberSize(head, cut.bytes);
+  return { head, cutBytes: size - cut.bytes };
 }
 
 /**

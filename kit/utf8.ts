@@ -6,6 +6,7 @@
 // the U+FFFD it becomes when the text is written as UTF-8.
 
 import { rememberedSize, rememberSize } from "./_utf8_memo.ts";
+import { utf8HeadCut } from "./_utf8_cut.ts";
 
 function isHigh(unit: number): boolean {
   return unit >= 0xd800 && unit <= 0xdbff;
@@ -133,6 +134,10 @@ const CHUNK_UNITS = 8192;
  */
 export function utf8Head(text: string, maxBytes: number): string {
   if (text.length <= maxBytes / 3) return text; // fast path: even all-3-byte text fits
+  // The runs of ASCII skipped natively, the others walked: less than encoding the head.
+  if (Number.isInteger(maxBytes) && maxBytes >= 0) {
+    return text.slice(0, utf8HeadCut(text, maxBytes).units);
+  }
   if (maxBytes <= scratch.length) {
     // encodeInto stops at the last whole code point that fits: `read` is that prefix's length.
     return text.slice(0, encoder.encodeInto(text, scratch.subarray(0, maxBytes)).read);
