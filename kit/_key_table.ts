@@ -28,19 +28,7 @@ export class KeyTable<V> {
    * most 127 (a session's tool-call ids), four from the first longer one on.
    */
   #bytes: Int8Array | Int32Array;
-  /**
-   * A slot's value as its place in {@linkcode KeyTable.#palette}, plus one (0 for `undefined`):
-   * two bytes a slot while the palette fits, where an array of the values took eight in the
-   * heap (37 KiB of a dream's old generation, a hundred times over).
-   */
-  #values: Uint16Array | Int32Array;
-  /**
-   * The values held, each once, and some no longer held, until the palette is compacted: a
-   * renderer's table holds a few (a session's tools, shared by every call of each).
-   */
-  #palette: V[] = [];
-  /** Each value of the palette, by itself. */
-  #places: Map<V, number> = new Map();
+  #values: (V | undefined)[];
   /** A slot's key's hash: a probe compares it before the bytes, a deletion finds its home by it. */
   #hashes: Int32Array;
   /**
@@ -71,7 +59,7 @@ export class KeyTable<V> {
     this.#capacity = Math.min(16, this.#most);
     this.#start = new Int32Array(this.#capacity);
     this.#bytes = new Int8Array(this.#capacity);
-    this.#values = newValues(this.#capacity, this.#most);
+    this.#values = new Array(this.#capacity);
     this.#hashes = new Int32Array(this.#capacity);
     this.#index = newIndex(this.#capacity, limit);
     this.#mask = this.#index.length - 1;
@@ -81,7 +69,7 @@ export class KeyTable<V> {
   /** The bytes of the typed arrays the table holds: its slots, its index and its keys' pool. */
   get heldBytes(): number {
     return this.#start.byteLength + this.#bytes.byteLength + this.#hashes.byteLength +
-      this.#index.byteLength + this.#pool.byteLength + this.#values.byteLength;
+      this.#index.byteLength + this.#pool.byteLength;
   }
 
   /** How many keys are held. */
@@ -92,16 +80,15 @@ export class KeyTable<V> {
   /** The value of `key`, if it is held. */
   get(key: string): V | undefined {
     const at = this.#find(key, hash(key, this.#seed));
-    return at < 0 ? undefined : this.#valueOf(this.#index[at]! - 1);
+    return at < 0 ? undefined : this.#values[this.#index[at]! - 1];
   }
 
   /** Sets the value of `key`: a known key keeps its place; a new one comes last, past the limit deleting the oldest. */
   set(key: string, value: V): void {
     const code = hash(key, this.#seed);
     const at = this.#find(key, code);
-    const place = this.#placeOf(value);
     if (at >= 0) {
-      this.#values[this.#index[at]! - 1] = place;
+      this.#values[this.#index[at]! - 1] = value;
       return;
     }
     if (this.#next - this.#first === this.#capacity) {
@@ -109,7 +96,7 @@ export class KeyTable<V> {
       this.#rebuild(2 * this.#size > this.#capacity ? grown : this.#capacity);
     }
     const slot = this.#next++ % this.#capacity;
-    this.#values[slot] = place;
+    this.#values[slot] = value;
     this.#hashes[slot] = code;
     this.#write(slot, key);
     this.#size++;
@@ -123,52 +110,6 @@ export class KeyTable<V> {
     if (at < 0) return false;
     this.#drop(at);
     return true;
-  }
-
-  /** The value of slot `slot`. */
-  #valueOf(slot: number): V | undefined {
-    const place = this.#values[slot]!;
-    return place === 0 ? undefined : this.#palette[place - 1];
-  }
-
-  /**
-   * The place of `value` in the palette, plus one (0 for `undefined`), added to it if new.
-   * A full palette (as many values as slots) is compacted first: it then holds no more than
-   * the live keys' values, fewer than the slots.
-   */
-  #placeOf(value: V | undefined): number {
-    if (value === undefined) return 0;
-    const known = this.#places.get(value);
-    // A Map takes -0 for 0: the place found must hold the very value.
-    if (known !== undefined && Object.is(this.#palette[known - 1], value)) return known;
-    if (this.#palette.length >= this.#most) {
-      this.#compact();
-      return this.#placeOf(value);
-    }
-    this.#palette.push(value);
-    if (known === undefined) this.#places.set(value, this.#palette.length);
-    return this.#palette.length;
-  }
-
-  /** The palette holding only the live keys' values, each slot's place renumbered. */
-  #compact(): void {
-    const palette: V[] = [];
-    const places = new Map<V, number>();
-    const renumbered = new Int32Array(this.#palette.length + 1);
-    for (let n = this.#first; n < this.#next; n++) {
-      const slot = n % this.#capacity;
-      const old = this.#values[slot]!;
-      if (this.#bytes[slot]! < 0 || old === 0) continue;
-      if (renumbered[old] === 0) {
-        const value = this.#palette[old - 1]!;
-        palette.push(value);
-        renumbered[old] = palette.length;
-        if (!places.has(value)) places.set(value, palette.length);
-      }
-      this.#values[slot] = renumbered[old]!;
-    }
-    this.#palette = palette;
-    this.#places = places;
   }
 
   /** Where `key`'s slot is in the index, or -1. */
@@ -294,7 +235,7 @@ export class KeyTable<V> {
     const mask = this.#mask;
     const slot = index[at]! - 1;
     this.#bytes[slot] = -this.#bytes[slot]! - 1;
-    this.#values[slot] = 0;
+    this.#values[slot] = undefined;
     this.#size--;
     let hole = at;
     for (let next = (at + 1) & mask;; next = (next + 1) & mask) {
@@ -343,12 +284,12 @@ export class KeyTable<V> {
    */
   #rebuild(capacity: number): void {
     const keys: string[] = [];
-    const values: number[] = [];
+    const values: (V | undefined)[] = [];
     for (let n = this.#first; n < this.#next; n++) {
       const slot = n % this.#capacity;
       if (this.#bytes[slot]! < 0) continue;
       keys.push(this.#keyOf(slot));
-      values.push(this.#values[slot]!);
+      values.push(this.#values[slot]);
     }
     // The new arrays first: a table whose allocation failed keeps the arrays it had.
     const start = new Int32Array(capacity);
@@ -357,14 +298,11 @@ export class KeyTable<V> {
     const index = newIndex(capacity, this.#limit);
     // The arrays replaced are freed now, not when collected: by then V8 has moved them to its
     // old generation, and a hundred renderers' tables growing at once left megabytes behind.
-    const placed = newValues(capacity, this.#most);
-    for (const old of [this.#start, this.#bytes, this.#hashes, this.#index, this.#values]) {
-      free(old);
-    }
+    for (const old of [this.#start, this.#bytes, this.#hashes, this.#index]) free(old);
     this.#capacity = capacity;
     this.#start = start;
     this.#bytes = bytes;
-    this.#values = placed;
+    this.#values = new Array(capacity);
     this.#hashes = hashes;
     this.#index = index;
     this.#mask = this.#index.length - 1;
@@ -372,7 +310,7 @@ export class KeyTable<V> {
     this.#tail = this.#used = 0;
     for (let i = 0; i < keys.length; i++) {
       const slot = this.#next++;
-      this.#values[slot] = values[i]!;
+      this.#values[slot] = values[i];
       this.#hashes[slot] = hash(keys[i]!, this.#seed);
       this.#write(slot, keys[i]!);
       this.#size++;
@@ -409,11 +347,6 @@ export class KeyTable<V> {
 
 /** The longest key whose size a one-byte slot holds, deleted (`-bytes - 1`) as well. */
 const NARROW_KEY_BYTES = 127;
-
-/** The slots' values' places, for a palette of at most `most` values: two bytes a slot when they fit. */
-function newValues(capacity: number, most: number): Uint16Array | Int32Array {
-  return most < 0xffff ? new Uint16Array(capacity) : new Int32Array(capacity);
-}
 
 /** An empty index for `capacity` slots and `limit` keys: two bytes a place when every slot + 1 fits. */
 function newIndex(capacity: number, limit: number): Uint16Array | Int32Array {
