@@ -12,8 +12,9 @@
  * `imports` and `scopes` (or the import map its `importMap` names) first; `@brigade/transcript`
  * and its entry points, when the team does not map them, are the running package's own files.
  *
- * The hooks are synchronous, so a remote module (a `jsr:` package, an `https:` URL) can only be
- * handed over once Deno has fetched it: the hook reports it as unprepared, and
+ * The hooks are synchronous, so a remote module (a `jsr:` package, an `https:` URL, an `npm:`
+ * package the running configuration's lockfile does not hold) can only be handed over once Deno
+ * has fetched it: the hook (Deno itself, for such an `npm:` package) reports it as unprepared, and
  * {@linkcode importTeamModules} has Deno fetch it (a graph that fails to link, so nothing of it
  * runs) and tries again. A `jsr:` specifier then resolves to the file Deno chose for it, checked
  * against the registry's manifest as Deno checks any `jsr:` import. Once the team's graph is
@@ -298,11 +299,16 @@ function linkFailed(error: unknown): boolean {
   return error instanceof SyntaxError && /export named 'unlinkable'/.test(error.message);
 }
 
-/** The remote module `error` says Deno has not fetched, if that is what it says. */
+/**
+ * The remote module `error` says Deno has not fetched, if that is what it says: an `npm:` package
+ * it has not installed is named as a constraint it cannot find.
+ */
 function unprepared(error: unknown): string | undefined {
   const message = error instanceof Error ? error.message : "";
+  const npm = /^Could not find constraint '([^']+)' in the list of packages/.exec(message)?.[1];
   return new RegExp(`${UNPREPARED}(\\S+?),? imported from`).exec(message)?.[1] ??
-    /^Unsupported scheme "jsr" for module "([^"]+)"/.exec(message)?.[1];
+    /^Unsupported scheme "jsr" for module "([^"]+)"/.exec(message)?.[1] ??
+    (npm === undefined ? undefined : `npm:${npm}`);
 }
 
 let attempts = 0;

@@ -209,3 +209,47 @@ export const renderers = [{
     await Deno.remove(temp, { recursive: true });
   }
 });
+
+// A package a team maps in its own deno.json (`deno add npm:ms`) that the checkout's lockfile does
+// not hold: Deno had not installed it when the resolve hook handed it over, and the renderer
+// failed with "Could not find constraint 'ms@2' in the list of packages".
+Deno.test("render: a team's renderer loads an npm: package its deno.json maps and the checkout's lockfile lacks", async () => {
+  const temp = await Deno.makeTempDir({ prefix: "transcript_team_npm_" });
+  try {
+    const checkout = join(temp, "checkout");
+    for (const path of [...await publishedFiles(), "deno.lock"]) {
+      await Deno.mkdir(dirname(join(checkout, path)), { recursive: true });
+      await Deno.copyFile(join(ROOT, path), join(checkout, path));
+    }
+    assert.ok(!(await Deno.readTextFile(join(checkout, "deno.lock"))).includes('"npm:ms@'));
+    const team = join(temp, "team");
+    await Deno.mkdir(team);
+    await Deno.writeTextFile(
+      join(team, "deno.json"),
+      JSON.stringify({
+        imports: { "@brigade/transcript": `jsr:${config.name}@^${config.version}`, ms: "npm:ms@2" },
+        transcript: { renderers: { took: "./took.ts" } },
+      }),
+    );
+    await Deno.writeTextFile(
+      join(team, "took.ts"),
+      `import ms from "ms";
+import { redact } from "@brigade/transcript";
+export const renderers = [{
+  name: "took",
+  description: "How long, as ms() says it",
+  render: () => Promise.resolve(\`\${ms(90_000)} \${redact("token=Q7xv2LmN9pR4")}\\n\`),
+}];
+`,
+    );
+    const result = await run(
+      "deno",
+      ["task", "-q", "--config", join(checkout, "deno.json"), "render", "--renderer", "took"],
+      { cwd: team },
+    );
+    assert.equal(result.code, 0, quiet(result.stderr));
+    assert.equal(result.stdout, "2m token=[REDACTED_SECRET]\n");
+  } finally {
+    await Deno.remove(temp, { recursive: true });
+  }
+});
