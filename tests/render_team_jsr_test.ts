@@ -44,6 +44,19 @@ function quiet(stderr: string): string {
   return stderr.replace(/^(Download|Initialize|Installed|Reused) .*\n/gm, "");
 }
 
+/**
+ * A copy of the checkout (its published files and lockfile) in `dir`: Deno writes what a task's
+ * run fetched into the lockfile of the configuration the task is from, the copy's, not this one's.
+ */
+async function copyOfCheckout(dir: string): Promise<string> {
+  const checkout = join(dir, "checkout");
+  for (const path of [...await publishedFiles(), "deno.lock"]) {
+    await Deno.mkdir(dirname(join(checkout, path)), { recursive: true });
+    await Deno.copyFile(join(ROOT, path), join(checkout, path));
+  }
+  return checkout;
+}
+
 Deno.test("render: a team's renderer with jsr: imports loads in the four ways the command runs", async (t) => {
   const temp = await Deno.makeTempDir({ prefix: "transcript_team_jsr_" });
   const words = textPackage("@team/words", "1.0.0", { ".": "./mod.ts" }, {
@@ -76,13 +89,7 @@ Deno.test("render: a team's renderer with jsr: imports loads in the four ways th
       }),
     );
     const env = { JSR_URL: standIn.url, DENO_DIR: join(temp, "deno_dir") };
-    // Deno writes what a task's run fetched into the lockfile of the configuration the task is
-    // from: a copy of the checkout (its published files and lockfile) takes it, not this one.
-    const checkout = join(temp, "checkout");
-    for (const path of [...await publishedFiles(), "deno.lock"]) {
-      await Deno.mkdir(dirname(join(checkout, path)), { recursive: true });
-      await Deno.copyFile(join(ROOT, path), join(checkout, path));
-    }
+    const checkout = await copyOfCheckout(temp);
     const lock = await Deno.readTextFile(join(ROOT, "deno.lock"));
     const allow = ["--allow-read", "--allow-write", `--allow-import=${standIn.host}`];
     const args = ["--renderer", "team-md", "log.ndjson"];
@@ -216,11 +223,7 @@ export const renderers = [{
 Deno.test("render: a team's renderer loads an npm: package its deno.json maps and the checkout's lockfile lacks", async () => {
   const temp = await Deno.makeTempDir({ prefix: "transcript_team_npm_" });
   try {
-    const checkout = join(temp, "checkout");
-    for (const path of [...await publishedFiles(), "deno.lock"]) {
-      await Deno.mkdir(dirname(join(checkout, path)), { recursive: true });
-      await Deno.copyFile(join(ROOT, path), join(checkout, path));
-    }
+    const checkout = await copyOfCheckout(temp);
     assert.ok(!(await Deno.readTextFile(join(checkout, "deno.lock"))).includes('"npm:ms@'));
     const team = join(temp, "team");
     await Deno.mkdir(team);
